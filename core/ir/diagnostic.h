@@ -1,0 +1,50 @@
+#pragma once
+// Diagnostics are values: every stage returns either its result or a list of
+// these, and never aborts the process on bad input.
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace rammer::ir {
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  std::string message;
+  std::string file;  // model or edits file, when known
+  std::string node;  // node (or value) name, when the problem has one
+};
+
+// "file: node 'x': message"
+std::string formatDiagnostic(const Diagnostic& d);
+std::string formatDiagnostics(const std::vector<Diagnostic>& ds);
+
+Diagnostic makeError(std::string message, std::string node = {}, std::string file = {});
+
+// Either a T or the diagnostics that explain why there is none.
+template <class T>
+class Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Diagnostic d) : v_(std::vector<Diagnostic>{std::move(d)}) {}
+  Result(std::vector<Diagnostic> ds) : v_(std::move(ds)) {}
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  const std::vector<Diagnostic>& errors() const { return std::get<1>(v_); }
+  std::string errorText() const { return ok() ? std::string() : formatDiagnostics(errors()); }
+
+ private:
+  std::variant<T, std::vector<Diagnostic>> v_;
+};
+
+}  // namespace rammer::ir
