@@ -1,0 +1,14 @@
+#pragma once
+#include "core/passes/pass.h"
+
+namespace rammer::passes {
+
+// Removes nodes none of whose outputs is read or is a graph output (unused
+// constants go with the manager's compaction).
+class DeadCodeElimination : public Pass {
+ public:
+  std::string name() const override { return "dead-code-elimination"; }
+  bool run(ir::Graph& graph, PassContext& ctx) override;
+};
+
+}  // namespace rammer::passes

@@ -1,0 +1,68 @@
+#include "core/passes/pass_manager.h"
+
+#include <chrono>
+
+#include "core/ops/type_inference.h"
+#include "core/passes/common_subexpression_elimination.h"
+#include "core/passes/constant_folding.h"
+#include "core/passes/dead_code_elimination.h"
+#include "core/passes/identity_removal.h"
+#include "core/passes/shape_inference_pass.h"
+
+namespace rammer::passes {
+
+void PassManager::add(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
+
+std::vector<std::string> PassManager::passNames() const {
+  std::vector<std::string> out;
+  for (const auto& p : passes_) out.push_back(p->name());
+  return out;
+}
+
+ir::Result<std::vector<PassRecord>> PassManager::run(ir::Graph& graph, PassContext& ctx) const {
+  std::vector<PassRecord> records;
+  for (const auto& pass : passes_) {
+    PassRecord rec;
+    rec.pass = pass->name();
+    rec.nodesBefore = graph.numNodes();
+    auto t0 = std::chrono::steady_clock::now();
+    try {
+      rec.changed = pass->run(graph, ctx);
+    } catch (const std::exception& e) {
+      return ir::makeError("pass " + rec.pass + " failed: " + e.what());
+    }
+    if (rec.changed) {
+      graph.compact();
+      if (auto errs = ops::inferTypes(graph, {}, ctx.registry()); !errs.empty()) {
+        for (auto& d : errs) d.message = "after pass " + rec.pass + ": " + d.message;
+        return errs;
+      }
+    }
+    rec.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    rec.nodesAfter = graph.numNodes();
+    rec.notes = ctx.takeNotes();
+    records.push_back(std::move(rec));
+  }
+  return records;
+}
+
+PassManager standardPipeline() {
+  PassManager pm;
+  pm.add(std::make_unique<ShapeInferencePass>());
+  pm.add(std::make_unique<IdentityRemoval>());
+  pm.add(std::make_unique<ConstantFolding>());
+  pm.add(std::make_unique<CommonSubexpressionElimination>());
+  pm.add(std::make_unique<DeadCodeElimination>());
+  return pm;
+}
+
+std::map<std::string, size_t> opHistogram(const ir::Graph& graph) {
+  std::map<std::string, size_t> h;
+  for (size_t i = 0; i < graph.numNodeSlots(); ++i) {
+    const ir::Node& n = graph.node(static_cast<ir::NodeId>(i));
+    if (!n.removed) ++h[n.opType];
+  }
+  return h;
+}
+
+}  // namespace rammer::passes

@@ -1,0 +1,40 @@
+#pragma once
+// Runs passes in order, re-infers types after each pass that changed the
+// graph, and keeps a record of every pass for display.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/passes/pass.h"
+
+namespace rammer::passes {
+
+struct PassRecord {
+  std::string pass;
+  bool changed = false;
+  size_t nodesBefore = 0;
+  size_t nodesAfter = 0;
+  double milliseconds = 0;
+  std::vector<std::string> notes;  // one line per change
+};
+
+class PassManager {
+ public:
+  void add(std::unique_ptr<Pass> pass);
+  // Errors name the pass that left the graph invalid (a bug, never the
+  // user's model: import already validated it).
+  ir::Result<std::vector<PassRecord>> run(ir::Graph& graph, PassContext& ctx) const;
+  std::vector<std::string> passNames() const;
+
+ private:
+  std::vector<std::unique_ptr<Pass>> passes_;
+};
+
+// The pipeline behind `--optimize`.
+PassManager standardPipeline();
+
+// "Conv: 20 -> 20, BatchNormalization: 20 -> 0, ..." op histogram of live nodes.
+std::map<std::string, size_t> opHistogram(const ir::Graph& graph);
+
+}  // namespace rammer::passes
