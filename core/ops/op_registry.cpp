@@ -31,25 +31,32 @@ const OpRegistry& OpRegistry::builtin() {
     registerPoolOps(r);
     registerNormOps(r);
     registerRecurrentOps(r);
+    registerFusedOps(r);
     return r;
   }();
   return registry;
 }
 
+namespace {
+std::string key(std::string_view domain, std::string_view type) {
+  if (domain == "ai.onnx") domain = "";
+  return std::string(domain) + "::" + std::string(type);
+}
+}  // namespace
+
 void OpRegistry::add(OpDef def) {
-  std::string key = def.type;
-  ops_.insert_or_assign(std::move(key), std::move(def));
+  std::string k = key(def.domain, def.type);
+  ops_.insert_or_assign(std::move(k), std::move(def));
 }
 
 const OpDef* OpRegistry::find(std::string_view domain, std::string_view type) const {
-  if (!domain.empty() && domain != "ai.onnx") return nullptr;
-  auto it = ops_.find(type);
+  auto it = ops_.find(key(domain, type));
   return it == ops_.end() ? nullptr : &it->second;
 }
 
 std::vector<std::string> OpRegistry::types() const {
   std::vector<std::string> out;
-  for (const auto& [k, v] : ops_) out.push_back(k);
+  for (const auto& [k, v] : ops_) out.push_back(v.domain.empty() ? v.type : v.domain + "." + v.type);
   return out;
 }
 

@@ -36,8 +36,12 @@ using ComputeFn = std::function<std::vector<ir::Tensor>(const OpContext&)>;
 // Floating-point operations for one execution, given the inferred outputs.
 using FlopsFn = std::function<double(const OpContext&, std::span<const ir::TensorType> outputs)>;
 
+// Domain of the ops this project defines itself (fused and lowered ops).
+inline constexpr const char* kRammerDomain = "com.rammer";
+
 struct OpDef {
   std::string type;
+  std::string domain;  // "" for ONNX's default domain, kRammerDomain for ours
   OpCategory category = OpCategory::Other;
   InferFn infer;
   ComputeFn compute;
@@ -53,12 +57,12 @@ class OpRegistry {
   static const OpRegistry& builtin();
 
   void add(OpDef def);
-  // nullptr when the op (in the default ONNX domain) is not supported.
+  // nullptr when the op is not supported ("" and "ai.onnx" are one domain).
   const OpDef* find(std::string_view domain, std::string_view type) const;
   std::vector<std::string> types() const;
 
  private:
-  std::map<std::string, OpDef, std::less<>> ops_;
+  std::map<std::string, OpDef, std::less<>> ops_;  // key: "domain::type"
 };
 
 // Registration entry points, one per op family (each in its own .cpp).
@@ -71,5 +75,6 @@ void registerMatMulOps(OpRegistry& r);        // Gemm, MatMul
 void registerPoolOps(OpRegistry& r);          // pooling
 void registerNormOps(OpRegistry& r);          // BatchNorm, InstanceNorm, LRN
 void registerRecurrentOps(OpRegistry& r);     // LSTM, GRU, RNN
+void registerFusedOps(OpRegistry& r);         // com.rammer: FusedElementwise
 
 }  // namespace rammer::ops
