@@ -16,7 +16,7 @@ bool foldable(const ir::Graph& g, const ir::Node& n, const ops::OpDef& def, int6
   for (ir::ValueId out : n.outputs) {
     if (out == ir::kNone) continue;
     const ir::TensorType& t = g.value(out).type;
-    if (!t.fullyKnown() || numElements(t.shape) > limit) return false;
+    if (!t.fullyKnown() || ir::numElements(t.shape) > limit) return false;
   }
   return true;
 }

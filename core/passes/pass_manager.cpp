@@ -3,9 +3,11 @@
 #include <chrono>
 
 #include "core/ops/type_inference.h"
+#include "core/passes/batchnorm_folding.h"
 #include "core/passes/common_subexpression_elimination.h"
 #include "core/passes/constant_folding.h"
 #include "core/passes/dead_code_elimination.h"
+#include "core/passes/elementwise_fusion.h"
 #include "core/passes/identity_removal.h"
 #include "core/passes/shape_inference_pass.h"
 
@@ -52,6 +54,8 @@ PassManager standardPipeline() {
   pm.add(std::make_unique<IdentityRemoval>());
   pm.add(std::make_unique<ConstantFolding>());
   pm.add(std::make_unique<CommonSubexpressionElimination>());
+  pm.add(std::make_unique<BatchNormFolding>());
+  pm.add(std::make_unique<ElementwiseFusion>());
   pm.add(std::make_unique<DeadCodeElimination>());
   return pm;
 }

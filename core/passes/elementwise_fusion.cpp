@@ -1,0 +1,204 @@
+#include "core/passes/elementwise_fusion.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include "core/ops/fused_expr.h"
+
+namespace rammer::passes {
+
+namespace {
+
+using ops::FusedExpr;
+
+const std::map<std::string, std::string>& unaryFunctions() {
+  static const std::map<std::string, std::string> m = {
+      {"Neg", "neg"},   {"Abs", "abs"},           {"Sqrt", "sqrt"},         {"Exp", "exp"},
+      {"Log", "log"},   {"Reciprocal", "reciprocal"}, {"Floor", "floor"}, {"Ceil", "ceil"},
+      {"Erf", "erf"},   {"Sin", "sin"},           {"Cos", "cos"},           {"Sign", "sign"},
+      {"Relu", "relu"}, {"Sigmoid", "sigmoid"},   {"Tanh", "tanh"},         {"Softplus", "softplus"},
+      {"Softsign", "softsign"}, {"HardSwish", "hard_swish"}};
+  return m;
+}
+
+const std::map<std::string, std::string>& binaryFunctions() {
+  static const std::map<std::string, std::string> m = {
+      {"Add", "add"}, {"Sub", "sub"}, {"Mul", "mul"}, {"Div", "div"}, {"Pow", "pow"}, {"Max", "max"},
+      {"Min", "min"}, {"Sum", "add"}, {"PRelu", "prelu"}};
+  return m;
+}
+
+const ir::Tensor* constantOf(const ir::Graph& g, ir::ValueId v) {
+  return v == ir::kNone || !g.value(v).constant ? nullptr : &*g.value(v).constant;
+}
+
+// A node's computation as an expression over its own input slots (x<slot>),
+// or nothing when it is not a fusable float32 element-wise op. May add
+// constants to the graph (BatchNormalization's scale and shift).
+std::optional<FusedExpr> exprOfNode(ir::Graph& g, ir::NodeId id, std::vector<ir::ValueId>& slots) {
+  const ir::Node& n = g.node(id);
+  if (n.outputs.size() != 1 || n.output(0) == ir::kNone) return std::nullopt;
+  if (g.value(n.output(0)).type.dtype != ir::DType::Float32) return std::nullopt;
+  slots = n.inputs;
+  if (n.domain == ops::kRammerDomain && n.opType == "FusedElementwise")
+    return FusedExpr::parse(n.attrs.getString("expr", ""));
+  if (!n.domain.empty()) return std::nullopt;
+  for (ir::ValueId v : n.inputs)
+    if (v == ir::kNone || g.value(v).type.dtype != ir::DType::Float32) {
+      if (n.opType != "Clip") return std::nullopt;  // Clip's bounds may be omitted
+    }
+  const std::string& op = n.opType;
+  const float alpha = n.attrs.getFloat("alpha", 0.0f);
+  if (auto it = unaryFunctions().find(op); it != unaryFunctions().end() && n.inputs.size() == 1)
+    return FusedExpr::call(it->second, {FusedExpr::input(0)});
+  if (auto it = binaryFunctions().find(op); it != binaryFunctions().end() && n.inputs.size() == 2)
+    return FusedExpr::call(it->second, {FusedExpr::input(0), FusedExpr::input(1)});
+  if ((op == "Sum" || op == "Max" || op == "Min" || op == "Mean") && !n.inputs.empty()) {
+    const std::string fn = op == "Sum" || op == "Mean" ? "add" : op == "Max" ? "max" : "min";
+    FusedExpr acc = FusedExpr::input(0);
+    for (int k = 1; k < static_cast<int>(n.inputs.size()); ++k) acc = FusedExpr::call(fn, {acc, FusedExpr::input(k)});
+    if (op == "Mean") acc = FusedExpr::call("div", {acc, FusedExpr::literal(static_cast<float>(n.inputs.size()))});
+    return acc;
+  }
+  const FusedExpr x = FusedExpr::input(0);
+  if (op == "LeakyRelu") return FusedExpr::call("leaky_relu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 0.01f))});
+  if (op == "Elu") return FusedExpr::call("elu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 1.0f))});
+  if (op == "Selu")
+    return FusedExpr::call("selu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 1.67326319217681884765625f)),
+                                    FusedExpr::literal(n.attrs.getFloat("gamma", 1.05070102214813232421875f))});
+  if (op == "HardSigmoid")
+    return FusedExpr::call("hard_sigmoid", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 0.2f)),
+                                            FusedExpr::literal(n.attrs.getFloat("beta", 0.5f))});
+  if (op == "Clip") {
+    float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
+    if (g.opsetVersion < 11) {
+      lo = n.attrs.getFloat("min", lo);
+      hi = n.attrs.getFloat("max", hi);
+    } else {
+      for (size_t k = 1; k < 3 && k < n.inputs.size(); ++k) {
+        if (n.inputs[k] == ir::kNone) continue;
+        const ir::Tensor* c = constantOf(g, n.inputs[k]);
+        if (!c || c->numel() != 1 || c->dtype() != ir::DType::Float32) return std::nullopt;
+        (k == 1 ? lo : hi) = c->data<float>()[0];
+      }
+    }
+    slots.resize(1);
+    return FusedExpr::call("clip", {x, FusedExpr::literal(lo), FusedExpr::literal(hi)});
+  }
+  if (op == "BatchNormalization" && n.inputs.size() == 5) {
+    const ir::Value& xv = g.value(n.input(0));
+    if (!xv.type.rankKnown || xv.type.shape.size() < 2 || xv.type.shape[1] < 0) return std::nullopt;
+    const int64_t c = xv.type.shape[1];
+    const ir::Tensor* p[4];
+    for (int k = 0; k < 4; ++k) {
+      p[k] = constantOf(g, n.input(static_cast<size_t>(k + 1)));
+      if (!p[k] || p[k]->dtype() != ir::DType::Float32 || p[k]->numel() != c) return std::nullopt;
+    }
+    // y = x * s + t with s, t shaped [C, 1, ...] to broadcast over channel 1.
+    ir::Shape cshape(xv.type.shape.size() - 1, 1);
+    cshape[0] = c;
+    ir::Tensor s(ir::DType::Float32, cshape), t(ir::DType::Float32, cshape);
+    const float eps = n.attrs.getFloat("epsilon", 1e-5f);
+    for (int64_t i = 0; i < c; ++i) {
+      s.data<float>()[i] = p[0]->data<float>()[i] / std::sqrt(p[3]->data<float>()[i] + eps);
+      t.data<float>()[i] = p[1]->data<float>()[i] - p[2]->data<float>()[i] * s.data<float>()[i];
+    }
+    const std::string base = n.name;
+    ir::ValueId sv = g.addValue(g.uniqueValueName(base + ".scale"), s.type());
+    g.value(sv).constant = std::move(s);
+    ir::ValueId tv = g.addValue(g.uniqueValueName(base + ".shift"), t.type());
+    g.value(tv).constant = std::move(t);
+    slots = {g.node(id).input(0), sv, tv};
+    return FusedExpr::call("add", {FusedExpr::call("mul", {x, FusedExpr::input(1)}), FusedExpr::input(2)});
+  }
+  return std::nullopt;
+}
+
+struct Group {
+  FusedExpr expr;
+  std::vector<ir::ValueId> inputs;  // x<k> reads inputs[k]
+  std::vector<ir::NodeId> members;  // original nodes, producers first
+  bool absorbed = false;            // merged into a consumer's group
+};
+
+}  // namespace
+
+bool ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
+  auto order = g.topologicalOrder();
+  if (!order) return false;
+  std::map<ir::NodeId, Group> groups;
+  for (ir::NodeId id : *order) {
+    std::vector<ir::ValueId> slots;
+    std::optional<FusedExpr> e = exprOfNode(g, id, slots);
+    if (!e) continue;
+    Group grp;
+    std::vector<FusedExpr> operands;
+    for (ir::ValueId v : slots) {
+      const ir::Value& val = g.value(v);
+      // Scalar constants become literals.
+      if (val.constant && val.constant->numel() == 1 && val.constant->dtype() == ir::DType::Float32 &&
+          val.type.shape.empty()) {
+        operands.push_back(FusedExpr::literal(val.constant->data<float>()[0]));
+        continue;
+      }
+      // A fusable producer read only here is inlined.
+      auto prod = groups.find(val.producer);
+      if (prod != groups.end() && val.consumers.size() == 1 && !val.isGraphOutput) {
+        Group& p = prod->second;
+        std::vector<FusedExpr> remap;
+        for (ir::ValueId pin : p.inputs) {
+          auto at = std::find(grp.inputs.begin(), grp.inputs.end(), pin);
+          if (at == grp.inputs.end()) {
+            grp.inputs.push_back(pin);
+            at = grp.inputs.end() - 1;
+          }
+          remap.push_back(FusedExpr::input(static_cast<int>(at - grp.inputs.begin())));
+        }
+        operands.push_back(p.expr.substitute(remap));
+        grp.members.insert(grp.members.end(), p.members.begin(), p.members.end());
+        p.absorbed = true;
+        continue;
+      }
+      auto at = std::find(grp.inputs.begin(), grp.inputs.end(), v);
+      if (at == grp.inputs.end()) {
+        grp.inputs.push_back(v);
+        at = grp.inputs.end() - 1;
+      }
+      operands.push_back(FusedExpr::input(static_cast<int>(at - grp.inputs.begin())));
+    }
+    grp.expr = e->substitute(operands);
+    grp.members.push_back(id);
+    groups.emplace(id, std::move(grp));
+  }
+
+  bool changed = false;
+  for (auto& [rootId, grp] : groups) {
+    if (grp.absorbed) continue;
+    const ir::Node& root = g.node(rootId);
+    // A lone FusedElementwise with nothing merged in stays as it is.
+    if (grp.members.size() == 1 && root.domain == ops::kRammerDomain) continue;
+    ir::Node fused;
+    fused.opType = "FusedElementwise";
+    fused.domain = ops::kRammerDomain;
+    fused.name = grp.members.size() == 1 ? root.name : root.name + "+fused";
+    fused.inputs = grp.inputs;
+    fused.attrs.set("expr", grp.expr.toString());
+    std::vector<std::string> names;
+    for (ir::NodeId m : grp.members) names.push_back(g.node(m).opType + ":" + g.node(m).name);
+    fused.attrs.set("fused_nodes", names);
+    const ir::ValueId out = root.output(0);
+    for (ir::NodeId m : grp.members) g.removeNode(m);
+    fused.outputs = {out};
+    g.addNode(std::move(fused));
+    if (grp.members.size() > 1)
+      ctx.note("fused " + std::to_string(grp.members.size()) + " nodes into '" + g.value(out).name +
+               "': " + grp.expr.toString());
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace rammer::passes
