@@ -32,6 +32,7 @@ const OpRegistry& OpRegistry::builtin() {
     registerNormOps(r);
     registerRecurrentOps(r);
     registerFusedOps(r);
+    registerCellOps(r);
     return r;
   }();
   return registry;

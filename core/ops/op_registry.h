@@ -76,5 +76,6 @@ void registerPoolOps(OpRegistry& r);          // pooling
 void registerNormOps(OpRegistry& r);          // BatchNorm, InstanceNorm, LRN
 void registerRecurrentOps(OpRegistry& r);     // LSTM, GRU, RNN
 void registerFusedOps(OpRegistry& r);         // com.rammer: FusedElementwise
+void registerCellOps(OpRegistry& r);          // com.rammer: lowered RNN cell gates
 
 }  // namespace rammer::ops

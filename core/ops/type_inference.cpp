@@ -50,8 +50,15 @@ std::optional<std::string> mergeType(ir::TensorType& declared, const ir::TensorT
   return std::nullopt;
 }
 
-bool canFold(const OpDef& def, const OpContext& ctx, int64_t limit) {
+// Folds only small work: inputs and the inferred outputs (so a tiny
+// ConstantOfShape or Expand cannot blow up into a huge constant).
+bool canFold(const OpDef& def, const OpContext& ctx, const std::vector<ir::TensorType>& outputs, int64_t limit) {
   if (!def.compute) return false;
+  for (size_t i = 0; i < ctx.numOutputs() && i < outputs.size(); ++i) {
+    if (!ctx.hasOutput(i)) continue;
+    const int64_t n = outputs[i].rankKnown ? ir::numElements(outputs[i].shape) : -1;
+    if (n < 0 || n > limit) return false;
+  }
   int64_t total = 0;
   for (size_t i = 0; i < ctx.numInputs(); ++i) {
     if (!ctx.has(i)) continue;
@@ -95,7 +102,7 @@ std::vector<ir::Diagnostic> inferTypes(ir::Graph& graph, const InferenceOptions&
                  std::to_string(outTypes.size()));
 
       std::vector<ir::Tensor> values;
-      if (canFold(*def, ctx, options.maxFoldElements)) {
+      if (canFold(*def, ctx, outTypes, options.maxFoldElements)) {
         values = def->compute(ctx);
         for (size_t i = 0; i < values.size() && i < outTypes.size(); ++i)
           if (!values[i].empty()) outTypes[i] = values[i].type();
