@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "core/ops/broadcast.h"
 #include "core/ops/fused_expr.h"
 
 namespace rammer::passes {
@@ -51,7 +52,9 @@ std::optional<FusedExpr> exprOfNode(ir::Graph& g, ir::NodeId id, std::vector<ir:
       if (n.opType != "Clip") return std::nullopt;  // Clip's bounds may be omitted
     }
   const std::string& op = n.opType;
-  const float alpha = n.attrs.getFloat("alpha", 0.0f);
+  // Before opset 7, binary ops broadcast by `axis` and PRelu per channel: the
+  // shapes can agree with numpy while the element mapping does not.
+  if (g.opsetVersion < 7 && n.inputs.size() > 1 && op != "Clip" && op != "BatchNormalization") return std::nullopt;
   if (auto it = unaryFunctions().find(op); it != unaryFunctions().end() && n.inputs.size() == 1)
     return FusedExpr::call(it->second, {FusedExpr::input(0)});
   if (auto it = binaryFunctions().find(op); it != binaryFunctions().end() && n.inputs.size() == 2)
@@ -117,6 +120,26 @@ std::optional<FusedExpr> exprOfNode(ir::Graph& g, ir::NodeId id, std::vector<ir:
   return std::nullopt;
 }
 
+// FusedElementwise broadcasts like numpy; ops with legacy semantics (opset 6
+// `broadcast`/`axis`, per-channel PRelu) are fused only when numpy
+// broadcasting of their inputs gives exactly their output shape.
+bool numpyShapesHold(const ir::Graph& g, const std::vector<ir::ValueId>& slots, ir::ValueId out) {
+  std::vector<ir::Shape> shapes;
+  for (ir::ValueId v : slots) {
+    if (v == ir::kNone) continue;
+    const ir::TensorType& t = g.value(v).type;
+    if (!t.rankKnown) return false;
+    shapes.push_back(t.shape);
+  }
+  const ir::TensorType& o = g.value(out).type;
+  if (!o.rankKnown) return false;
+  try {
+    return ops::broadcastShapes(shapes) == o.shape;
+  } catch (const ops::OpError&) {
+    return false;
+  }
+}
+
 struct Group {
   FusedExpr expr;
   std::vector<ir::ValueId> inputs;  // x<k> reads inputs[k]
@@ -133,7 +156,7 @@ bool ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
   for (ir::NodeId id : *order) {
     std::vector<ir::ValueId> slots;
     std::optional<FusedExpr> e = exprOfNode(g, id, slots);
-    if (!e) continue;
+    if (!e || !numpyShapesHold(g, slots, g.node(id).output(0))) continue;
     Group grp;
     std::vector<FusedExpr> operands;
     for (ir::ValueId v : slots) {

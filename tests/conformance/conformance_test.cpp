@@ -17,6 +17,7 @@
 #include "core/onnx/importer.h"
 #include "core/onnx/tensor_file.h"
 #include "core/ops/op_registry.h"
+#include "core/passes/pass_manager.h"
 
 namespace fs = std::filesystem;
 using namespace rammer;
@@ -70,6 +71,27 @@ std::string compare(const ir::Tensor& got, const ir::Tensor& want) {
   return "";
 }
 
+// Optimized and unoptimized outputs agree to this tolerance (issue: numerics
+// preserved by every pass).
+constexpr double kPassRtol = 1e-4;
+constexpr double kPassAtol = 1e-6;
+
+// Imports the model with its input shapes bound from the given inputs.
+ir::Result<ir::Graph> importBound(const fs::path& model, const std::vector<onnx_import::NamedTensor>& inputs) {
+  auto probe = onnx_import::importModel(model, {.inferTypes = false});
+  if (!probe) return probe.errors();
+  onnx_import::ImportOptions opts;
+  for (size_t i = 0; i < inputs.size() && i < probe->inputs().size(); ++i)
+    opts.inputShapes[probe->value(probe->inputs()[i]).name] = inputs[i].tensor.shape();
+  return onnx_import::importModel(model, opts);
+}
+
+std::vector<ir::Tensor> tensorsOf(std::vector<onnx_import::NamedTensor>& named) {
+  std::vector<ir::Tensor> out;
+  for (auto& t : named) out.push_back(std::move(t.tensor));
+  return out;
+}
+
 // Empty on success, else the reason the case failed.
 std::string runCase(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -78,16 +100,9 @@ std::string runCase(const fs::path& dir) {
     auto expected = onnx_import::readTensorDir(entry.path(), "output");
     if (!inputs || !expected) return "cannot read test data: " + (inputs ? expected.errorText() : inputs.errorText());
 
-    onnx_import::ImportOptions opts;
-    std::vector<ir::Tensor> in;
-    auto probe = onnx_import::importModel(dir / "model.onnx", {.inferTypes = false});
-    if (!probe) return "import failed: " + probe.errorText();
-    for (size_t i = 0; i < inputs->size() && i < probe->inputs().size(); ++i)
-      opts.inputShapes[probe->value(probe->inputs()[i]).name] = (*inputs)[i].tensor.shape();
-    for (auto& t : *inputs) in.push_back(std::move(t.tensor));
-
-    auto graph = onnx_import::importModel(dir / "model.onnx", opts);
+    auto graph = importBound(dir / "model.onnx", *inputs);
     if (!graph) return "import failed: " + graph.errorText();
+    const std::vector<ir::Tensor> in = tensorsOf(*inputs);
     auto outputs = exec::runReference(*graph, in);
     if (!outputs) return "run failed: " + outputs.errorText();
     if (outputs->size() != expected->size())
@@ -139,4 +154,40 @@ TEST(Conformance, EveryCaseRunsOrIsRefusedByName) {
   std::cout << "conformance: " << passed << " passed, " << failed << " failed\n";
   const double share = static_cast<double>(passed) / static_cast<double>(cases.size());
   EXPECT_GE(share, 0.90) << passed << " of " << cases.size() << " cases pass";
+}
+
+TEST(Conformance, OptimizedGraphsComputeTheSame) {
+  int compared = 0;
+  for (const fs::path& dir : allCases()) {
+    if (!unsupportedOpsOf(dir / "model.onnx").empty()) continue;
+    const std::string name = dir.parent_path().filename().string() + "/" + dir.filename().string();
+    auto named = onnx_import::readTensorDir(dir / "test_data_set_0", "input");
+    ASSERT_TRUE(named.ok()) << name << ": " << named.errorText();
+    auto graph = importBound(dir / "model.onnx", *named);
+    ASSERT_TRUE(graph.ok()) << name << ": " << graph.errorText();
+    const std::vector<ir::Tensor> inputs = tensorsOf(*named);
+    auto plain = exec::runReference(*graph, inputs);
+    ASSERT_TRUE(plain.ok()) << name << ": " << plain.errorText();
+    passes::PassContext ctx;
+    auto records = passes::standardPipeline().run(*graph, ctx);
+    ASSERT_TRUE(records.ok()) << name << ": " << records.errorText();
+    auto optimized = exec::runReference(*graph, inputs);
+    ASSERT_TRUE(optimized.ok()) << name << " (optimized): " << optimized.errorText();
+    ASSERT_EQ(optimized->size(), plain->size()) << name;
+    for (size_t i = 0; i < plain->size(); ++i) {
+      const ir::Tensor& a = (*optimized)[i];
+      const ir::Tensor& b = (*plain)[i];
+      ASSERT_EQ(a.shape(), b.shape()) << name << " output " << i;
+      if (a.dtype() == ir::DType::String) continue;
+      for (int64_t k = 0; k < a.numel(); ++k) {
+        const double x = a.getDouble(k), y = b.getDouble(k);
+        if (std::isnan(x) && std::isnan(y)) continue;
+        ASSERT_LE(std::fabs(x - y), kPassAtol + kPassRtol * std::fabs(y))
+            << name << " output " << i << " element " << k;
+      }
+    }
+    ++compared;
+  }
+  std::cout << "optimized vs unoptimized: " << compared << " cases compared\n";
+  EXPECT_GE(compared, 120);
 }

@@ -193,3 +193,15 @@ TEST(StandardPipeline, ConvBnReluEndsAsConvPlusOneFusedNode) {
   EXPECT_TRUE(bnNoted);
   expectClose(run(b.graph(), x), before);
 }
+
+TEST(ElementwiseFusion, LeavesLegacyBroadcastSemanticsAlone) {
+  // Opset 6 PRelu with a [3] slope applies per channel even when the last dim
+  // is also 3: numpy broadcasting would pair it with the last dim instead.
+  GraphBuilder b;
+  b.graph().opsetVersion = 6;
+  auto x = b.input("x", {2, 3, 3});
+  b.output(b.op("PRelu", "prelu", {x, b.constant("slope", ir::Tensor::fromVector<float>({3}, {0.1f, 0.2f, 0.3f}))}));
+  ASSERT_TRUE(b.infer().empty());
+  passes::PassContext ctx;
+  EXPECT_FALSE(passes::ElementwiseFusion().run(b.graph(), ctx));
+}
