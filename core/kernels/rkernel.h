@@ -1,0 +1,62 @@
+#pragma once
+// An rKernel: one implementation of one rOperator, cut into rTasks that run
+// independently (any order, any vEU). Its CUDA __device__ function and its
+// CPU function compute exactly the same tile for a given rtask id, so the
+// CPU emulator checks the schedule with the numbers the GPU would produce.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rammer::kernels {
+
+// Thread shape of one rTask as the kernel was written (a legacy block
+// shape). The generated code runs it on a 1-D block and remaps:
+// x = tid % bx, y = (tid / bx) % by, z = tid / (bx * by).
+struct Dim3 {
+  int x = 1, y = 1, z = 1;
+  int count() const { return x * y * z; }
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+// The operator's tensors during one execution. An rTask reads any input and
+// writes only its own tile of the outputs.
+struct TaskBuffers {
+  std::vector<const float*> inputs;  // per input slot; nullptr when omitted
+  std::vector<float*> outputs;       // per output slot; nullptr when omitted
+};
+
+// Computes one rTask. `scratch` has sharedBytes bytes (the vEU's shared
+// memory), reused by every rTask that runs on the vEU.
+using CpuTaskFn = std::function<void(int64_t rtask, const TaskBuffers& buffers, float* scratch)>;
+
+struct RKernel {
+  std::string name;    // "gemm_64x64": unique among one operator's candidates
+  std::string family;  // "gemm", "gemm_splitk", "conv_igemm", "conv_depthwise", "elementwise", "copy", ...
+  std::map<std::string, int64_t> params;  // tiling and shape parameters, for display and the cost model
+
+  int64_t numRTasks = 0;
+  Dim3 block;                 // threads of one rTask
+  int64_t sharedBytes = 0;    // shared memory one rTask uses
+  int regsEstimate = 32;      // replaced by the compiler's count once compiled
+  int syncCount = 0;          // __syncthreads() per rTask (HIP early-exit rule)
+  double flops = 0;           // whole operator
+  double bytes = 0;           // whole operator's global-memory traffic
+  // Split-K kernels accumulate with atomics into outputs that must start at zero.
+  bool zeroOutputsFirst = false;
+
+  // The CUDA/HIP __device__ function: `void <cudaFunction>(int rtask_id,
+  // int tid, float* smem, const float* in0, ..., float* out0, ...)`, one
+  // pointer per input slot then per output slot. It never reads blockIdx;
+  // threads with tid >= block.count() skip the work but reach every barrier.
+  std::string cudaFunction;
+  std::string cudaSource;
+  CpuTaskFn cpu;
+
+  int threads() const { return block.count(); }
+  double flopsPerRTask() const { return numRTasks ? flops / static_cast<double>(numRTasks) : 0; }
+  double bytesPerRTask() const { return numRTasks ? bytes / static_cast<double>(numRTasks) : 0; }
+};
+
+}  // namespace rammer::kernels

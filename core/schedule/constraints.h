@@ -1,0 +1,28 @@
+#pragma once
+// What a person pinned in a schedule; every policy honours it. Built from
+// schedule-edit files (the JSON the GUI writes and `--schedule` reads).
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rammer::schedule {
+
+struct TaskPin {
+  std::string node;     // operator (node name)
+  int64_t rtask = -1;   // -1: every rTask of the operator
+  int veu = -1;         // vEU index within its program
+  int order = -1;       // position on that vEU; -1 keeps the policy's order
+};
+
+struct Constraints {
+  std::map<std::string, std::string> kernelFor;  // node name -> rKernel name
+  std::vector<TaskPin> pins;
+  std::set<std::string> cutBefore;    // a new program starts at this operator
+  std::set<std::string> noCutBefore;  // programs merged: never cut here
+
+  bool empty() const { return kernelFor.empty() && pins.empty() && cutBefore.empty() && noCutBefore.empty(); }
+};
+
+}  // namespace rammer::schedule

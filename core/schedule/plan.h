@@ -1,0 +1,43 @@
+#pragma once
+// A Plan: the rKernel chosen for every operator and the sequence of
+// rPrograms (one kernel launch each) that run their rTasks. What policies
+// produce, the validator checks, the emulator/simulator/codegen consume.
+#include <string>
+#include <vector>
+
+#include "core/device/device_spec.h"
+#include "core/ir/graph.h"
+#include "core/kernels/rkernel.h"
+#include "core/schedule/rprogram.h"
+
+namespace rammer::schedule {
+
+// One operator of the plan (a live graph node, in topological order).
+struct PlannedOp {
+  ir::NodeId node = ir::kNone;
+  std::string name;    // node name
+  std::string opType;
+  bool isView = false;  // aliases its input; no rTasks
+  kernels::RKernel kernel;
+  std::string kernelRule;   // why this rKernel ("fastest", "most efficient", "pinned", ...)
+  std::vector<int32_t> producers;  // indices of the ops it reads from (through views)
+};
+
+struct ProgramInfo {
+  RProgram program;
+  int veusPerSM = 0;
+  std::string cutReason;  // why a new program started here (teaching view)
+};
+
+struct Plan {
+  std::string policy;
+  device::DeviceSpec device;
+  std::vector<PlannedOp> ops;
+  std::vector<ProgramInfo> programs;
+  std::vector<std::string> decisions;  // one line per policy decision, in order
+
+  size_t numRTasks() const;
+  int totalVEUs(size_t program) const { return programs.at(program).program.numVEUs(); }
+};
+
+}  // namespace rammer::schedule

@@ -1,0 +1,78 @@
+#pragma once
+// An rProgram: prog[vEU][order] of instructions for one persistent kernel
+// launch. Built only through Rammer's two primitives:
+//   wait(task, deps)   the task may start only after every dep has finished;
+//   append(task, vEU)  the task runs next on that vEU.
+// wait() is called before append() (as in the paper's Algorithm 1); append()
+// then emits a barrier-rTask in front of the task unless program order
+// already implies every dep.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <variant>
+#include <vector>
+
+namespace rammer::schedule {
+
+// An rTask of a plan: operator index (into Plan::ops) and rTask id.
+struct TaskRef {
+  int32_t op = -1;
+  int64_t rtask = -1;
+  friend bool operator==(const TaskRef&, const TaskRef&) = default;
+  friend auto operator<=>(const TaskRef&, const TaskRef&) = default;
+};
+
+// Instruction `order` of vEU `veu` within one program.
+struct Slot {
+  int32_t veu = -1;
+  int32_t order = -1;
+  friend bool operator==(const Slot&, const Slot&) = default;
+  friend auto operator<=>(const Slot&, const Slot&) = default;
+};
+
+struct Exec {
+  TaskRef task;
+};
+// Waits until the instruction at each slot (on other vEUs) has completed.
+struct Barrier {
+  std::vector<Slot> waits;
+};
+using Instr = std::variant<Exec, Barrier>;
+
+class RProgram {
+ public:
+  explicit RProgram(int numVEUs = 0);
+
+  int numVEUs() const { return static_cast<int>(streams_.size()); }
+  const std::vector<Instr>& stream(int veu) const { return streams_.at(static_cast<size_t>(veu)); }
+  const std::vector<std::vector<Instr>>& streams() const { return streams_; }
+
+  // Registers the deps `task` must wait for. Deps not placed in this program
+  // (earlier programs, finished at the kernel boundary) are ignored.
+  void wait(TaskRef task, const std::vector<TaskRef>& deps);
+  // Appends `task` to `veu`, preceded by a barrier for its pending deps that
+  // the vEU does not already know to be complete. Of several deps on one vEU
+  // only the last is kept (a vEU runs its stream in order).
+  Slot append(TaskRef task, int veu);
+
+  // Where a task was placed; Slot{-1,-1} when not in this program.
+  Slot slotOf(TaskRef task) const;
+  bool contains(TaskRef task) const { return placed_.count(task) != 0; }
+  size_t numTasks() const { return placed_.size(); }
+  size_t numBarriers() const { return barriers_; }
+  // Longest stream, in instructions.
+  size_t depth() const;
+
+  // For edits and tests: a raw instruction list, validated separately.
+  static RProgram fromStreams(std::vector<std::vector<Instr>> streams);
+
+ private:
+  std::vector<std::vector<Instr>> streams_;
+  std::map<TaskRef, Slot> placed_;
+  std::map<TaskRef, std::vector<TaskRef>> pending_;
+  // known_[v][u]: highest order of vEU u that vEU v has already waited for.
+  std::vector<std::map<int32_t, int32_t>> known_;
+  size_t barriers_ = 0;
+};
+
+}  // namespace rammer::schedule
