@@ -103,7 +103,14 @@ std::vector<ir::Diagnostic> inferTypes(ir::Graph& graph, const InferenceOptions&
 
       std::vector<ir::Tensor> values;
       if (canFold(*def, ctx, outTypes, options.maxFoldElements)) {
-        values = def->compute(ctx);
+        // Folding is only a help for inference: an op that cannot compute
+        // these inputs (e.g. float16 data) keeps its inferred types and
+        // reports the problem if it is ever run.
+        try {
+          values = def->compute(ctx);
+        } catch (const std::exception&) {
+          values.clear();
+        }
         for (size_t i = 0; i < values.size() && i < outTypes.size(); ++i)
           if (!values[i].empty()) outTypes[i] = values[i].type();
       }
