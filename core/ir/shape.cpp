@@ -1,12 +1,22 @@
 #include "core/ir/shape.h"
 
+#include <limits>
+
 namespace rammer::ir {
 
 int64_t numElements(const Shape& s) {
   int64_t n = 1;
+  bool saturated = false;
   for (int64_t d : s) {
     if (d < 0) return kUnknownDim;
-    n *= d;
+    // Saturate instead of overflowing: absurd shapes must compare as huge.
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) saturated = true;
+    else n *= d;
+  }
+  if (saturated) {
+    for (int64_t d : s)
+      if (d == 0) return 0;
+    return std::numeric_limits<int64_t>::max();
   }
   return n;
 }

@@ -13,7 +13,8 @@ inline constexpr int64_t kUnknownDim = -1;
 
 using Shape = std::vector<int64_t>;
 
-// Product of the dims; 1 for a scalar; kUnknownDim if any dim is unknown.
+// Product of the dims; 1 for a scalar; kUnknownDim if any dim is unknown;
+// INT64_MAX when the product overflows.
 int64_t numElements(const Shape& s);
 bool isFullyKnown(const Shape& s);
 // "[1, 3, 224, 224]", with "?" for unknown dims.

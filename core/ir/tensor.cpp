@@ -9,6 +9,8 @@ Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape
   if (dtype == DType::Undefined) throw std::invalid_argument("tensor of undefined type");
   numel_ = numElements(shape_);
   if (numel_ < 0) throw std::invalid_argument("tensor shape " + shapeToString(shape_) + " has unknown dims");
+  // 2^40 elements is far beyond any memory here; refuse before allocating.
+  if (numel_ > (int64_t{1} << 40)) throw std::invalid_argument("tensor shape " + shapeToString(shape_) + " is too large");
   if (dtype == DType::String)
     strings_.assign(static_cast<size_t>(numel_), std::string());
   else

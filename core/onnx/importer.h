@@ -9,6 +9,10 @@
 
 #include "core/ir/graph.h"
 
+namespace rammer::ops {
+class OpRegistry;
+}
+
 namespace rammer::onnx_import {
 
 struct ImportOptions {
@@ -20,6 +24,9 @@ struct ImportOptions {
   std::map<std::string, ir::Shape> inputShapes;
   // Run type inference after loading (normally on).
   bool inferTypes = true;
+  // The operators the model may use (and their type inference); nullptr
+  // means ops::OpRegistry::builtin(). Tests and tools may pass their own.
+  const ops::OpRegistry* registry = nullptr;
 };
 
 // Reads and converts a model. Errors name the problem (and the node or value
@@ -29,7 +36,8 @@ struct ImportOptions {
 ir::Result<ir::Graph> importModel(const std::filesystem::path& file, const ImportOptions& options = {});
 
 // Same, from bytes already in memory; `baseDir` resolves external data and
-// `displayName` names the model in messages.
+// `displayName` names the model in messages. An empty `baseDir` refuses
+// external data.
 ir::Result<ir::Graph> importModelFromBytes(const std::string& bytes, const std::filesystem::path& baseDir,
                                            const std::string& displayName, const ImportOptions& options = {});
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ir/diagnostic.h"
 #include "core/ir/tensor.h"
 
 namespace rammer::onnx_import {
