@@ -1,12 +1,97 @@
+// The dispatcher: maps an optimized graph's node to its rKernel family.
 #include "core/kernels/kernel_library.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "core/kernels/cell_kernels.h"
+#include "core/kernels/conv_kernels.h"
+#include "core/kernels/copy_kernels.h"
+#include "core/kernels/elementwise_kernels.h"
+#include "core/kernels/gemm_kernels.h"
+#include "core/kernels/kernel_source.h"
+#include "core/kernels/pool_kernels.h"
+#include "core/kernels/reduce_kernels.h"
+#include "core/kernels/softmax_kernels.h"
+#include "core/ops/op_registry.h"
 
 namespace rammer::kernels {
 
-ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) {
-  const ir::Node& n = graph.node(node);
-  return ir::makeError("no rKernel implements " + n.opType + " yet", n.name);
+namespace {
+
+using Family = std::function<std::vector<RKernel>(const ir::Graph&, ir::NodeId)>;
+
+// Families that only need the node's static shapes.
+Family viaInfo(std::vector<RKernel> (*f)(const NodeInfo&)) {
+  return [f](const ir::Graph& g, ir::NodeId id) { return f(readNode(g, id)); };
 }
 
-std::vector<std::string> supportedOpTypes() { return {}; }
+// "com.rammer::LstmCell" for our domain, the bare type for ONNX's.
+std::string qualified(const std::string& domain, const std::string& type) {
+  return domain.empty() || domain == "ai.onnx" ? type : domain + "::" + type;
+}
+
+const std::map<std::string, Family>& families() {
+  static const std::map<std::string, Family> table = [] {
+    std::map<std::string, Family> t;
+    t["MatMul"] = gemmKernels;
+    t["Gemm"] = gemmKernels;
+    t["Conv"] = convKernels;
+    t[qualified(ops::kRammerDomain, "FusedElementwise")] = viaInfo(elementwiseKernels);
+    for (const std::string& type : cellOpTypes()) t[qualified(ops::kRammerDomain, type)] = viaInfo(cellKernels);
+    t["MaxPool"] = viaInfo(windowPoolKernels);
+    t["AveragePool"] = viaInfo(windowPoolKernels);
+    t["GlobalMaxPool"] = viaInfo(globalPoolKernels);
+    t["GlobalAveragePool"] = viaInfo(globalPoolKernels);
+    t["Softmax"] = viaInfo(softmaxKernels);
+    t["LogSoftmax"] = viaInfo(softmaxKernels);
+    for (const std::string& type : reduceOpTypes()) t[type] = viaInfo(reduceKernels);
+    for (const std::string& type : copyOpTypes()) t[type] = viaInfo(copyKernels);
+    return t;
+  }();
+  return table;
+}
+
+// Ops whose output is their input reinterpreted: no data moves.
+bool isViewOp(const ir::Node& n) {
+  static const char* const kViews[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
+  if (!n.domain.empty() && n.domain != "ai.onnx") return false;
+  if (std::find(std::begin(kViews), std::end(kViews), n.opType) != std::end(kViews)) return true;
+  // Inference Dropout is a view unless its mask is wanted.
+  return n.opType == "Dropout" && (n.outputs.size() < 2 || n.outputs[1] == ir::kNone);
+}
+
+}  // namespace
+
+ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) {
+  const ir::Node& n = graph.node(node);
+  const std::string op = qualified(n.domain, n.opType);
+  OperatorKernels out;
+  out.node = node;
+  if (isViewOp(n)) {
+    out.isView = true;
+    return out;
+  }
+  const auto it = families().find(op);
+  if (it == families().end())
+    return ir::makeError("no rKernel implements " + op + " (node '" + n.name + "'); the reference executor can still run it",
+                         n.name);
+  try {
+    out.candidates = it->second(graph, node);
+  } catch (const std::exception& e) {
+    return ir::makeError("no rKernel for " + op + " node '" + n.name + "': " + e.what(), n.name);
+  }
+  if (out.candidates.empty()) return ir::makeError("no rKernel candidate for " + op + " node '" + n.name + "'", n.name);
+  return out;
+}
+
+std::vector<std::string> supportedOpTypes() {
+  std::vector<std::string> types;
+  for (const auto& [type, family] : families()) types.push_back(type);
+  for (const char* v : {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Dropout"}) types.emplace_back(v);
+  std::sort(types.begin(), types.end());
+  return types;
+}
 
 }  // namespace rammer::kernels

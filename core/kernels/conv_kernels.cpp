@@ -1,0 +1,347 @@
+#include "core/kernels/conv_kernels.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+
+#include "core/kernels/tile_gemm.h"
+#include "core/ops/conv_geometry.h"
+#include "core/ops/gemm.h"
+#include "core/ops/op_context.h"
+#include "core/ops/type_inference.h"
+
+namespace rammer::kernels {
+
+namespace {
+
+struct ConvProblem {
+  int64_t batch = 0, cin = 0, cout = 0, group = 1;
+  int64_t cg = 0, mg = 0;  // input / output channels per group
+  ops::Window3 w;          // canonical 3-D window (1-D/2-D get leading unit dims)
+  bool hasBias = false;
+  int numInputs = 2;
+  bool wideIndex = false;
+
+  int64_t kg() const { return cg * w.kernelSize(); }  // GEMM depth per group
+};
+
+[[noreturn]] void fail(const std::string& msg) { throw ops::OpError(msg); }
+
+const ir::Shape& knownShape(const ir::Graph& g, const ir::Node& n, size_t slot, const char* what) {
+  const ir::TensorType& t = g.value(n.input(slot)).type;
+  if (t.dtype != ir::DType::Float32)
+    fail(std::string(what) + " is " + std::string(ir::dtypeName(t.dtype)) + "; rKernels compute float32 only");
+  if (!t.fullyKnown()) fail(std::string(what) + " has shape " + ir::shapeToString(t.shape) + "; rKernels need known shapes");
+  return t.shape;
+}
+
+ConvProblem convProblem(const ir::Graph& g, const ir::Node& n) {
+  if (n.input(0) == ir::kNone || n.input(1) == ir::kNone) fail("Conv needs X and W");
+  const ir::Shape x = knownShape(g, n, 0, "X"), wt = knownShape(g, n, 1, "W");
+  if (x.size() < 3 || x.size() != wt.size())
+    fail("X " + ir::shapeToString(x) + " and W " + ir::shapeToString(wt) + " must both be [N, C, spatial...]");
+  if (x.size() > 5) fail("at most 3 spatial dims are supported, X is " + ir::shapeToString(x));
+  ConvProblem p;
+  p.batch = x[0];
+  p.cin = x[1];
+  p.cout = wt[0];
+  p.group = n.attrs.getInt("group", 1);
+  if (p.group < 1 || p.cin % p.group != 0 || p.cout % p.group != 0 || wt[1] * p.group != p.cin)
+    fail("group " + std::to_string(p.group) + " does not fit X " + ir::shapeToString(x) + " and W " +
+         ir::shapeToString(wt));
+  p.cg = p.cin / p.group;
+  p.mg = p.cout / p.group;
+  // Geometry exactly as the reference op derives it.
+  const ops::OpContext ctx = ops::makeContext(g, n, {});
+  const size_t spatial = x.size() - 2;
+  const std::vector<int64_t> kernel(wt.begin() + 2, wt.end()), inSpatial(x.begin() + 2, x.end());
+  p.w = ops::slidingWindow3(ctx, ops::readWindowAttrs(ctx, spatial, kernel), inSpatial);
+  p.numInputs = static_cast<int>(n.inputs.size());
+  if (n.input(2) != ir::kNone) {
+    const ir::Shape b = knownShape(g, n, 2, "B");
+    if (b.size() != 1 || b[0] != p.cout) fail("B " + ir::shapeToString(b) + " must be [" + std::to_string(p.cout) + "]");
+    p.hasBias = true;
+  }
+  const int64_t limit = std::numeric_limits<int32_t>::max();
+  p.wideIndex = ir::numElements(x) >= limit || ir::numElements(wt) >= limit ||
+                p.batch * p.cout * p.w.outSize() >= limit || p.kg() * p.batch * p.w.outSize() >= limit;
+  return p;
+}
+
+// Named constants of the window, for the CUDA text.
+using ArgStore = fmt::dynamic_format_arg_store<fmt::format_context>;
+
+void addGeometry(ArgStore& a, const ConvProblem& p) {
+  const ops::Window3& w = p.w;
+  const char* dims[3] = {"D", "H", "W"};
+  for (int i = 0; i < 3; ++i) {
+    a.push_back(fmt::arg(fmt::format("I{}", dims[i]).c_str(), w.in[i]));
+    a.push_back(fmt::arg(fmt::format("O{}", dims[i]).c_str(), w.out[i]));
+    a.push_back(fmt::arg(fmt::format("K{}", dims[i]).c_str(), w.kernel[i]));
+    a.push_back(fmt::arg(fmt::format("S{}", dims[i]).c_str(), w.stride[i]));
+    a.push_back(fmt::arg(fmt::format("L{}", dims[i]).c_str(), w.dilation[i]));
+    a.push_back(fmt::arg(fmt::format("P{}", dims[i]).c_str(), w.padBegin[i]));
+  }
+  a.push_back(fmt::arg("OS", w.outSize()));
+  a.push_back(fmt::arg("IS", w.inSize()));
+  a.push_back(fmt::arg("KS", w.kernelSize()));
+  a.push_back(fmt::arg("CIN", p.cin));
+  a.push_back(fmt::arg("COUT", p.cout));
+  a.push_back(fmt::arg("CG", p.cg));
+  a.push_back(fmt::arg("MG", p.mg));
+  a.push_back(fmt::arg("KG", p.kg()));
+  a.push_back(fmt::arg("itype", p.wideIndex ? "long long" : "int"));
+}
+
+std::string format(const std::string& text, const ConvProblem& p) {
+  ArgStore args;
+  addGeometry(args, p);
+  return fmt::vformat(text, args);
+}
+
+// ---- implicit GEMM ----
+
+GemmCudaParts igemmCuda(const ConvProblem& p, const std::string& function) {
+  GemmCudaParts parts;
+  parts.function = function;
+  parts.numInputs = p.numInputs;
+  parts.wideIndex = p.wideIndex;
+  parts.prologue = "  const I g = bb;";
+  parts.loadA = format("v = in1[(g * {MG} + m) * {KG} + k];", p);
+  // The im2col gather of column n = (image, output position), row k =
+  // (input channel, tap); taps in the padding read zero.
+  parts.loadB = format(R"(
+          const I img = n / {OS}, q = n % {OS};
+          const I ow = q % {OW}, oh = (q / {OW}) % {OH}, od = q / ({OW} * {OH});
+          const I c = k / {KS}, tap = k % {KS};
+          const I kw = tap % {KW}, kh = (tap / {KW}) % {KH}, kd = tap / ({KW} * {KH});
+          const I id = od * {SD} - {PD} + kd * {LD}, ih = oh * {SH} - {PH} + kh * {LH}, iw = ow * {SW} - {PW} + kw * {LW};
+          if (id >= 0 && id < {ID} && ih >= 0 && ih < {IH} && iw >= 0 && iw < {IW})
+            v = in0[(((img * {CIN} + g * {CG} + c) * {ID} + id) * {IH} + ih) * {IW} + iw];
+        )",
+                       p);
+  parts.store = format("const I img = n / {OS}, q = n % {OS};\n          out0[(img * {COUT} + g * {MG} + m) * {OS} + q] = v",
+                       p) +
+                (p.hasBias ? " + in2[g * " + std::to_string(p.mg) + " + m];" : ";");
+  parts.aKContiguous = true;
+  parts.bNContiguous = true;
+  return parts;
+}
+
+// Gathers the im2col columns [n0, n0 + cols) of group g into col [kg][cols].
+void im2colColumns(const ConvProblem& p, const float* x, int64_t g, int64_t n0, int64_t cols, float* col) {
+  const ops::Window3& w = p.w;
+  const int64_t outSize = w.outSize(), inSize = w.inSize();
+  // Per column: the image's first channel of the group, and the window origin.
+  std::vector<int64_t> base(static_cast<size_t>(cols)), d0(base.size()), h0(base.size()), w0(base.size());
+  for (int64_t j = 0; j < cols; ++j) {
+    const int64_t n = n0 + j, img = n / outSize, q = n % outSize;
+    const int64_t ow = q % w.out[2], oh = (q / w.out[2]) % w.out[1], od = q / (w.out[2] * w.out[1]);
+    base[j] = (img * p.cin + g * p.cg) * inSize;
+    d0[j] = od * w.stride[0] - w.padBegin[0];
+    h0[j] = oh * w.stride[1] - w.padBegin[1];
+    w0[j] = ow * w.stride[2] - w.padBegin[2];
+  }
+  float* dst = col;
+  for (int64_t c = 0; c < p.cg; ++c)
+    for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw, dst += cols) {
+          const int64_t dd = kd * w.dilation[0], dh = kh * w.dilation[1], dw = kw * w.dilation[2];
+          for (int64_t j = 0; j < cols; ++j) {
+            const int64_t id = d0[j] + dd, ih = h0[j] + dh, iw = w0[j] + dw;
+            const bool inside = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1] && iw >= 0 && iw < w.in[2];
+            dst[j] = inside ? x[base[j] + c * inSize + (id * w.in[1] + ih) * w.in[2] + iw] : 0.0f;
+          }
+        }
+}
+
+void runIgemmTile(const ConvProblem& p, const TileGrid& grid, const GemmTile& tile, int64_t rtask,
+                  const TaskBuffers& buf) {
+  const TileGrid::Pos pos = grid.locate(rtask, tile);
+  if (pos.rows <= 0 || pos.cols <= 0) return;
+  const int64_t g = pos.batch, kg = p.kg(), outSize = p.w.outSize();
+  const float* x = buf.inputs[0];
+  const float* wt = buf.inputs[1] + (g * p.mg + pos.m0) * kg;
+  const int64_t firstImg = pos.n0 / outSize, lastImg = (pos.n0 + pos.cols - 1) / outSize;
+  std::vector<float> work(static_cast<size_t>(pos.rows * pos.cols + (kg * pos.cols)));
+  float* tmp = work.data();
+  const float* B;
+  int64_t ldb;
+  if (p.w.isPointwise() && firstImg == lastImg) {
+    // A 1x1 window over one image: the input channels are the GEMM rows as they are.
+    B = x + (firstImg * p.cin + g * p.cg) * outSize + pos.n0 % outSize;
+    ldb = outSize;
+  } else {
+    float* col = tmp + pos.rows * pos.cols;
+    im2colColumns(p, x, g, pos.n0, pos.cols, col);
+    B = col;
+    ldb = pos.cols;
+  }
+  ops::sgemm(false, false, pos.rows, pos.cols, kg, 1.0f, wt, kg, B, ldb, 0.0f, tmp, pos.cols);
+  // Scatter per image: the tile's columns may straddle image boundaries.
+  const float* bias = p.hasBias ? buf.inputs[2] + g * p.mg + pos.m0 : nullptr;
+  for (int64_t j0 = 0; j0 < pos.cols;) {
+    const int64_t n = pos.n0 + j0, img = n / outSize, q = n % outSize;
+    const int64_t run = std::min(pos.cols - j0, outSize - q);
+    for (int64_t i = 0; i < pos.rows; ++i) {
+      float* y = buf.outputs[0] + (img * p.cout + g * p.mg + pos.m0 + i) * outSize + q;
+      const float* t = tmp + i * pos.cols + j0;
+      const float b = bias ? bias[i] : 0.0f;
+      for (int64_t j = 0; j < run; ++j) y[j] = t[j] + b;
+    }
+    j0 += run;
+  }
+}
+
+RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile) {
+  const TileGrid grid = makeTileGrid(p.group, p.mg, p.batch * p.w.outSize(), p.kg(), tile);
+  RKernel k;
+  k.name = fmt::format("conv_igemm_{}x{}", tile.tm, tile.tn);
+  k.family = "conv_igemm";
+  k.params = {{"tile_m", tile.tm}, {"tile_n", tile.tn}, {"tile_k", tile.tk}, {"split_k", 1},
+              {"M", grid.M},       {"N", grid.N},       {"K", grid.K},       {"groups", p.group}};
+  k.numRTasks = grid.numRTasks();
+  k.block = Dim3{tile.tx(), tile.ty(), 1};
+  k.sharedBytes = tile.sharedBytes();
+  k.regsEstimate = tile.regsEstimate();
+  k.syncCount = grid.syncCount(tile);
+  k.flops = 2.0 * static_cast<double>(p.group) * static_cast<double>(grid.M) * static_cast<double>(grid.N) *
+            static_cast<double>(grid.K);
+  k.bytes = tiledGemmBytes(grid, tile, 0.0);
+  k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
+  k.cudaSource = tiledGemmCuda(igemmCuda(p, k.cudaFunction), tile, grid);
+  k.cpu = [p, grid, tile](int64_t rtask, const TaskBuffers& buf, float*) { runIgemmTile(p, grid, tile, rtask, buf); };
+  return k;
+}
+
+// ---- direct depthwise ----
+
+// One rTask: `chunk` consecutive output positions of one (image, channel)
+// plane, one position per thread at a time.
+struct DepthwiseShape {
+  int64_t chunk = 256, chunks = 1;
+  int threads = 128;
+};
+
+DepthwiseShape depthwiseShape(const ConvProblem& p) {
+  DepthwiseShape s;
+  const int64_t outSize = p.w.outSize();
+  s.chunk = std::min<int64_t>(256, ceilDiv64(outSize, 32) * 32);
+  s.threads = static_cast<int>(std::min<int64_t>(128, s.chunk));
+  s.chunks = ceilDiv64(outSize, s.chunk);
+  return s;
+}
+
+void runDepthwiseTask(const ConvProblem& p, const DepthwiseShape& s, int64_t rtask, const TaskBuffers& buf) {
+  const ops::Window3& w = p.w;
+  const int64_t chunk = rtask % s.chunks, nc = rtask / s.chunks;
+  const int64_t co = nc % p.cout, img = nc / p.cout, ci = co / p.mg;
+  const float* x = buf.inputs[0] + (img * p.cin + ci) * w.inSize();
+  const float* wt = buf.inputs[1] + co * w.kernelSize();
+  float* y = buf.outputs[0] + nc * w.outSize();
+  const float bias = p.hasBias ? buf.inputs[2][co] : 0.0f;
+  const int64_t q1 = std::min(w.outSize(), (chunk + 1) * s.chunk);
+  for (int64_t q = chunk * s.chunk; q < q1; ++q) {
+    const int64_t o[3] = {q / (w.out[1] * w.out[2]), (q / w.out[2]) % w.out[1], q % w.out[2]};
+    int64_t lo[3], hi[3];
+    for (int i = 0; i < 3; ++i) ops::validTaps(o[i], w.in[i], w.kernel[i], w.stride[i], w.dilation[i], w.padBegin[i], lo[i], hi[i]);
+    float acc = 0.0f;
+    for (int64_t kd = lo[0]; kd < hi[0]; ++kd) {
+      const int64_t id = o[0] * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+      for (int64_t kh = lo[1]; kh < hi[1]; ++kh) {
+        const int64_t ih = o[1] * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+        const float* xr = x + (id * w.in[1] + ih) * w.in[2];
+        const float* wr = wt + (kd * w.kernel[1] + kh) * w.kernel[2];
+        for (int64_t kw = lo[2]; kw < hi[2]; ++kw)
+          acc += wr[kw] * xr[o[2] * w.stride[2] - w.padBegin[2] + kw * w.dilation[2]];
+      }
+    }
+    y[q] = acc + bias;
+  }
+}
+
+std::string depthwiseCuda(const ConvProblem& p, const DepthwiseShape& s, const std::string& function) {
+  ArgStore args;
+  addGeometry(args, p);
+  args.push_back(fmt::arg("NT", s.threads));
+  args.push_back(fmt::arg("CHUNK", s.chunk));
+  args.push_back(fmt::arg("CHUNKS", s.chunks));
+  args.push_back(fmt::arg("bias", p.hasBias ? " + in2[co]" : ""));
+  const std::string body = fmt::vformat(R"(
+  typedef {itype} I;
+  constexpr int NT = {NT};
+  constexpr I CHUNK = {CHUNK}, CHUNKS = {CHUNKS};
+  const I chunk = rtask_id % CHUNKS, nc = rtask_id / CHUNKS;
+  const I co = nc % {COUT}, img = nc / {COUT}, ci = co / {MG};
+  if (tid < NT) {{
+    const float* x = in0 + (img * {CIN} + ci) * {IS};
+    const float* wt = in1 + co * {KS};
+    const I qEnd = (chunk + 1) * CHUNK < {OS} ? (chunk + 1) * CHUNK : {OS};
+    for (I q = chunk * CHUNK + tid; q < qEnd; q += NT) {{
+      const I ow = q % {OW}, oh = (q / {OW}) % {OH}, od = q / ({OW} * {OH});
+      float acc = 0.0f;
+      for (int kd = 0; kd < {KD}; ++kd) {{
+        const I id = od * {SD} - {PD} + kd * {LD};
+        if (id < 0 || id >= {ID}) continue;
+        for (int kh = 0; kh < {KH}; ++kh) {{
+          const I ih = oh * {SH} - {PH} + kh * {LH};
+          if (ih < 0 || ih >= {IH}) continue;
+#pragma unroll
+          for (int kw = 0; kw < {KW}; ++kw) {{
+            const I iw = ow * {SW} - {PW} + kw * {LW};
+            if (iw >= 0 && iw < {IW}) acc = fmaf(wt[(kd * {KH} + kh) * {KW} + kw], x[(id * {IH} + ih) * {IW} + iw], acc);
+          }}
+        }}
+      }}
+      out0[nc * {OS} + q] = acc{bias};
+    }}
+  }}
+}}
+)",
+                                        args);
+  return tileCudaSignature(function, p.numInputs, 1) + " {" + body;
+}
+
+RKernel depthwiseKernel(const ConvProblem& p, ir::NodeId node) {
+  const DepthwiseShape s = depthwiseShape(p);
+  RKernel k;
+  k.name = "conv_depthwise";
+  k.family = "conv_depthwise";
+  k.params = {{"chunk", s.chunk}, {"multiplier", p.mg}, {"groups", p.group}, {"kernel_size", p.w.kernelSize()}};
+  k.numRTasks = p.batch * p.cout * s.chunks;
+  k.block = Dim3{s.threads, 1, 1};
+  k.sharedBytes = 0;
+  k.regsEstimate = 32;
+  k.syncCount = 0;
+  const double outputs = static_cast<double>(p.batch * p.cout * p.w.outSize());
+  k.flops = 2.0 * outputs * static_cast<double>(p.w.kernelSize());
+  // Input planes read about once (neighbouring windows hit the cache), the
+  // weights once per rTask, every output written once.
+  k.bytes = 4.0 * (static_cast<double>(p.batch * p.cin * p.w.inSize()) * static_cast<double>(p.mg) +
+                   static_cast<double>(k.numRTasks * p.w.kernelSize()) + outputs);
+  k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
+  k.cudaSource = depthwiseCuda(p, s, k.cudaFunction);
+  k.cpu = [p, s](int64_t rtask, const TaskBuffers& buf, float*) { runDepthwiseTask(p, s, rtask, buf); };
+  return k;
+}
+
+}  // namespace
+
+std::vector<RKernel> convKernels(const ir::Graph& graph, ir::NodeId node) {
+  const ir::Node& n = graph.node(node);
+  if (n.opType != "Conv" || (!n.domain.empty() && n.domain != "ai.onnx"))
+    fail("convKernels does not handle " + n.opType);
+  const ConvProblem p = convProblem(graph, n);
+  std::vector<RKernel> out;
+  // One input channel per group: a direct loop beats a GEMM of depth kernel-size.
+  if (p.cg == 1) out.push_back(depthwiseKernel(p, node));
+  out.push_back(igemmKernel(p, node, GemmTile{64, 64, 16, 4, 4}));
+  out.push_back(igemmKernel(p, node, GemmTile{32, 32, 16, 4, 4}));
+  return out;
+}
+
+}  // namespace rammer::kernels

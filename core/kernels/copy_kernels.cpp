@@ -1,0 +1,341 @@
+#include "core/kernels/copy_kernels.h"
+
+#include <memory>
+#include <numeric>
+#include <optional>
+
+#include "core/ops/op_registry.h"
+
+namespace rammer::kernels {
+
+namespace {
+
+// One box of output elements and where each reads from. Input position =
+// inBase + sum_d inOffset[d][c_d]; the element is `fill` when some c_d lies
+// outside [validLo[d], validHi[d]) (constant padding).
+struct Segment {
+  int inSlot = 0, outSlot = 0;
+  int64_t start = 0;  // first element in the kernel's flat range
+  std::vector<int64_t> ext;
+  std::vector<int64_t> outStride;
+  int64_t outBase = 0;
+  int64_t inBase = 0;
+  std::vector<std::vector<int64_t>> inOffset;
+  std::vector<int64_t> validLo, validHi;
+  float fill = 0;
+  bool allFill = false;
+
+  int64_t size() const { return std::accumulate(ext.begin(), ext.end(), int64_t{1}, std::multiplies<>()); }
+};
+
+void decompose(int64_t r, const std::vector<int64_t>& ext, std::vector<int64_t>& c) {
+  for (size_t d = ext.size(); d-- > 0;) {
+    c[d] = r % ext[d];
+    r /= ext[d];
+  }
+}
+
+// Factors a per-element source map (-1 for fill) over the index box `ext`
+// into per-dim offsets; nullopt when the map is not a sum of per-dim terms.
+std::optional<Segment> factor(const std::vector<int64_t>& map, const std::vector<int64_t>& ext) {
+  Segment s;
+  s.ext = ext;
+  const size_t rank = ext.size();
+  s.inOffset.assign(rank, {});
+  s.validLo.assign(rank, 0);
+  s.validHi.assign(rank, 0);
+  for (size_t d = 0; d < rank; ++d) {
+    s.inOffset[d].assign(static_cast<size_t>(ext[d]), 0);
+    s.validHi[d] = ext[d];
+  }
+  const auto n = static_cast<int64_t>(map.size());
+  int64_t base = 0;
+  while (base < n && map[static_cast<size_t>(base)] < 0) ++base;
+  if (base == n) {
+    s.allFill = true;
+    return s;
+  }
+  std::vector<int64_t> cb(rank), c(rank);
+  decompose(base, ext, cb);
+  const std::vector<int64_t> st = rowMajorStrides(ext);
+  const int64_t mb = map[static_cast<size_t>(base)];
+  s.inBase = mb;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t lo = -1, hi = -1;
+    for (int64_t k = 0; k < ext[d]; ++k) {
+      const int64_t e = base + (k - cb[d]) * st[d];
+      const int64_t m = map[static_cast<size_t>(e)];
+      if (m < 0) continue;
+      if (lo < 0) lo = k;
+      else if (hi >= 0) return std::nullopt;  // valid range not contiguous
+      s.inOffset[d][static_cast<size_t>(k)] = m - mb;
+      if (k + 1 == ext[d] || map[static_cast<size_t>(e + st[d])] < 0) hi = k + 1;
+    }
+    s.validLo[d] = lo;
+    s.validHi[d] = hi;
+  }
+  for (int64_t e = 0; e < n; ++e) {
+    decompose(e, ext, c);
+    bool valid = true;
+    int64_t v = mb;
+    for (size_t d = 0; d < rank; ++d) {
+      valid = valid && c[d] >= s.validLo[d] && c[d] < s.validHi[d];
+      v += s.inOffset[d][static_cast<size_t>(c[d])];
+    }
+    if (map[static_cast<size_t>(e)] != (valid ? v : -1)) return std::nullopt;
+  }
+  return s;
+}
+
+// Where each output element of the reference op comes from: the op runs on
+// an index-valued copy of input 0 (constant padding filled with -1).
+std::vector<std::vector<int64_t>> sourceMaps(const NodeInfo& info, float& fill) {
+  const ir::Node& node = *info.node;
+  const ops::OpDef* def = ops::OpRegistry::builtin().find(node.domain, node.opType);
+  if (!def) throw ops::OpError("the op registry has no " + node.opType);
+  ir::Node probe = node;
+  const int64_t opset = info.graph->opsetVersion;
+  std::vector<ir::TensorType> types;
+  std::vector<const ir::Tensor*> values;
+  for (size_t i = 0; i < info.numInputs(); ++i) {
+    const ir::ValueId v = node.inputs[i];
+    types.push_back(v == ir::kNone ? ir::TensorType{} : info.graph->value(v).type);
+    values.push_back(i == 0 ? nullptr : info.constant(i));
+    if (i > 0 && v != ir::kNone && !values.back())
+      throw ops::OpError("input " + std::to_string(i) + " must be a constant to bake it into the kernel");
+  }
+  const bool pad = node.opType == "Pad";
+  ir::Tensor minusOne = ir::Tensor::scalar<int64_t>(-1);
+  if (pad) {
+    if (opset < 11) {
+      fill = node.attrs.getFloat("value", 0.0f);
+      probe.attrs.set("value", -1.0f);
+    } else {
+      fill = values.size() > 2 && values[2] ? static_cast<float>(values[2]->getDouble(0)) : 0.0f;
+      if (types.size() < 3) {
+        types.resize(3);
+        values.resize(3, nullptr);
+        probe.inputs.resize(3, ir::kNone);
+      }
+    }
+  }
+  ir::Tensor iota(ir::DType::Int64, info.inShapes[0]);
+  std::iota(iota.data<int64_t>(), iota.data<int64_t>() + iota.numel(), int64_t{0});
+  types[0] = iota.type();
+  values[0] = &iota;
+  if (pad && opset >= 11) {
+    types[2] = minusOne.type();
+    values[2] = &minusOne;
+  }
+  const ops::OpContext ctx(probe, opset, types, values);
+  std::vector<ir::Tensor> outs = def->compute(ctx);
+  std::vector<std::vector<int64_t>> maps(info.numOutputs());
+  for (size_t o = 0; o < maps.size() && o < outs.size(); ++o) {
+    if (!info.outPresent[o]) continue;
+    if (outs[o].shape() != info.outShapes[o])
+      throw ops::OpError("output " + std::to_string(o) + " has shape " + ir::shapeToString(outs[o].shape()) +
+                         " but the graph says " + ir::shapeToString(info.outShapes[o]));
+    maps[o] = outs[o].toInt64s();
+  }
+  return maps;
+}
+
+// Index boxes to try for output `o`, best first: a refinement of the output
+// shape in which the op is affine along every dim, then the shape itself.
+std::vector<std::vector<int64_t>> boxesFor(const NodeInfo& info, size_t o) {
+  const ir::Node& node = *info.node;
+  const ir::Shape& out = info.outShapes[o];
+  const ir::Shape& in = info.inShapes[0];
+  std::vector<std::vector<int64_t>> boxes;
+  if (node.opType == "Gather" && !in.empty()) {
+    const auto axis = static_cast<size_t>(ops::normalizeAxis(node.attrs.getInt("axis", 0), static_cast<int64_t>(in.size())));
+    const ir::Tensor* idx = info.constant(1);
+    if (idx) {
+      std::vector<int64_t> box(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(axis));
+      box.push_back(idx->numel());
+      box.insert(box.end(), in.begin() + static_cast<std::ptrdiff_t>(axis) + 1, in.end());
+      boxes.push_back(box);
+    }
+  } else if ((node.opType == "DepthToSpace" || node.opType == "SpaceToDepth") && in.size() == 4) {
+    const int64_t bs = node.attrs.getInt("blocksize", 1);
+    if (node.opType == "DepthToSpace") boxes.push_back({out[0], out[1], in[2], bs, in[3], bs});
+    else boxes.push_back({out[0], bs, bs, in[1], out[2], out[3]});
+  } else if (node.opType == "Tile" && in.size() == out.size()) {
+    std::vector<int64_t> box;
+    for (size_t d = 0; d < in.size(); ++d) {
+      if (in[d] == 0) {
+        box.clear();
+        break;
+      }
+      box.push_back(out[d] / in[d]);
+      box.push_back(in[d]);
+    }
+    if (!box.empty()) boxes.push_back(box);
+  }
+  boxes.push_back(out);
+  return boxes;
+}
+
+std::vector<Segment> concatSegments(const NodeInfo& info) {
+  const ir::Shape& out = info.outShapes[0];
+  const auto axis = static_cast<size_t>(
+      ops::normalizeAxis(info.node->attrs.getInt("axis", 0), static_cast<int64_t>(out.size())));
+  const std::vector<int64_t> ost = rowMajorStrides(out);
+  std::vector<Segment> segs;
+  int64_t offset = 0;
+  for (size_t k = 0; k < info.numInputs(); ++k) {
+    const ir::Shape& in = info.inShapes[k];
+    Segment s;
+    s.inSlot = static_cast<int>(k);
+    s.ext = in;
+    s.outStride = ost;
+    s.outBase = offset * ost[axis];
+    const std::vector<int64_t> ist = rowMajorStrides(in);
+    for (size_t d = 0; d < in.size(); ++d) {
+      s.inOffset.emplace_back();
+      for (int64_t c = 0; c < in[d]; ++c) s.inOffset.back().push_back(c * ist[d]);
+      s.validLo.push_back(0);
+      s.validHi.push_back(in[d]);
+    }
+    offset += in[axis];
+    if (s.size() > 0) segs.push_back(std::move(s));
+  }
+  return segs;
+}
+
+std::vector<Segment> mappedSegments(const NodeInfo& info) {
+  float fill = 0;
+  const std::vector<std::vector<int64_t>> maps = sourceMaps(info, fill);
+  std::vector<Segment> segs;
+  for (size_t o = 0; o < maps.size(); ++o) {
+    if (!info.outPresent[o] || maps[o].empty()) continue;
+    std::optional<Segment> s;
+    for (const std::vector<int64_t>& box : boxesFor(info, o))
+      if ((s = factor(maps[o], box))) break;
+    if (!s) throw ops::OpError("its element map is not a sum of per-dim offsets; no copy rKernel fits");
+    s->outSlot = static_cast<int>(o);
+    s->outStride = rowMajorStrides(s->ext);
+    s->fill = fill;
+    segs.push_back(std::move(*s));
+  }
+  return segs;
+}
+
+// An affine per-dim offset table: t[k] = t0 + k*step over the valid range.
+bool affine(const std::vector<int64_t>& t, int64_t lo, int64_t hi, int64_t& t0, int64_t& step) {
+  if (hi <= lo) {
+    t0 = step = 0;
+    return true;
+  }
+  step = hi - lo > 1 ? t[static_cast<size_t>(lo + 1)] - t[static_cast<size_t>(lo)] : 0;
+  t0 = t[static_cast<size_t>(lo)] - lo * step;
+  for (int64_t k = lo; k < hi; ++k)
+    if (t[static_cast<size_t>(k)] != t0 + k * step) return false;
+  return true;
+}
+
+std::string tableName(const std::string& fn, size_t seg, size_t dim) {
+  return fn + "_s" + std::to_string(seg) + "d" + std::to_string(dim);
+}
+
+std::string segmentPrelude(const std::vector<Segment>& segs, const std::string& fn, const std::string& type) {
+  std::string s;
+  for (size_t i = 0; i < segs.size(); ++i)
+    for (size_t d = 0; d < segs[i].ext.size(); ++d) {
+      int64_t t0 = 0, step = 0;
+      if (!segs[i].allFill && !affine(segs[i].inOffset[d], segs[i].validLo[d], segs[i].validHi[d], t0, step))
+        s += cudaIntTable(type, tableName(fn, i, d), segs[i].inOffset[d]);
+    }
+  return s;
+}
+
+std::string segmentBody(const std::vector<Segment>& segs, int64_t total, const std::string& fn, const std::string& idx) {
+  std::string s;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    const Segment& g = segs[i];
+    const std::string start = std::to_string(g.start), end = std::to_string(g.start + g.size());
+    const bool whole = g.start == 0 && g.size() == total;
+    s += whole ? "    {\n" : "    if (i >= " + start + " && i < " + end + ") {\n";
+    s += "      " + idx + " r = i - " + start + ";\n";
+    std::string src = std::to_string(g.inBase), dst = std::to_string(g.outBase), valid;
+    for (size_t d = g.ext.size(); d-- > 0;) {
+      if (g.ext[d] == 1) continue;
+      const std::string c = "c" + std::to_string(d);
+      s += "      const " + idx + " " + c + " = r % " + std::to_string(g.ext[d]) + "; r /= " + std::to_string(g.ext[d]) + ";\n";
+      dst += " + " + c + " * " + std::to_string(g.outStride[d]);
+      if (g.allFill) continue;
+      if (g.validLo[d] > 0 || g.validHi[d] < g.ext[d])
+        valid += std::string(valid.empty() ? "" : " && ") + c + " >= " + std::to_string(g.validLo[d]) + " && " + c +
+                 " < " + std::to_string(g.validHi[d]);
+      int64_t t0 = 0, step = 0;
+      if (affine(g.inOffset[d], g.validLo[d], g.validHi[d], t0, step)) {
+        if (step != 0) src += " + " + c + " * " + std::to_string(step);
+        if (t0 != 0) src += " + " + std::to_string(t0);
+      } else {
+        src += " + " + tableName(fn, i, d) + "[" + c + "]";
+      }
+    }
+    s += "      (void)r;\n";
+    const std::string out = "out" + std::to_string(g.outSlot) + "[" + dst + "]";
+    const std::string read = "in" + std::to_string(g.inSlot) + "[" + src + "]";
+    if (g.allFill) s += "      " + out + " = " + cudaFloatLiteral(g.fill) + ";\n";
+    else if (valid.empty()) s += "      " + out + " = " + read + ";\n";
+    else s += "      " + out + " = (" + valid + ") ? " + read + " : " + cudaFloatLiteral(g.fill) + ";\n";
+    s += "    }\n";
+  }
+  return s;
+}
+
+void segmentCpu(const std::vector<Segment>& segs, int64_t begin, int64_t end, const TaskBuffers& b) {
+  std::vector<int64_t> c;
+  for (const Segment& g : segs) {
+    const int64_t lo = std::max(begin, g.start), hi = std::min(end, g.start + g.size());
+    if (lo >= hi) continue;
+    const float* in = b.inputs[static_cast<size_t>(g.inSlot)];
+    float* out = b.outputs[static_cast<size_t>(g.outSlot)];
+    c.assign(g.ext.size(), 0);
+    for (int64_t e = lo; e < hi; ++e) {
+      decompose(e - g.start, g.ext, c);
+      int64_t src = g.inBase, dst = g.outBase;
+      bool valid = !g.allFill;
+      for (size_t d = 0; d < c.size(); ++d) {
+        dst += c[d] * g.outStride[d];
+        valid = valid && c[d] >= g.validLo[d] && c[d] < g.validHi[d];
+        src += g.inOffset[d][static_cast<size_t>(c[d])];
+      }
+      out[dst] = valid ? in[src] : g.fill;
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& copyOpTypes() {
+  static const std::vector<std::string> types = {"Concat", "Split",  "Slice", "Transpose",    "Gather",
+                                                 "Pad",    "Expand", "Tile",  "DepthToSpace", "SpaceToDepth"};
+  return types;
+}
+
+std::vector<RKernel> copyKernels(const NodeInfo& info) {
+  auto segs = std::make_shared<std::vector<Segment>>(info.node->opType == "Concat" ? concatSegments(info)
+                                                                                    : mappedSegments(info));
+  int64_t total = 0, maxIndex = 0;
+  for (Segment& s : *segs) {
+    s.start = total;
+    total += s.size();
+  }
+  for (const ir::Shape& sh : info.inShapes) maxIndex = std::max(maxIndex, ir::numElements(sh));
+  for (const ir::Shape& sh : info.outShapes) maxIndex = std::max(maxIndex, ir::numElements(sh));
+  if (total == 0) throw ops::OpError("has no output elements to copy");
+  ElementKernelSpec spec;
+  spec.family = "copy";
+  spec.total = total;
+  spec.bytes = 8.0 * static_cast<double>(total);
+  const std::string tableType = indexType(maxIndex + total);
+  spec.prelude = [segs, tableType](const std::string& fn) { return segmentPrelude(*segs, fn, tableType); };
+  spec.body = [segs, total](const std::string& idx, const std::string& fn) { return segmentBody(*segs, total, fn, idx); };
+  spec.cpu = [segs](int64_t begin, int64_t end, const TaskBuffers& b) { segmentCpu(*segs, begin, end, b); };
+  return elementKernels(info, spec);
+}
+
+}  // namespace rammer::kernels

@@ -1,0 +1,20 @@
+#pragma once
+// Data movement: Concat, Split, Slice, Transpose, Gather (constant indices),
+// Pad, Expand, Tile, DepthToSpace, SpaceToDepth. Every one is a set of
+// segments; a segment walks an index box and reads its input at a sum of
+// per-dim offsets (affine along a dim, or a baked table), so one rTask range
+// runs over the concatenation of all segments' elements.
+#include <string>
+#include <vector>
+
+#include "core/kernels/kernel_source.h"
+#include "core/kernels/rkernel.h"
+
+namespace rammer::kernels {
+
+// Op types this family implements.
+const std::vector<std::string>& copyOpTypes();
+
+std::vector<RKernel> copyKernels(const NodeInfo& info);
+
+}  // namespace rammer::kernels

@@ -1,0 +1,288 @@
+#include "core/kernels/gemm_kernels.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/kernels/tile_gemm.h"
+#include "core/ops/gemm.h"
+#include "core/ops/op_context.h"
+
+namespace rammer::kernels {
+
+namespace {
+
+// Y[b] = alpha * A[b] * B[b] + beta * C over row-major element strides, which
+// covers MatMul's promoted vectors and broadcast batches and Gemm's transposes.
+struct GemmProblem {
+  int64_t M = 0, N = 0, K = 0;
+  std::vector<int64_t> batchDims;           // output batch dims (outermost first)
+  std::vector<int64_t> batchA, batchB;      // element stride per batch dim (0: broadcast)
+  int64_t sAm = 0, sAk = 0, sBk = 0, sBn = 0;  // A(m, k) = A[m*sAm + k*sAk], B(k, n) = B[k*sBk + n*sBn]
+  float alpha = 1.0f, beta = 0.0f;
+  bool hasC = false;        // C is present and beta != 0
+  int64_t sCm = 0, sCn = 0;  // C(m, n) = C[m*sCm + n*sCn] (0 where broadcast)
+  int numInputs = 2;
+  bool wideIndex = false;
+
+  int64_t batches() const {
+    int64_t b = 1;
+    for (int64_t d : batchDims) b *= d;
+    return b;
+  }
+  // Element offsets of batch b's A and B matrices.
+  void offsets(int64_t b, int64_t& offA, int64_t& offB) const {
+    offA = offB = 0;
+    for (size_t i = batchDims.size(); i-- > 0;) {
+      const int64_t d = b % batchDims[i];
+      b /= batchDims[i];
+      offA += d * batchA[i];
+      offB += d * batchB[i];
+    }
+  }
+};
+
+[[noreturn]] void fail(const std::string& msg) { throw ops::OpError(msg); }
+
+const ir::Shape& knownShape(const ir::Graph& g, const ir::Node& n, size_t slot, const char* what) {
+  const ir::ValueId v = n.input(slot);
+  if (v == ir::kNone) fail(std::string(what) + " is missing");
+  const ir::TensorType& t = g.value(v).type;
+  if (t.dtype != ir::DType::Float32)
+    fail(std::string(what) + " is " + std::string(ir::dtypeName(t.dtype)) + "; rKernels compute float32 only");
+  if (!t.fullyKnown()) fail(std::string(what) + " has shape " + ir::shapeToString(t.shape) + "; rKernels need known shapes");
+  return t.shape;
+}
+
+bool wide(std::initializer_list<int64_t> counts) {
+  for (int64_t c : counts)
+    if (c >= std::numeric_limits<int32_t>::max()) return true;
+  return false;
+}
+
+GemmProblem gemmProblem(const ir::Graph& g, const ir::Node& n) {
+  GemmProblem p;
+  const ir::Shape a = knownShape(g, n, 0, "A"), b = knownShape(g, n, 1, "B");
+  if (a.size() != 2 || b.size() != 2)
+    fail("A " + ir::shapeToString(a) + " and B " + ir::shapeToString(b) + " must be 2-D");
+  const bool tA = n.attrs.getInt("transA", 0) != 0, tB = n.attrs.getInt("transB", 0) != 0;
+  p.M = tA ? a[1] : a[0];
+  p.K = tA ? a[0] : a[1];
+  p.N = tB ? b[0] : b[1];
+  if ((tB ? b[1] : b[0]) != p.K) fail("inner dims of A " + ir::shapeToString(a) + " and B " + ir::shapeToString(b) + " differ");
+  p.sAm = tA ? 1 : a[1];
+  p.sAk = tA ? a[1] : 1;
+  p.sBk = tB ? 1 : b[1];
+  p.sBn = tB ? b[1] : 1;
+  p.alpha = n.attrs.getFloat("alpha", 1.0f);
+  p.beta = n.attrs.getFloat("beta", 1.0f);
+  p.numInputs = static_cast<int>(n.inputs.size());
+  int64_t cCount = 0;
+  if (n.input(2) != ir::kNone) {
+    const ir::Shape c = knownShape(g, n, 2, "C");
+    cCount = ir::numElements(c);
+    if (c.size() > 2) fail("C " + ir::shapeToString(c) + " does not broadcast to [M, N]");
+    const int64_t rows = c.size() == 2 ? c[0] : 1, cols = c.empty() ? 1 : c.back();
+    if ((rows != 1 && rows != p.M) || (cols != 1 && cols != p.N))
+      fail("C " + ir::shapeToString(c) + " does not broadcast to [" + std::to_string(p.M) + ", " + std::to_string(p.N) + "]");
+    p.hasC = p.beta != 0.0f;
+    p.sCm = rows == 1 ? 0 : cols;
+    p.sCn = cols == 1 ? 0 : 1;
+  }
+  p.wideIndex = wide({ir::numElements(a), ir::numElements(b), cCount, p.M * p.N});
+  return p;
+}
+
+// Element strides of an operand's batch dims aligned to the output's batch
+// dims (0 where the operand lacks the dim or has extent 1).
+std::vector<int64_t> alignBatchStrides(const ir::Shape& s, size_t ownDims, const ir::Shape& batch, int64_t matrix) {
+  std::vector<int64_t> strides(batch.size(), 0);
+  int64_t stride = matrix;
+  for (size_t i = 0; i < ownDims; ++i) {
+    const size_t src = ownDims - 1 - i, dst = batch.size() - 1 - i;
+    strides[dst] = s[src] == 1 ? 0 : stride;
+    stride *= s[src];
+  }
+  return strides;
+}
+
+GemmProblem matmulProblem(const ir::Graph& g, const ir::Node& n) {
+  GemmProblem p;
+  const ir::Shape a0 = knownShape(g, n, 0, "A"), b0 = knownShape(g, n, 1, "B");
+  if (a0.empty() || b0.empty()) fail("MatMul operands must not be scalars");
+  ir::Shape a = a0, b = b0;
+  if (a.size() == 1) a.insert(a.begin(), 1);  // [K] -> [1, K]
+  if (b.size() == 1) b.push_back(1);          // [K] -> [K, 1]
+  p.M = a[a.size() - 2];
+  p.K = a.back();
+  p.N = b.back();
+  if (b[b.size() - 2] != p.K)
+    fail("inner dims of A " + ir::shapeToString(a0) + " and B " + ir::shapeToString(b0) + " differ");
+  const size_t ra = a.size() - 2, rb = b.size() - 2, r = std::max(ra, rb);
+  ir::Shape batch;
+  for (size_t i = 0; i < r; ++i) {
+    const int64_t da = i + ra >= r ? a[i + ra - r] : 1, db = i + rb >= r ? b[i + rb - r] : 1;
+    if (da != db && da != 1 && db != 1)
+      fail("batch dims of A " + ir::shapeToString(a0) + " and B " + ir::shapeToString(b0) + " do not broadcast");
+    batch.push_back(da == 1 ? db : da);
+  }
+  p.batchA = alignBatchStrides(a, ra, batch, p.M * p.K);
+  p.batchB = alignBatchStrides(b, rb, batch, p.K * p.N);
+  p.batchDims = batch;
+  p.sAm = p.K;
+  p.sAk = 1;
+  p.sBk = p.N;
+  p.sBn = 1;
+  p.numInputs = 2;
+
+  // One B for every batch and A's batches back to back: a single taller
+  // GEMM [batches*M, K] x [K, N] (the Linear-layer case) tiles better.
+  bool bShared = std::all_of(p.batchB.begin(), p.batchB.end(), [](int64_t s) { return s == 0; });
+  bool aDense = true;
+  int64_t expect = p.M * p.K;
+  for (size_t i = batch.size(); i-- > 0;) {
+    if (batch[i] != 1 && p.batchA[i] != expect) aDense = false;
+    expect *= batch[i];
+  }
+  if (bShared && aDense && !batch.empty()) {
+    p.M *= p.batches();
+    p.batchDims.clear();
+    p.batchA.clear();
+    p.batchB.clear();
+  }
+  p.wideIndex = wide({ir::numElements(a0), ir::numElements(b0), p.batches() * p.M * p.N});
+  return p;
+}
+
+// Degenerate extents make a stride meaningless; give it the value the
+// CPU GEMM accepts as a leading dimension.
+void normaliseStrides(GemmProblem& p) {
+  if (p.M == 1) p.sAm = std::max<int64_t>(p.K, 1);
+  if (p.N == 1) p.sBn = std::max<int64_t>(p.K, 1);
+}
+
+GemmCudaParts cudaParts(const GemmProblem& p, const TileGrid& grid, const std::string& function) {
+  GemmCudaParts parts;
+  parts.function = function;
+  parts.numInputs = p.numInputs;
+  parts.numOutputs = 1;
+  parts.wideIndex = p.wideIndex;
+  std::string pro = "  I offA = 0, offB = 0;\n";
+  if (!p.batchDims.empty()) pro += "  I r = bb;\n";
+  for (size_t i = p.batchDims.size(); i-- > 0;)
+    pro += fmt::format("  {{ const I d = r % {0}; r /= {0}; offA += d * {1}; offB += d * {2}; }}\n", p.batchDims[i],
+                       p.batchA[i], p.batchB[i]);
+  pro += fmt::format("  const I offY = bb * {};", p.M * p.N);
+  parts.prologue = pro;
+  parts.loadA = fmt::format("v = in0[offA + m * {} + k * {}];", p.sAm, p.sAk);
+  parts.loadB = fmt::format("v = in1[offB + k * {} + n * {}];", p.sBk, p.sBn);
+  parts.aKContiguous = p.sAk == 1;
+  parts.bNContiguous = p.sBn == 1;
+  std::string value = p.alpha == 1.0f ? "v" : tileCudaFloat(p.alpha) + " * v";
+  std::string bias;
+  if (p.hasC) bias = fmt::format("{} * in2[m * {} + n * {}]", tileCudaFloat(p.beta), p.sCm, p.sCn);
+  if (grid.split == 1) {
+    parts.store = "out0[offY + m * N + n] = " + value + (bias.empty() ? "" : " + " + bias) + ";";
+  } else {
+    // Outputs start at zero; the first K chunk alone adds the bias.
+    parts.store = "atomicAdd(&out0[offY + m * N + n], " + value +
+                  (bias.empty() ? "" : " + (ks == 0 ? " + bias + " : 0.0f)") + ");";
+  }
+  return parts;
+}
+
+// One rTask on the CPU: the same tile through the shared sgemm.
+void runTile(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, int64_t rtask,
+             const TaskBuffers& buf, float* scratch) {
+  const TileGrid::Pos pos = grid.locate(rtask, tile);
+  if (pos.rows <= 0 || pos.cols <= 0) return;
+  int64_t offA, offB;
+  p.offsets(pos.batch, offA, offB);
+  const float* A = buf.inputs[0] + offA + pos.m0 * p.sAm + pos.k0 * p.sAk;
+  const float* B = buf.inputs[1] + offB + pos.k0 * p.sBk + pos.n0 * p.sBn;
+  float* Y = buf.outputs[0] + pos.batch * p.M * p.N + pos.m0 * p.N + pos.n0;
+  const bool tA = p.sAk != 1, tB = p.sBn != 1;
+  const int64_t lda = tA ? p.sAk : p.sAm, ldb = tB ? p.sBn : p.sBk;
+  const bool bias = p.hasC && pos.split == 0;
+
+  std::vector<float> local;
+  float* T = Y;  // split-K: a private partial tile, added atomically below
+  int64_t ldt = p.N;
+  if (grid.split > 1) {
+    const size_t need = static_cast<size_t>(pos.rows * pos.cols);
+    if (!scratch || tile.sharedBytes() < static_cast<int64_t>(need * sizeof(float))) {
+      local.resize(need);
+      scratch = local.data();
+    }
+    T = scratch;
+    ldt = pos.cols;
+  }
+  if (bias) {
+    const float* C = buf.inputs[2];
+    for (int64_t i = 0; i < pos.rows; ++i)
+      for (int64_t j = 0; j < pos.cols; ++j)
+        T[i * ldt + j] = p.beta * C[(pos.m0 + i) * p.sCm + (pos.n0 + j) * p.sCn];
+  }
+  ops::sgemm(tA, tB, pos.rows, pos.cols, pos.kLen, p.alpha, A, lda, B, ldb, bias ? 1.0f : 0.0f, T, ldt);
+  if (grid.split > 1) atomicAddTile(Y, p.N, T, ldt, pos.rows, pos.cols);
+}
+
+RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, int64_t split) {
+  const TileGrid grid = makeTileGrid(p.batches(), p.M, p.N, p.K, tile, split);
+  RKernel k;
+  k.name = split > 1 ? fmt::format("gemm_{}x{}_splitk{}", tile.tm, tile.tn, grid.split)
+                     : fmt::format("gemm_{}x{}", tile.tm, tile.tn);
+  k.family = split > 1 ? "gemm_splitk" : "gemm";
+  k.params = {{"tile_m", tile.tm}, {"tile_n", tile.tn}, {"tile_k", tile.tk}, {"split_k", grid.split},
+              {"M", p.M},          {"N", p.N},          {"K", p.K},          {"batch", p.batches()}};
+  k.numRTasks = grid.numRTasks();
+  k.block = Dim3{tile.tx(), tile.ty(), 1};
+  k.sharedBytes = tile.sharedBytes();
+  k.regsEstimate = tile.regsEstimate();
+  k.syncCount = grid.syncCount(tile);
+  k.flops = 2.0 * static_cast<double>(p.batches()) * static_cast<double>(p.M) * static_cast<double>(p.N) *
+            static_cast<double>(p.K);
+  k.bytes = tiledGemmBytes(grid, tile, p.hasC ? 1.0 : 0.0);
+  k.zeroOutputsFirst = grid.split > 1;
+  k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
+  k.cudaSource = tiledGemmCuda(cudaParts(p, grid, k.cudaFunction), tile, grid);
+  k.cpu = [p, grid, tile](int64_t rtask, const TaskBuffers& buf, float* scratch) {
+    runTile(p, grid, tile, rtask, buf, scratch);
+  };
+  return k;
+}
+
+// Enough K chunks that the 32x32 split-K kernel has several rTasks per SM of
+// a large GPU, each chunk still at least 64 deep (4 K-steps). 0: no split-K.
+int64_t chooseSplit(const GemmProblem& p) {
+  const int64_t maxSplit = std::min<int64_t>(16, p.K / 64);
+  if (maxSplit < 2) return 0;
+  const int64_t tiles = p.batches() * ceilDiv64(p.M, 32) * ceilDiv64(p.N, 32);
+  return std::clamp<int64_t>(ceilDiv64(512, std::max<int64_t>(tiles, 1)), 2, maxSplit);
+}
+
+}  // namespace
+
+std::vector<RKernel> gemmKernels(const ir::Graph& graph, ir::NodeId node) {
+  const ir::Node& n = graph.node(node);
+  if (!n.domain.empty() && n.domain != "ai.onnx") fail("no GEMM rKernel for domain " + n.domain);
+  GemmProblem p;
+  if (n.opType == "MatMul") p = matmulProblem(graph, n);
+  else if (n.opType == "Gemm") p = gemmProblem(graph, n);
+  else fail("gemmKernels does not handle " + n.opType);
+  normaliseStrides(p);
+
+  std::vector<RKernel> out;
+  out.push_back(makeKernel(p, node, GemmTile{64, 64, 16, 4, 4}, 1));
+  out.push_back(makeKernel(p, node, GemmTile{32, 32, 16, 4, 4}, 1));
+  out.push_back(makeKernel(p, node, GemmTile{16, 64, 16, 4, 4}, 1));
+  if (const int64_t split = chooseSplit(p); split >= 2) {
+    RKernel k = makeKernel(p, node, GemmTile{32, 32, 16, 4, 4}, split);
+    if (k.params.at("split_k") > 1) out.push_back(std::move(k));
+  }
+  return out;
+}
+
+}  // namespace rammer::kernels

@@ -1,0 +1,161 @@
+#include "core/kernels/kernel_source.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "core/ops/type_inference.h"
+
+namespace rammer::kernels {
+
+const ir::Tensor* NodeInfo::constant(size_t slot) const {
+  const ir::ValueId v = node->input(slot);
+  if (v == ir::kNone) return nullptr;
+  const ir::Value& val = graph->value(v);
+  return val.constant ? &*val.constant : nullptr;
+}
+
+ops::OpContext NodeInfo::context() const { return ops::makeContext(*graph, *node, {}); }
+
+std::string NodeInfo::functionName(const std::string& kernel) const {
+  return "rk_n" + std::to_string(id) + "_" + kernel;
+}
+
+NodeInfo readNode(const ir::Graph& graph, ir::NodeId id) {
+  NodeInfo info;
+  info.graph = &graph;
+  info.id = id;
+  info.node = &graph.node(id);
+  const ir::Node& n = *info.node;
+  auto shapeOf = [&](ir::ValueId v, const char* what, size_t slot) {
+    const ir::Value& val = graph.value(v);
+    if (!val.type.fullyKnown())
+      throw ops::OpError(std::string(what) + " " + std::to_string(slot) + " ('" + val.name + "') has shape " +
+                         (val.type.rankKnown ? ir::shapeToString(val.type.shape) : std::string("of unknown rank")) +
+                         "; rKernels need every dim known (bind the batch size)");
+    if (val.type.dtype != ir::DType::Float32 && !val.constant)
+      throw ops::OpError(std::string(what) + " " + std::to_string(slot) + " ('" + val.name + "') is " +
+                         std::string(ir::dtypeName(val.type.dtype)) +
+                         "; rKernels compute float32 (other types only as constants)");
+    return val.type.shape;
+  };
+  for (size_t i = 0; i < n.inputs.size(); ++i) {
+    const bool present = n.inputs[i] != ir::kNone;
+    info.inPresent.push_back(present);
+    info.inShapes.push_back(present ? shapeOf(n.inputs[i], "input", i) : ir::Shape{});
+  }
+  for (size_t i = 0; i < n.outputs.size(); ++i) {
+    const bool present = n.outputs[i] != ir::kNone;
+    info.outPresent.push_back(present);
+    info.outShapes.push_back(present ? shapeOf(n.outputs[i], "output", i) : ir::Shape{});
+  }
+  return info;
+}
+
+std::string indexType(int64_t maxIndex) {
+  return maxIndex < std::numeric_limits<int32_t>::max() ? "int" : "long long";
+}
+
+std::string cudaSignature(const std::string& name, size_t numInputs, size_t numOutputs) {
+  std::string s = "__device__ void " + name + "(int rtask_id, int tid, float* smem";
+  for (size_t i = 0; i < numInputs; ++i) s += ", const float* __restrict__ in" + std::to_string(i);
+  for (size_t i = 0; i < numOutputs; ++i) s += ", float* __restrict__ out" + std::to_string(i);
+  return s + ") {\n";
+}
+
+std::string cudaFloatLiteral(float v) {
+  if (std::isnan(v)) return "NAN";
+  if (std::isinf(v)) return v > 0 ? "INFINITY" : "(-INFINITY)";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  s += "f";
+  return s[0] == '-' ? "(" + s + ")" : s;
+}
+
+std::string cudaElementLoopHead(int64_t chunk, int64_t total, int threads, const std::string& idx) {
+  const std::string c = std::to_string(chunk), t = std::to_string(total);
+  std::string s;
+  s += "  (void)smem;\n";
+  s += "  if (tid >= " + std::to_string(threads) + ") return;\n";
+  s += "  const " + idx + " begin = (" + idx + ")rtask_id * " + c + ";\n";
+  s += "  const " + idx + " end = begin + " + c + " < " + t + " ? begin + " + c + " : " + t + ";\n";
+  s += "  for (" + idx + " i = begin + tid; i < end; i += " + std::to_string(threads) + ") {\n";
+  return s;
+}
+
+std::vector<int64_t> rowMajorStrides(const ir::Shape& s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (size_t d = s.size(); d-- > 1;) st[d - 1] = st[d] * s[d];
+  return st;
+}
+
+std::string cudaIntTable(const std::string& type, const std::string& name, const std::vector<int64_t>& values) {
+  std::string s = "static __device__ const " + type + " " + name + "[" + std::to_string(values.empty() ? 1 : values.size()) +
+                  "] = {";
+  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]) + (type == "int" ? "" : "LL");
+  if (values.empty()) s += "0";
+  return s + "};\n";
+}
+
+std::string cudaBlockReduce(const std::string& var, const std::string& merge, int threads, int& syncs) {
+  const std::string t = std::to_string(threads);
+  std::string s;
+  s += "  if (tid < " + t + ") smem[tid] = " + var + ";\n";
+  s += "  __syncthreads();\n";
+  s += "  for (int s = " + std::to_string(threads / 2) + "; s > 0; s >>= 1) {\n";
+  s += "    if (tid < s) { const float a = smem[tid], b = smem[tid + s]; smem[tid] = " + merge + "; }\n";
+  s += "    __syncthreads();\n";
+  s += "  }\n";
+  s += "  " + var + " = smem[0];\n";
+  s += "  __syncthreads();\n";
+  int steps = 0;
+  for (int k = threads / 2; k > 0; k >>= 1) ++steps;
+  syncs += 2 + steps;
+  return s;
+}
+
+int powerOfTwoThreads(int64_t n, int lo, int hi) {
+  int t = lo;
+  while (t < hi && t < n) t *= 2;
+  return t;
+}
+
+std::vector<RKernel> elementKernels(const NodeInfo& info, const ElementKernelSpec& spec) {
+  struct Variant {
+    const char* suffix;
+    int64_t chunk;
+    int threads;
+  };
+  constexpr Variant kVariants[] = {{"1k", 1024, 256}, {"4k", 4096, 256}};
+  std::vector<RKernel> out;
+  for (const Variant& v : kVariants) {
+    // A second candidate that makes a single rTask either way is no choice.
+    if (!out.empty() && divUp(spec.total, v.chunk) == out.back().numRTasks) break;
+    RKernel k;
+    k.name = spec.family + "_" + v.suffix;
+    k.family = spec.family;
+    k.params = {{"chunk", v.chunk}, {"elements", spec.total}};
+    k.numRTasks = std::max<int64_t>(1, divUp(spec.total, v.chunk));
+    k.block = Dim3{v.threads, 1, 1};
+    k.regsEstimate = spec.regsEstimate;
+    k.flops = spec.flops;
+    k.bytes = spec.bytes;
+    k.cudaFunction = info.functionName(k.name);
+    const std::string idx = indexType(spec.total + v.chunk);
+    k.cudaSource = (spec.prelude ? spec.prelude(k.cudaFunction) : std::string()) + cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) +
+                   cudaElementLoopHead(v.chunk, spec.total, v.threads, idx) + spec.body(idx, k.cudaFunction) + "  }\n}\n";
+    const int64_t chunk = v.chunk, total = spec.total;
+    auto cpu = spec.cpu;
+    k.cpu = [cpu, chunk, total](int64_t task, const TaskBuffers& b, float*) {
+      const ElementRange r = taskRange(task, chunk, total);
+      if (r.begin < r.end) cpu(r.begin, r.end, b);
+    };
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+}  // namespace rammer::kernels

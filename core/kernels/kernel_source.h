@@ -1,0 +1,105 @@
+#pragma once
+// Helpers shared by the rKernel families: reading a node's static shapes,
+// cutting a flat range into rTasks, and printing the common parts of the
+// CUDA rTask functions (signature, index type, barriers).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <functional>
+
+#include "core/ir/graph.h"
+#include "core/kernels/rkernel.h"
+#include "core/ops/op_context.h"
+
+namespace rammer::kernels {
+
+// What every family needs to know about the node it compiles.
+struct NodeInfo {
+  const ir::Graph* graph = nullptr;
+  ir::NodeId id = ir::kNone;
+  const ir::Node* node = nullptr;
+  std::vector<ir::Shape> inShapes;   // empty shape for an omitted slot
+  std::vector<bool> inPresent;
+  std::vector<ir::Shape> outShapes;  // empty shape for an omitted slot
+  std::vector<bool> outPresent;
+
+  size_t numInputs() const { return inShapes.size(); }
+  size_t numOutputs() const { return outShapes.size(); }
+  // A constant input's value, nullptr when the slot is not a constant.
+  const ir::Tensor* constant(size_t slot) const;
+  // The op's context (types and constant values from the graph), for the
+  // ops' own attribute readers and geometry helpers.
+  ops::OpContext context() const;
+  // "rk_n<id>_<kernel>": unique within a generated program.
+  std::string functionName(const std::string& kernel) const;
+};
+
+// Reads shapes; throws ops::OpError unless every present input and output
+// has a fully known type and the float inputs/outputs are float32 (non-float
+// inputs must be constants: they are baked into the kernel).
+NodeInfo readNode(const ir::Graph& graph, ir::NodeId id);
+
+// "int" when every index fits in 32 bits (cheaper division on the GPU).
+std::string indexType(int64_t maxIndex);
+
+// The CUDA function head, `__device__ void NAME(int rtask_id, int tid,
+// float* smem, const float* in0, ..., float* out0, ...)` with the opening brace.
+std::string cudaSignature(const std::string& name, size_t numInputs, size_t numOutputs);
+
+// "1.5f", "(-INFINITY)", ...: a float literal that round-trips exactly.
+std::string cudaFloatLiteral(float v);
+
+// Ceil division for positive counts.
+inline int64_t divUp(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Per-element rTasks: task t covers [t*chunk, min((t+1)*chunk, total)).
+struct ElementRange {
+  int64_t begin = 0, end = 0;
+};
+inline ElementRange taskRange(int64_t task, int64_t chunk, int64_t total) {
+  const int64_t b = task * chunk;
+  return {b, b + chunk < total ? b + chunk : total};
+}
+
+// Prints the loop head shared by the per-element kernels: every thread of
+// the rTask walks its elements of the task's range with index `i`.
+std::string cudaElementLoopHead(int64_t chunk, int64_t total, int threads, const std::string& idx);
+
+// Row-major strides of a shape.
+std::vector<int64_t> rowMajorStrides(const ir::Shape& s);
+
+// Literal table `static __device__ const T name[] = {...};` for index data
+// baked into a kernel.
+std::string cudaIntTable(const std::string& type, const std::string& name, const std::vector<int64_t>& values);
+
+// A kernel whose rTasks are chunks of a flat range of `total` elements, each
+// element independent: elementwise, copies, per-output pooling/reductions.
+struct ElementKernelSpec {
+  std::string family;  // candidate names are "<family>_1k", "<family>_4k"
+  int64_t total = 0;
+  double flops = 0, bytes = 0;
+  int regsEstimate = 32;
+  // File-scope text before the function (tables), given the function's
+  // name to derive unique table names from; may be empty.
+  std::function<std::string(const std::string& fn)> prelude;
+  // Statements of the loop body for element `i` (index type `idx`).
+  std::function<std::string(const std::string& idx, const std::string& fn)> body;
+  // Computes elements [begin, end).
+  std::function<void(int64_t begin, int64_t end, const TaskBuffers& buffers)> cpu;
+};
+
+// One candidate per chunk size (1024 and 4096 elements per rTask, 256
+// threads); a single candidate when the range is small.
+std::vector<RKernel> elementKernels(const NodeInfo& info, const ElementKernelSpec& spec);
+
+// Tree reduction of `var` (a float every thread < threads holds) across the
+// rTask's threads in smem[0..threads); afterwards every thread's `var` holds
+// the result and smem is free again. `merge` combines floats `a` and `b`.
+// `threads` must be a power of two. Adds the barriers it prints to `syncs`.
+std::string cudaBlockReduce(const std::string& var, const std::string& merge, int threads, int& syncs);
+
+// Smallest power of two >= n, clamped to [lo, hi].
+int powerOfTwoThreads(int64_t n, int lo, int hi);
+
+}  // namespace rammer::kernels

@@ -1,0 +1,209 @@
+#include "core/kernels/pool_kernels.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/ops/conv_geometry.h"
+
+namespace rammer::kernels {
+
+namespace {
+
+// Taps of one dim's window inside the input extended by its pads (the
+// count_include_pad divisor; ceil_mode windows count only up to the pad).
+int64_t paddedTaps(const ops::Window3& w, int d, int64_t start) {
+  int64_t hi = ops::ceilDiv(w.in[d] + w.padEnd[d] - start, w.dilation[d]);
+  if (hi > w.kernel[d]) hi = w.kernel[d];
+  return hi > 0 ? hi : 0;
+}
+
+}  // namespace
+
+std::vector<RKernel> windowPoolKernels(const NodeInfo& info) {
+  const bool isMax = info.node->opType == "MaxPool";
+  if (isMax && info.numOutputs() > 1 && info.outPresent[1])
+    throw ops::OpError("MaxPool's Indices output has no rKernel (it is int64)");
+  const ir::Shape& x = info.inShapes.at(0);
+  if (x.size() < 3 || x.size() > 5) throw ops::OpError("pooling rKernels take 1-D to 3-D windows");
+  const ops::OpContext ctx = info.context();
+  const ops::WindowAttrs attrs = ops::readWindowAttrs(ctx, x.size() - 2);
+  const ops::Window3 w = ops::slidingWindow3(ctx, attrs, std::vector<int64_t>(x.begin() + 2, x.end()));
+  const bool includePad = info.node->attrs.getInt("count_include_pad", 0) != 0;
+  const int64_t planes = x[0] * x[1];
+  const int64_t outSize = w.outSize(), inSize = w.inSize();
+  const int64_t total = planes * outSize;
+  if (total != ir::numElements(info.outShapes[0]))
+    throw ops::OpError("pool geometry disagrees with the output shape " + ir::shapeToString(info.outShapes[0]));
+
+  ElementKernelSpec spec;
+  spec.family = isMax ? "maxpool" : "avgpool";
+  spec.total = total;
+  spec.flops = static_cast<double>(total) * static_cast<double>(w.kernelSize());
+  spec.bytes = 4.0 * static_cast<double>(planes * inSize + total);
+  spec.body = [w, isMax, includePad, outSize, inSize](const std::string& idx, const std::string&) {
+    auto n = [](int64_t v) { return std::to_string(v); };
+    std::string s;
+    s += "    const " + idx + " p = i / " + n(outSize) + ";\n";
+    s += "    " + idx + " r = i % " + n(outSize) + ";\n";
+    s += "    const int o2 = (int)(r % " + n(w.out[2]) + "); r /= " + n(w.out[2]) + ";\n";
+    s += "    const int o1 = (int)(r % " + n(w.out[1]) + "); r /= " + n(w.out[1]) + ";\n";
+    s += "    const int o0 = (int)r;\n";
+    for (int d = 0; d < 3; ++d)
+      s += "    const int s" + n(d) + " = o" + n(d) + " * " + n(w.stride[d]) + " - " + n(w.padBegin[d]) + ";\n";
+    s += "    const float* xp = in0 + p * " + n(inSize) + ";\n";
+    s += isMax ? "    float best = -INFINITY; bool found = false;\n" : "    float sum = 0.0f; int count = 0;\n";
+    for (int d = 0; d < 3; ++d) {
+      const std::string k = "k" + n(d), id = "i" + n(d);
+      s += std::string(4 + 2 * d, ' ') + "for (int " + k + " = 0; " + k + " < " + n(w.kernel[d]) + "; ++" + k + ") {\n";
+      s += std::string(6 + 2 * d, ' ') + "const int " + id + " = s" + n(d) + " + " + k + " * " + n(w.dilation[d]) +
+           "; if (" + id + " < 0 || " + id + " >= " + n(w.in[d]) + ") continue;\n";
+    }
+    const std::string ind(10, ' ');
+    s += ind + "const float v = xp[(i0 * " + n(w.in[1]) + " + i1) * " + n(w.in[2]) + " + i2];\n";
+    if (isMax) s += ind + "if (!found || v > best || (isnan(v) && !isnan(best))) { best = v; found = true; }\n";
+    else s += ind + "sum += v; ++count;\n";
+    s += "    }}}\n";
+    if (isMax) {
+      s += "    out0[i] = best;\n";
+    } else {
+      if (includePad) {
+        s += "    count = 1;\n";
+        for (int d = 0; d < 3; ++d) {
+          s += "    { int h = (" + n(w.in[d] + w.padEnd[d]) + " - s" + n(d) + " + " + n(w.dilation[d] - 1) + ") / " +
+               n(w.dilation[d]) + "; h = h > " + n(w.kernel[d]) + " ? " + n(w.kernel[d]) +
+               " : h; count *= h > 0 ? h : 0; }\n";
+        }
+      }
+      s += "    out0[i] = count > 0 ? sum / (float)count : 0.0f;\n";
+    }
+    return s;
+  };
+  spec.cpu = [w, isMax, includePad, outSize, inSize](int64_t begin, int64_t end, const TaskBuffers& b) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t p = i / outSize;
+      int64_t r = i % outSize;
+      std::array<int64_t, 3> o{}, st{};
+      o[2] = r % w.out[2];
+      r /= w.out[2];
+      o[1] = r % w.out[1];
+      o[0] = r / w.out[1];
+      for (int d = 0; d < 3; ++d) st[d] = o[d] * w.stride[d] - w.padBegin[d];
+      const float* xp = b.inputs[0] + p * inSize;
+      float best = -std::numeric_limits<float>::infinity(), sum = 0;
+      bool found = false;
+      int64_t count = 0;
+      for (int64_t k0 = 0; k0 < w.kernel[0]; ++k0) {
+        const int64_t i0 = st[0] + k0 * w.dilation[0];
+        if (i0 < 0 || i0 >= w.in[0]) continue;
+        for (int64_t k1 = 0; k1 < w.kernel[1]; ++k1) {
+          const int64_t i1 = st[1] + k1 * w.dilation[1];
+          if (i1 < 0 || i1 >= w.in[1]) continue;
+          for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2) {
+            const int64_t i2 = st[2] + k2 * w.dilation[2];
+            if (i2 < 0 || i2 >= w.in[2]) continue;
+            const float v = xp[(i0 * w.in[1] + i1) * w.in[2] + i2];
+            if (isMax) {
+              if (!found || v > best || (std::isnan(v) && !std::isnan(best))) best = v;
+              found = true;
+            } else {
+              sum += v;
+              ++count;
+            }
+          }
+        }
+      }
+      if (isMax) {
+        b.outputs[0][i] = best;
+        continue;
+      }
+      if (includePad) count = paddedTaps(w, 0, st[0]) * paddedTaps(w, 1, st[1]) * paddedTaps(w, 2, st[2]);
+      b.outputs[0][i] = count > 0 ? sum / static_cast<float>(count) : 0.0f;
+    }
+  };
+  return elementKernels(info, spec);
+}
+
+std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
+  const bool isMax = info.node->opType == "GlobalMaxPool";
+  const ir::Shape& x = info.inShapes.at(0);
+  if (x.size() < 2) throw ops::OpError("global pooling needs [N, C, ...]");
+  const int64_t planes = x[0] * x[1];
+  const int64_t plane = planes > 0 ? ir::numElements(x) / planes : 0;
+  if (planes == 0) throw ops::OpError("has no planes to pool");
+  const std::string family = isMax ? "global_maxpool" : "global_avgpool";
+  const std::string init = isMax ? "-INFINITY" : "0.0f";
+  const std::string merge = isMax ? "((b > a || b != b) ? b : a)" : "(a + b)";
+  auto cpuPlane = [isMax, plane](const float* xp) {
+    if (isMax) {
+      float best = -std::numeric_limits<float>::infinity();
+      for (int64_t j = 0; j < plane; ++j) best = (xp[j] > best || std::isnan(xp[j])) ? xp[j] : best;
+      return best;
+    }
+    float sum = 0;
+    for (int64_t j = 0; j < plane; ++j) sum += xp[j];
+    return plane > 0 ? sum / static_cast<float>(plane) : 0.0f;
+  };
+  const std::string finish = isMax ? "acc" : "(acc / " + cudaFloatLiteral(static_cast<float>(plane)) + ")";
+  const double flops = static_cast<double>(planes * plane), bytes = 4.0 * static_cast<double>(planes * (plane + 1));
+  std::vector<RKernel> out;
+
+  // Thread per plane: 128 planes per rTask, no barriers.
+  {
+    const int threads = powerOfTwoThreads(planes, 32, 128);
+    RKernel k;
+    k.name = family + "_thread";
+    k.family = family;
+    k.params = {{"planes_per_rtask", threads}, {"plane", plane}};
+    k.numRTasks = divUp(planes, threads);
+    k.block = Dim3{threads, 1, 1};
+    k.flops = flops;
+    k.bytes = bytes;
+    k.cudaFunction = info.functionName(k.name);
+    const std::string idx = indexType(planes * plane + threads);
+    k.cudaSource = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + "  (void)smem;\n  if (tid >= " +
+                   std::to_string(threads) + ") return;\n  const " + idx + " p = (" + idx + ")rtask_id * " +
+                   std::to_string(threads) + " + tid;\n  if (p >= " + std::to_string(planes) +
+                   ") return;\n  const float* xp = in0 + p * " + std::to_string(plane) + ";\n  float acc = " + init +
+                   ";\n  for (int j = 0; j < " + std::to_string(plane) + "; ++j) { const float a = acc, b = xp[j]; acc = " +
+                   merge + "; }\n  out0[p] = " + finish + ";\n}\n";
+    const int64_t per = threads;
+    k.cpu = [cpuPlane, per, planes, plane](int64_t task, const TaskBuffers& b, float*) {
+      for (int64_t p = task * per; p < std::min(planes, (task + 1) * per); ++p)
+        b.outputs[0][p] = cpuPlane(b.inputs[0] + p * plane);
+    };
+    out.push_back(std::move(k));
+  }
+  // Block per plane: the threads share the plane and reduce in shared memory.
+  {
+    const int threads = powerOfTwoThreads(plane, 32, 256);
+    RKernel k;
+    k.name = family + "_block";
+    k.family = family;
+    k.params = {{"threads", threads}, {"plane", plane}};
+    k.numRTasks = planes;
+    k.block = Dim3{threads, 1, 1};
+    k.sharedBytes = 4 * threads;
+    k.flops = flops;
+    k.bytes = bytes;
+    k.cudaFunction = info.functionName(k.name);
+    const std::string idx = indexType(planes * plane + threads);
+    const std::string t = std::to_string(threads);
+    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
+    s += "  const float* xp = in0 + (" + idx + ")rtask_id * " + std::to_string(plane) + ";\n";
+    s += "  float acc = " + init + ";\n";
+    s += "  if (tid < " + t + ")\n    for (int j = tid; j < " + std::to_string(plane) + "; j += " + t +
+         ") { const float a = acc, b = xp[j]; acc = " + merge + "; }\n";
+    int syncs = 0;
+    s += cudaBlockReduce("acc", merge, threads, syncs);
+    s += "  if (tid == 0) out0[rtask_id] = " + finish + ";\n}\n";
+    k.syncCount = syncs;
+    k.cudaSource = s;
+    k.cpu = [cpuPlane, plane](int64_t task, const TaskBuffers& b, float*) {
+      b.outputs[0][task] = cpuPlane(b.inputs[0] + task * plane);
+    };
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+}  // namespace rammer::kernels

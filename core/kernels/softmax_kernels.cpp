@@ -1,0 +1,133 @@
+#include "core/kernels/softmax_kernels.h"
+
+#include <cmath>
+
+namespace rammer::kernels {
+
+namespace {
+
+struct Rows {
+  int64_t outer = 1, n = 1, inner = 1;
+  int64_t count() const { return outer * inner; }
+  // Offset of row r's first element; its elements are `inner` apart.
+  int64_t base(int64_t r) const { return (r / inner) * n * inner + r % inner; }
+};
+
+Rows rowsOf(const NodeInfo& info) {
+  const ir::Shape& s = info.inShapes.at(0);
+  const auto rank = static_cast<int64_t>(s.size());
+  const int64_t opset = info.graph->opsetVersion;
+  const bool legacy = opset < 13;
+  int64_t axis = info.node->attrs.getInt("axis", legacy ? 1 : -1);
+  if (!(legacy && axis == rank)) axis = ops::normalizeAxis(axis, rank);
+  auto prod = [&](int64_t b, int64_t e) {
+    int64_t p = 1;
+    for (int64_t i = b; i < e; ++i) p *= s[static_cast<size_t>(i)];
+    return p;
+  };
+  if (legacy) return {prod(0, axis), prod(axis, rank), 1};
+  return {prod(0, axis), s[static_cast<size_t>(axis)], prod(axis + 1, rank)};
+}
+
+// The reference order: maximum, sum of exp(x - m), then normalise.
+void cpuRow(bool logSoftmax, const Rows& g, int64_t r, const float* in, float* out) {
+  const float* p = in + g.base(r);
+  float* q = out + g.base(r);
+  const int64_t st = g.inner;
+  float m = p[0];
+  for (int64_t k = 1; k < g.n; ++k) m = p[k * st] > m ? p[k * st] : m;
+  float sum = 0;
+  for (int64_t k = 0; k < g.n; ++k) sum += std::exp(p[k * st] - m);
+  if (logSoftmax) {
+    const float ls = std::log(sum);
+    for (int64_t k = 0; k < g.n; ++k) q[k * st] = p[k * st] - m - ls;
+  } else {
+    for (int64_t k = 0; k < g.n; ++k) q[k * st] = std::exp(p[k * st] - m) / sum;
+  }
+}
+
+std::string writeLoop(bool logSoftmax, const std::string& first, const std::string& step, const std::string& indent) {
+  return indent + "for (int k = " + first + "; k < N; k += " + step + ") " +
+         (logSoftmax ? "q[k * S] = p[k * S] - m - logf(sum);\n" : "q[k * S] = expf(p[k * S] - m) / sum;\n");
+}
+
+}  // namespace
+
+std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
+  const bool logSoftmax = info.node->opType == "LogSoftmax";
+  const Rows g = rowsOf(info);
+  if (g.count() == 0 || g.n == 0) throw ops::OpError("has no elements to normalise");
+  const std::string family = logSoftmax ? "logsoftmax" : "softmax";
+  const double elems = static_cast<double>(g.count() * g.n);
+  const std::string idx = indexType(g.count() * g.n + 1024);
+  auto n = [](int64_t v) { return std::to_string(v); };
+  // Shared prologue: row base pointers for row `row`.
+  auto rowHead = [&](const std::string& row) {
+    return "    const " + idx + " base = (" + row + " / " + n(g.inner) + ") * " + n(g.n * g.inner) + " + " + row + " % " +
+           n(g.inner) + ";\n    const float* p = in0 + base;\n    float* q = out0 + base;\n";
+  };
+  const std::string consts = "  const int N = " + n(g.n) + "; const int S = " + n(g.inner) + ";\n";
+  std::vector<RKernel> out;
+
+  // One thread per row, 128 rows per rTask.
+  {
+    const int threads = powerOfTwoThreads(g.count(), 32, 128);
+    RKernel k;
+    k.name = family + "_rows";
+    k.family = family;
+    k.params = {{"rows_per_rtask", threads}, {"row", g.n}};
+    k.numRTasks = divUp(g.count(), threads);
+    k.block = Dim3{threads, 1, 1};
+    k.flops = 5 * elems;
+    k.bytes = 8 * elems;
+    k.cudaFunction = info.functionName(k.name);
+    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + "  (void)smem;\n" + consts;
+    s += "  if (tid >= " + n(threads) + ") return;\n";
+    s += "  const " + idx + " row = (" + idx + ")rtask_id * " + n(threads) + " + tid;\n";
+    s += "  if (row >= " + n(g.count()) + ") return;\n  {\n" + rowHead("row");
+    s += "    float m = p[0];\n    for (int k = 1; k < N; ++k) m = p[k * S] > m ? p[k * S] : m;\n";
+    s += "    float sum = 0.0f;\n    for (int k = 0; k < N; ++k) sum += expf(p[k * S] - m);\n";
+    s += writeLoop(logSoftmax, "0", "1", "    ") + "  }\n}\n";
+    k.cudaSource = s;
+    const int64_t per = threads;
+    k.cpu = [g, per, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
+      for (int64_t r = task * per; r < std::min(g.count(), (task + 1) * per); ++r)
+        cpuRow(logSoftmax, g, r, b.inputs[0], b.outputs[0]);
+    };
+    out.push_back(std::move(k));
+  }
+  // One row per rTask, its threads reducing max and sum in shared memory.
+  {
+    const int threads = powerOfTwoThreads(g.n, 32, 256);
+    RKernel k;
+    k.name = family + "_block";
+    k.family = family;
+    k.params = {{"threads", threads}, {"row", g.n}};
+    k.numRTasks = g.count();
+    k.block = Dim3{threads, 1, 1};
+    k.sharedBytes = 4 * threads;
+    k.flops = 5 * elems;
+    k.bytes = 12 * elems;
+    k.cudaFunction = info.functionName(k.name);
+    const std::string t = n(threads);
+    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
+    s += "  const " + idx + " row = rtask_id;\n" + rowHead("row");
+    s += "  const bool active = tid < " + t + ";\n";
+    s += "  float m = -INFINITY;\n  if (active) for (int k = tid; k < N; k += " + t +
+         ") m = p[k * S] > m ? p[k * S] : m;\n";
+    int syncs = 0;
+    s += cudaBlockReduce("m", "(b > a ? b : a)", threads, syncs);
+    s += "  float sum = 0.0f;\n  if (active) for (int k = tid; k < N; k += " + t + ") sum += expf(p[k * S] - m);\n";
+    s += cudaBlockReduce("sum", "(a + b)", threads, syncs);
+    s += "  if (active) {\n" + writeLoop(logSoftmax, "tid", t, "    ") + "  }\n}\n";
+    k.syncCount = syncs;
+    k.cudaSource = s;
+    k.cpu = [g, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
+      cpuRow(logSoftmax, g, task, b.inputs[0], b.outputs[0]);
+    };
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+}  // namespace rammer::kernels

@@ -1,0 +1,120 @@
+// FusedElementwise and the lowered RNN cell ops: every candidate's rTasks,
+// run in shuffled order, reproduce the op's reference compute.
+#include "tests/core/kernels/kernel_check.h"
+
+using namespace rammer;
+using rammer::testing::attrs;
+using rammer::testing::checkCandidates;
+using rammer::testing::GraphBuilder;
+using rammer::testing::lastNode;
+using rammer::testing::randomTensor;
+
+namespace {
+
+// A FusedElementwise over graph inputs of the given shapes.
+GraphBuilder fused(const std::string& expr, const std::vector<ir::Shape>& shapes) {
+  GraphBuilder b;
+  std::vector<ir::ValueId> in;
+  for (size_t i = 0; i < shapes.size(); ++i) in.push_back(b.input("x" + std::to_string(i), shapes[i]));
+  b.output(b.op("FusedElementwise", "fused", in, attrs({{"expr", expr}})));
+  b.graph().node(lastNode(b.graph())).domain = ops::kRammerDomain;
+  EXPECT_TRUE(b.infer().empty());
+  return b;
+}
+
+}  // namespace
+
+TEST(ElementwiseKernels, SameShape) {
+  GraphBuilder b = fused("(relu (add x0 x1))", {{3, 40, 50}, {3, 40, 50}});
+  size_t n = 0;
+  checkCandidates(b.graph(), lastNode(b.graph()), 1e-4, &n);
+  EXPECT_EQ(n, 2u);  // 6000 elements: 6 rTasks of 1k or 2 of 4k
+  auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
+  ASSERT_TRUE(k.ok());
+  EXPECT_EQ(k->candidates[0].name, "elementwise_1k");
+  EXPECT_EQ(k->candidates[0].numRTasks, 6);
+  EXPECT_EQ(k->candidates[1].numRTasks, 2);
+  EXPECT_DOUBLE_EQ(k->candidates[0].flops, 6000.0 * 2);
+}
+
+TEST(ElementwiseKernels, BroadcastMiddleAndLeadingDims) {
+  GraphBuilder b = fused("(mul (sigmoid x0) (sub x1 x2))", {{2, 3, 4, 5}, {3, 1, 5}, {1}});
+  checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
+}
+
+TEST(ElementwiseKernels, OuterProductBroadcast) {
+  GraphBuilder b = fused("(clip (add x0 x1) -0.5 0.5)", {{7, 1}, {1, 9}});
+  checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
+}
+
+TEST(ElementwiseKernels, CudaTextReadsBroadcastInputsByCoordinates) {
+  GraphBuilder b = fused("(add x0 x1)", {{4, 6}, {6}});
+  auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
+  ASSERT_TRUE(k.ok()) << k.errorText();
+  const std::string& src = k->candidates[0].cudaSource;
+  EXPECT_NE(src.find("in0[i]"), std::string::npos) << src;
+  EXPECT_NE(src.find("in1[c1 * 1]"), std::string::npos) << src;
+  EXPECT_NE(src.find("__device__ void rk_n0_elementwise_1k("), std::string::npos) << src;
+  EXPECT_EQ(k->candidates[0].syncCount, 0);
+}
+
+namespace {
+
+GraphBuilder lstmCell(bool withPeepholes, bool withState, float clip) {
+  const int64_t B = 3, H = 5;
+  GraphBuilder b;
+  auto xw = b.input("xw", {B, 4 * H});
+  auto hr = b.input("hr", {B, 4 * H});
+  auto bias = b.constant("bias", randomTensor({4 * H}, 3));
+  std::vector<ir::ValueId> in = {xw, hr, bias};
+  in.push_back(withState ? b.input("c", {B, H}) : ir::kNone);
+  if (withPeepholes) in.push_back(b.constant("P", randomTensor({3 * H}, 4)));
+  ir::Attributes a = attrs({{"hidden_size", H}});
+  if (clip > 0) a.set("clip", clip);
+  b.node("LstmCell", "cell", in, a, 2);
+  b.graph().node(lastNode(b.graph())).domain = ops::kRammerDomain;
+  EXPECT_TRUE(b.infer().empty());
+  return b;
+}
+
+}  // namespace
+
+TEST(CellKernels, LstmCell) {
+  for (bool peep : {false, true})
+    for (bool state : {false, true}) {
+      SCOPED_TRACE(std::to_string(peep) + std::to_string(state));
+      GraphBuilder b = lstmCell(peep, state, peep ? 1.5f : 0.0f);
+      checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
+    }
+}
+
+TEST(CellKernels, GruCellAndGates) {
+  const int64_t B = 2, H = 4;
+  {
+    GraphBuilder b;
+    b.node("GruGates", "gates", {b.input("xw", {B, 3 * H}), b.input("hr", {B, 2 * H}), b.constant("bias", randomTensor({3 * H}, 5)),
+                                  b.input("h", {B, H})},
+           attrs({{"hidden_size", H}}), 2);
+    b.graph().node(lastNode(b.graph())).domain = ops::kRammerDomain;
+    ASSERT_TRUE(b.infer().empty());
+    checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
+  }
+  {
+    GraphBuilder b;
+    b.node("GruCell", "cell", {b.input("xw", {B, 3 * H}), b.input("hr", {B, 3 * H}), b.constant("bias", randomTensor({3 * H}, 6)),
+                                b.constant("rbh", randomTensor({H}, 7)), b.input("h", {B, H})},
+           attrs({{"hidden_size", H}, {"activations", std::vector<std::string>{"HardSigmoid", "Relu"}}}), 1);
+    b.graph().node(lastNode(b.graph())).domain = ops::kRammerDomain;
+    ASSERT_TRUE(b.infer().empty());
+    checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
+  }
+  {
+    GraphBuilder b;
+    b.node("GruCandidate", "cand", {b.input("xw", {B, 3 * H}), b.input("rhr", {B, H}), ir::kNone, b.input("z", {B, H}),
+                                     b.input("h", {B, H})},
+           attrs({{"hidden_size", H}}), 1);
+    b.graph().node(lastNode(b.graph())).domain = ops::kRammerDomain;
+    ASSERT_TRUE(b.infer().empty());
+    checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
+  }
+}
