@@ -1,0 +1,357 @@
+#include "core/schedule/plan_builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <queue>
+#include <set>
+
+namespace rammer::schedule {
+
+std::string formatUs(double us) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g us", us);
+  return buf;
+}
+
+namespace {
+
+std::string taskName(const OperatorGraph& dag, TaskRef t) {
+  return dag.ops.at(static_cast<size_t>(t.op)).name + "[" + std::to_string(t.rtask) + "]";
+}
+
+std::string candidateList(const std::vector<kernels::RKernel>& cs) {
+  std::string s;
+  for (const auto& k : cs) s += (s.empty() ? "" : ", ") + k.name;
+  return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
+std::string PlanBuilder::label(int32_t op) const {
+  const OperatorNode& n = dag_.ops.at(static_cast<size_t>(op));
+  return n.name.empty() ? "#" + std::to_string(op) + " (" + n.opType + ")" : n.name;
+}
+
+ir::Result<PlanBuilder> PlanBuilder::start(std::string policy, const ir::Graph& graph, const device::DeviceSpec& device,
+                                           const Constraints& constraints, const PolicyOptions& options) {
+  PlanBuilder b;
+  b.options_ = options;
+  b.constraints_ = constraints;
+  b.plan_.policy = std::move(policy);
+  b.plan_.device = device;
+  if (device.sms <= 0) return ir::makeError("device '" + device.id + "' has no SMs");
+
+  std::vector<ir::Diagnostic> errors;
+  std::map<ir::NodeId, kernels::OperatorKernels> found;
+  auto topo = graph.topologicalOrder();
+  if (!topo) return topo.errors();
+  for (ir::NodeId id : *topo) {
+    auto ks = options.kernelSource(graph, id);
+    if (!ks) {
+      errors.insert(errors.end(), ks.errors().begin(), ks.errors().end());
+      continue;
+    }
+    const ir::Node& n = graph.node(id);
+    if (!ks->isView && ks->candidates.empty())
+      errors.push_back(ir::makeError("no rKernel candidates for " + n.opType, n.name));
+    found.emplace(id, std::move(*ks));
+  }
+  if (!errors.empty()) return errors;
+
+  auto dag = buildOperatorGraph(graph, [&](ir::NodeId id) { return found.at(id).isView; });
+  if (!dag) return dag.errors();
+  b.dag_ = std::move(*dag);
+  for (const OperatorNode& n : b.dag_.ops) {
+    PlannedOp p;
+    p.node = n.node;
+    p.name = n.name;
+    p.opType = n.opType;
+    p.isView = n.isView;
+    p.producers = n.producers;
+    if (n.isView) p.kernelRule = "view";
+    b.plan_.ops.push_back(std::move(p));
+    b.candidates_.push_back(std::move(found.at(n.node).candidates));
+  }
+
+  // Names in the constraints must be operators that have rTasks.
+  auto checkOp = [&](const std::string& node, const std::string& what) -> int32_t {
+    auto op = b.dag_.find(node);
+    if (!op) {
+      errors.push_back(ir::makeError(what + ": no operator named '" + node + "' in the graph", node));
+      return -1;
+    }
+    if (b.dag_.ops[static_cast<size_t>(*op)].isView) {
+      errors.push_back(ir::makeError(what + ": '" + node + "' is a view (" + b.dag_.ops[static_cast<size_t>(*op)].opType +
+                                         ") and has no rTasks",
+                                     node));
+      return -1;
+    }
+    return *op;
+  };
+  for (const auto& [node, kernel] : constraints.kernelFor) {
+    const int32_t op = checkOp(node, "pinned rKernel");
+    if (op < 0) continue;
+    const auto& cs = b.candidates(op);
+    if (std::none_of(cs.begin(), cs.end(), [&](const kernels::RKernel& k) { return k.name == kernel; }))
+      errors.push_back(ir::makeError("pinned rKernel '" + kernel + "' is not a candidate for '" + node +
+                                         "'; candidates: " + candidateList(cs),
+                                     node));
+  }
+  for (size_t i = 0; i < constraints.pins.size(); ++i) {
+    const TaskPin& p = constraints.pins[i];
+    const int32_t op = checkOp(p.node, "pin");
+    if (op < 0) continue;
+    if (p.veu < 0) errors.push_back(ir::makeError("pin of '" + p.node + "': vEU must be >= 0", p.node));
+    b.pinsByOp_[op].push_back(i);
+  }
+  for (const auto& node : constraints.cutBefore) {
+    checkOp(node, "cut before");
+    if (constraints.noCutBefore.count(node))
+      errors.push_back(ir::makeError("both a cut and a merge before '" + node + "'", node));
+  }
+  for (const auto& node : constraints.noCutBefore) checkOp(node, "merge before");
+  if (!errors.empty()) return errors;
+  return b;
+}
+
+KernelEstimate PlanBuilder::estimate(const kernels::RKernel& k) const {
+  KernelEstimate e;
+  auto l = layoutVEUs(plan_.device, {KernelUse{"", &k}});
+  if (!l) {
+    e.opUs = e.smUs = e.taskUs = std::numeric_limits<double>::infinity();
+    return e;
+  }
+  e.fits = true;
+  e.veusPerSM = l->veusPerSM;
+  e.numVEUs = l->numVEUs;
+  e.taskUs = taskTime(k, e.veusPerSM);
+  const int64_t n = std::max<int64_t>(k.numRTasks, 0);
+  const int64_t rounds = (n + e.numVEUs - 1) / e.numVEUs;
+  e.opUs = static_cast<double>(rounds) * e.taskUs;
+  e.smUs = static_cast<double>(n) * e.taskUs / e.veusPerSM;
+  return e;
+}
+
+size_t PlanBuilder::fastest(int32_t op) const {
+  const auto& cs = candidates(op);
+  size_t best = 0;
+  double bestUs = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const double us = estimate(cs[i]).opUs;
+    if (us < bestUs) bestUs = us, best = i;
+  }
+  return best;
+}
+
+size_t PlanBuilder::mostEfficient(int32_t op) const {
+  const auto& cs = candidates(op);
+  size_t best = 0;
+  double bestSm = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const double sm = estimate(cs[i]).smUs;
+    if (sm < bestSm) bestSm = sm, best = i;
+  }
+  return best;
+}
+
+int PlanBuilder::pinnedKernel(int32_t op) const {
+  auto it = constraints_.kernelFor.find(opName(op));
+  if (it == constraints_.kernelFor.end()) return -1;
+  const auto& cs = candidates(op);
+  for (size_t i = 0; i < cs.size(); ++i)
+    if (cs[i].name == it->second) return static_cast<int>(i);
+  return -1;  // checked in start()
+}
+
+void PlanBuilder::choose(int32_t op, size_t candidate, const std::string& rule, const std::string& why) {
+  PlannedOp& p = plan_.ops.at(static_cast<size_t>(op));
+  p.kernel = candidates(op).at(candidate);
+  p.kernelRule = rule;
+  std::string line = "'" + label(op) + "': rKernel '" + p.kernel.name + "' (" + rule;
+  if (!why.empty()) line += ": " + why;
+  line += ")";
+  decide(std::move(line));
+}
+
+void PlanBuilder::choosePinnedOrFastest(int32_t op) {
+  if (const int pinned = pinnedKernel(op); pinned >= 0) {
+    choose(op, static_cast<size_t>(pinned), "pinned", "schedule edit");
+    return;
+  }
+  const size_t f = fastest(op);
+  const auto& cs = candidates(op);
+  std::string why;
+  if (cs.size() > 1) {
+    for (size_t i = 0; i < cs.size(); ++i)
+      why += (i ? ", " : "") + cs[i].name + " " + formatUs(estimate(cs[i]).opUs);
+  } else {
+    why = "only candidate, " + formatUs(estimate(cs[f]).opUs);
+  }
+  choose(op, f, "fastest", why);
+}
+
+ir::Result<VeuLayout> PlanBuilder::layout(const std::vector<int32_t>& ops) const {
+  std::vector<KernelUse> uses;
+  for (int32_t op : ops) uses.push_back(KernelUse{label(op), &kernel(op)});
+  return layoutVEUs(plan_.device, uses);
+}
+
+bool PlanBuilder::cutBefore(int32_t op) const { return constraints_.cutBefore.count(opName(op)) != 0; }
+bool PlanBuilder::noCutBefore(int32_t op) const { return constraints_.noCutBefore.count(opName(op)) != 0; }
+
+const TaskPin* PlanBuilder::pinFor(TaskRef task) const {
+  auto it = pinsByOp_.find(task.op);
+  if (it == pinsByOp_.end()) return nullptr;
+  const TaskPin* whole = nullptr;
+  for (size_t i : it->second) {
+    const TaskPin& p = constraints_.pins[i];
+    if (p.rtask == task.rtask) return &p;  // an rTask pin beats a whole-operator pin
+    if (p.rtask < 0) whole = &p;
+  }
+  return whole;
+}
+
+ir::Result<int> PlanBuilder::pinnedVEU(TaskRef task, int numVEUs) const {
+  const TaskPin* p = pinFor(task);
+  if (!p) return -1;
+  if (p->veu >= numVEUs)
+    return ir::makeError("pin of " + taskName(dag_, task) + " to vEU " + std::to_string(p->veu) +
+                             ": its program has only " + std::to_string(numVEUs) + " vEUs (0.." +
+                             std::to_string(numVEUs - 1) + ")",
+                         p->node);
+  return p->veu;
+}
+
+ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
+  const int numVEUs = draft.layout.numVEUs;
+  // Per-vEU sequences in the policy's order; remember the global append order.
+  std::vector<std::vector<TaskRef>> seq(static_cast<size_t>(numVEUs));
+  std::map<TaskRef, size_t> appendIndex;
+  for (size_t i = 0; i < draft.placements.size(); ++i) {
+    const auto& [t, v] = draft.placements[i];
+    if (v < 0 || v >= numVEUs) return ir::makeError("internal: rTask " + taskName(dag_, t) + " placed off the program");
+    seq[static_cast<size_t>(v)].push_back(t);
+    appendIndex[t] = i;
+  }
+
+  // Pinned orders: take the pinned rTasks out, then insert them at their
+  // positions in increasing order so earlier insertions keep their place.
+  for (int v = 0; v < numVEUs; ++v) {
+    auto& s = seq[static_cast<size_t>(v)];
+    std::vector<std::pair<int64_t, TaskRef>> pinned;
+    std::map<int32_t, int64_t> wholeOpNext;  // whole-operator pins: consecutive orders
+    for (const TaskRef& t : s) {
+      const TaskPin* p = pinFor(t);
+      if (!p || p->order < 0 || p->veu != v) continue;
+      int64_t order = p->order;
+      if (p->rtask < 0) order += wholeOpNext[t.op]++;
+      pinned.emplace_back(order, t);
+    }
+    if (pinned.empty()) continue;
+    std::stable_sort(pinned.begin(), pinned.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::set<TaskRef> isPinned;
+    for (const auto& pt : pinned) isPinned.insert(pt.second);
+    std::erase_if(s, [&](const TaskRef& t) { return isPinned.count(t) != 0; });
+    for (const auto& [order, t] : pinned) {
+      const auto at = static_cast<size_t>(std::min<int64_t>(order, static_cast<int64_t>(s.size())));
+      s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), t);
+    }
+  }
+
+  // Operator-level dependencies inside this program.
+  std::set<int32_t> inProgram(draft.ops.begin(), draft.ops.end());
+  auto depOps = [&](int32_t op) {
+    std::vector<int32_t> d;
+    for (int32_t p : dag_.ops.at(static_cast<size_t>(op)).producers)
+      if (inProgram.count(p)) d.push_back(p);
+    if (auto it = draft.extraDeps.find(op); it != draft.extraDeps.end())
+      for (int32_t p : it->second)
+        if (inProgram.count(p)) d.push_back(p);
+    std::sort(d.begin(), d.end());
+    d.erase(std::unique(d.begin(), d.end()), d.end());
+    return d;
+  };
+  std::map<int32_t, std::vector<int32_t>> deps;
+  std::map<int32_t, int64_t> remaining;  // rTasks of the op not yet appended
+  for (int32_t op : draft.ops) deps[op] = depOps(op);
+  for (const auto& pl : draft.placements) ++remaining[pl.first.op];
+  auto ready = [&](TaskRef t) {
+    for (int32_t p : deps[t.op])
+      if (remaining[p] > 0) return false;
+    return true;
+  };
+
+  // Merge the sequences: always append the ready head that came first in
+  // the policy's order, so without pins the policy's order is replayed.
+  RProgram prog(numVEUs);
+  std::map<int32_t, std::map<int, TaskRef>> lastOn;  // op -> vEU -> its last rTask there
+  std::vector<size_t> head(static_cast<size_t>(numVEUs), 0);
+  using Item = std::pair<size_t, int>;  // (append index, vEU)
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
+  std::vector<int> blocked;
+  auto offer = [&](int v) {
+    const auto& s = seq[static_cast<size_t>(v)];
+    const size_t h = head[static_cast<size_t>(v)];
+    if (h >= s.size()) return;
+    if (ready(s[h])) heap.emplace(appendIndex.at(s[h]), v);
+    else blocked.push_back(v);
+  };
+  for (int v = 0; v < numVEUs; ++v) offer(v);
+  size_t placed = 0;
+  while (!heap.empty()) {
+    const int v = heap.top().second;
+    heap.pop();
+    const TaskRef t = seq[static_cast<size_t>(v)][head[static_cast<size_t>(v)]++];
+    std::vector<TaskRef> waits;
+    for (int32_t p : deps[t.op])
+      for (const auto& [u, last] : lastOn[p]) waits.push_back(last);
+    if (!waits.empty()) prog.wait(t, waits);
+    prog.append(t, v);
+    lastOn[t.op][v] = t;
+    ++placed;
+    const bool opDone = --remaining[t.op] == 0;
+    offer(v);
+    if (opDone) {
+      std::vector<int> again;
+      again.swap(blocked);
+      for (int u : again) offer(u);
+    }
+  }
+  if (placed != draft.placements.size()) {
+    std::string which;
+    for (int v : blocked) {
+      const TaskRef t = seq[static_cast<size_t>(v)][head[static_cast<size_t>(v)]];
+      if (which.size() > 300) break;
+      which += (which.empty() ? "" : "; ") + taskName(dag_, t) + " at vEU " + std::to_string(v) + " order " +
+               std::to_string(head[static_cast<size_t>(v)]);
+    }
+    return ir::makeError("the pinned vEUs/orders cannot be honoured: these rTasks would run before their producers "
+                         "on the same vEU or wait in a cycle: " +
+                         which);
+  }
+  return prog;
+}
+
+ir::Result<Plan> PlanBuilder::finish(std::vector<ProgramDraft> drafts) && {
+  std::vector<ir::Diagnostic> errors;
+  for (const TaskPin& p : constraints_.pins) {
+    auto op = dag_.find(p.node);
+    if (!op || p.rtask < 0) continue;
+    if (p.rtask >= numRTasks(*op))
+      errors.push_back(ir::makeError("pin of " + p.node + "[" + std::to_string(p.rtask) + "]: rKernel '" +
+                                         kernel(*op).name + "' has only " + std::to_string(numRTasks(*op)) +
+                                         " rTasks",
+                                     p.node));
+  }
+  if (!errors.empty()) return errors;
+  for (ProgramDraft& d : drafts) {
+    auto prog = materialize(d);
+    if (!prog) return prog.errors();
+    plan_.programs.push_back(ProgramInfo{std::move(*prog), d.layout.veusPerSM, d.cutReason});
+  }
+  return std::move(plan_);
+}
+
+}  // namespace rammer::schedule

@@ -1,0 +1,95 @@
+#pragma once
+// What every policy shares: fetching candidate rKernels, the operator DAG,
+// checking Constraints against the graph, estimating rKernels, recording
+// choices and decisions, and turning the policy's placements into
+// rPrograms (applying pinned orders and emitting barriers through
+// RProgram::wait/append).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/schedule/operator_graph.h"
+#include "core/schedule/policy.h"
+#include "core/schedule/veu_layout.h"
+
+namespace rammer::schedule {
+
+// An rProgram as a policy builds it: placements in append order.
+struct ProgramDraft {
+  std::vector<int32_t> ops;                        // operators placed in it, in order
+  std::vector<std::pair<TaskRef, int>> placements;  // (rTask, vEU), append order
+  // Extra operator-level dependencies beyond the dataflow (greedy's stage barriers).
+  std::map<int32_t, std::vector<int32_t>> extraDeps;
+  VeuLayout layout;
+  std::string cutReason;
+};
+
+// Estimates of one candidate rKernel run alone.
+struct KernelEstimate {
+  bool fits = false;       // runs on an SM at all
+  int veusPerSM = 0;
+  int numVEUs = 0;
+  double taskUs = 0;       // one rTask
+  double opUs = 0;         // whole operator spread over all vEUs: ceil(rTasks / vEUs) x taskUs
+  double smUs = 0;         // resource-time: rTasks x taskUs / veusPerSM (SM-microseconds)
+};
+
+class PlanBuilder {
+ public:
+  // Fetches candidates for every node and checks the constraints' names.
+  static ir::Result<PlanBuilder> start(std::string policy, const ir::Graph& graph, const device::DeviceSpec& device,
+                                       const Constraints& constraints, const PolicyOptions& options);
+
+  const OperatorGraph& dag() const { return dag_; }
+  const device::DeviceSpec& device() const { return plan_.device; }
+  const std::vector<kernels::RKernel>& candidates(int32_t op) const { return candidates_.at(static_cast<size_t>(op)); }
+  const std::string& opName(int32_t op) const { return dag_.ops.at(static_cast<size_t>(op)).name; }
+  // "name" for messages, "conv1" or "#3 (Relu)" when unnamed.
+  std::string label(int32_t op) const;
+
+  double taskTime(const kernels::RKernel& k, int veusPerSM) const { return options_.taskTime(k, plan_.device, veusPerSM); }
+  KernelEstimate estimate(const kernels::RKernel& k) const;
+  size_t fastest(int32_t op) const;
+  size_t mostEfficient(int32_t op) const;
+  // Index of the pinned candidate; -1 when none is pinned.
+  int pinnedKernel(int32_t op) const;
+
+  // Records the chosen rKernel, its rule and a decision line.
+  void choose(int32_t op, size_t candidate, const std::string& rule, const std::string& why);
+  // Pinned rKernel if any, else the fastest (RammerBase's choice).
+  void choosePinnedOrFastest(int32_t op);
+  const kernels::RKernel& kernel(int32_t op) const { return plan_.ops.at(static_cast<size_t>(op)).kernel; }
+  int64_t numRTasks(int32_t op) const { return kernel(op).numRTasks; }
+
+  ir::Result<VeuLayout> layout(const std::vector<int32_t>& ops) const;
+
+  bool cutBefore(int32_t op) const;
+  bool noCutBefore(int32_t op) const;
+  // The vEU `task` is pinned to, -1 when free; an error when the pin is out of range.
+  ir::Result<int> pinnedVEU(TaskRef task, int numVEUs) const;
+
+  void decide(std::string line) { plan_.decisions.push_back(std::move(line)); }
+
+  // Applies pinned orders, finds an append order that places every producer
+  // before its consumers, and builds the rPrograms with wait/append.
+  ir::Result<Plan> finish(std::vector<ProgramDraft> drafts) &&;
+
+ private:
+  PlanBuilder() = default;
+  ir::Result<RProgram> materialize(const ProgramDraft& draft) const;
+  const TaskPin* pinFor(TaskRef task) const;
+
+  PolicyOptions options_;
+  Constraints constraints_;
+  OperatorGraph dag_;
+  std::vector<std::vector<kernels::RKernel>> candidates_;
+  std::map<int32_t, std::vector<size_t>> pinsByOp_;  // indices into constraints_.pins
+  Plan plan_;
+};
+
+// "1.23 us" with three significant digits, for decision lines.
+std::string formatUs(double us);
+
+}  // namespace rammer::schedule

@@ -1,0 +1,44 @@
+#include "core/schedule/policy.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/schedule/greedy_policy.h"
+#include "core/schedule/sequential_policy.h"
+#include "core/schedule/wavefront_policy.h"
+
+namespace rammer::schedule {
+
+double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM) {
+  const double perSM = std::max(1, veusPerSM);
+  const double sms = std::max(1, device.sms);
+  const double lanes = std::max(1, device.subPartitions * device.warpSize);
+  const double threads = std::max(1, kernel.threads());
+  // A vEU's share of its SM: its slice of the co-resident blocks, and no
+  // more than its threads can keep busy.
+  const double share = std::min(1.0 / perSM, std::min(threads, lanes) / lanes);
+  const double flopsPerUs = device.peakFp32Tflops * 1e6 / sms * share;
+  const double bytesPerUs = device.memoryBandwidthGBs * 1e3 / (sms * perSM);
+  const double compute = flopsPerUs > 0 ? kernel.flopsPerRTask() / flopsPerUs : 0;
+  const double memory = bytesPerUs > 0 ? kernel.bytesPerRTask() / bytesPerUs : 0;
+  return std::max(compute, memory);
+}
+
+std::vector<std::string> policyNames() { return {"sequential", "wavefront", "greedy"}; }
+
+ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options) {
+  std::string n = name;
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::unique_ptr<Policy> p;
+  if (n == "sequential" || n == "rammerbase") p = std::make_unique<SequentialPolicy>(std::move(options));
+  else if (n == "wavefront" || n == "rammer") p = std::make_unique<WavefrontPolicy>(std::move(options));
+  else if (n == "greedy") p = std::make_unique<GreedyPolicy>(std::move(options));
+  if (!p) {
+    std::string names;
+    for (const auto& s : policyNames()) names += (names.empty() ? "" : ", ") + s;
+    return ir::makeError("unknown policy '" + name + "'; policies: " + names);
+  }
+  return p;
+}
+
+}  // namespace rammer::schedule

@@ -1,0 +1,62 @@
+#pragma once
+// A scheduling policy turns the optimized graph into a Plan: an rKernel per
+// operator and a sequence of rPrograms placing every rTask on a vEU. All
+// policies honour the person's Constraints (pinned rKernels, pinned rTasks,
+// forced or forbidden program cuts) and explain themselves in
+// Plan::decisions.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/device/device_spec.h"
+#include "core/ir/graph.h"
+#include "core/kernels/kernel_library.h"
+#include "core/schedule/constraints.h"
+#include "core/schedule/plan.h"
+
+namespace rammer::schedule {
+
+// Where candidate rKernels come from (the kernel library; tests pass fakes).
+using KernelSource = std::function<ir::Result<kernels::OperatorKernels>(const ir::Graph&, ir::NodeId)>;
+
+// Estimated microseconds one rTask of `kernel` takes on one vEU when
+// `veusPerSM` vEUs share each SM. Replaceable by the simulator's CostModel.
+using TaskTimeFn = std::function<double(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM)>;
+
+// The built-in estimate: a roofline per vEU. A vEU gets 1/veusPerSM of its
+// SM's FP32 rate, and no more than its threads can issue (one FLOP per lane
+// of the SM's subPartitions x warpSize lanes per cycle-share), and
+// 1/(veusPerSM x SMs) of the memory bandwidth; the slower of compute and
+// memory decides.
+double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM);
+
+struct PolicyOptions {
+  KernelSource kernelSource = kernels::kernelsFor;
+  TaskTimeFn taskTime = estimateTaskTimeUs;
+};
+
+class Policy {
+ public:
+  explicit Policy(PolicyOptions options) : options_(std::move(options)) {}
+  virtual ~Policy() = default;
+  Policy(const Policy&) = delete;
+  Policy& operator=(const Policy&) = delete;
+
+  virtual std::string name() const = 0;
+  virtual ir::Result<Plan> schedule(const ir::Graph& optimizedGraph, const device::DeviceSpec& device,
+                                    const Constraints& constraints) const = 0;
+
+ protected:
+  const PolicyOptions& options() const { return options_; }
+
+ private:
+  PolicyOptions options_;
+};
+
+// "sequential" (RammerBase), "wavefront" (Rammer), "greedy".
+std::vector<std::string> policyNames();
+// A policy by name (case-insensitive); an error listing the names otherwise.
+ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options = {});
+
+}  // namespace rammer::schedule

@@ -1,0 +1,110 @@
+#include "core/schedule/schedule_edits.h"
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace rammer::schedule {
+
+namespace {
+
+using nlohmann::json;
+
+const char* kOps = "pin_kernel, move, cut_before, merge_before";
+
+// Reads one edit; an empty string on success, else the problem.
+std::string readEdit(const json& e, const std::set<std::string>* nodes, Constraints& c) {
+  if (!e.is_object()) return "an edit must be an object";
+  auto str = [&](const char* key, std::string& out) -> std::string {
+    auto it = e.find(key);
+    if (it == e.end()) return std::string("missing \"") + key + "\"";
+    if (!it->is_string() || it->get<std::string>().empty()) return std::string("\"") + key + "\" must be a non-empty string";
+    out = it->get<std::string>();
+    return {};
+  };
+  auto integer = [&](const char* key, bool required, int64_t& out) -> std::string {
+    auto it = e.find(key);
+    if (it == e.end()) return required ? std::string("missing \"") + key + "\"" : std::string();
+    if (!it->is_number_integer() || it->get<int64_t>() < 0)
+      return std::string("\"") + key + "\" must be a non-negative integer";
+    out = it->get<int64_t>();
+    return {};
+  };
+  std::string op, node;
+  if (auto err = str("op", op); !err.empty()) return err;
+  if (auto err = str("node", node); !err.empty()) return err;
+  if (op != "pin_kernel" && op != "move" && op != "cut_before" && op != "merge_before")
+    return "unknown op '" + op + "' (expected one of " + kOps + ")";
+  if (nodes && !nodes->count(node)) return "unknown node '" + node + "'";
+  if (op == "pin_kernel") {
+    std::string kernel;
+    if (auto err = str("kernel", kernel); !err.empty()) return err;
+    c.kernelFor[node] = kernel;
+  } else if (op == "move") {
+    int64_t rtask = -1, veu = -1, order = -1;
+    for (auto [key, required, out] : {std::tuple{"rtask", false, &rtask}, {"veu", true, &veu}, {"order", false, &order}})
+      if (auto err = integer(key, required, *out); !err.empty()) return err;
+    if (veu > INT32_MAX || order > INT32_MAX) return "\"veu\"/\"order\" too large";
+    // A later move of the same rTask replaces the earlier one.
+    std::erase_if(c.pins, [&](const TaskPin& p) { return p.node == node && p.rtask == rtask; });
+    c.pins.push_back(TaskPin{node, rtask, static_cast<int>(veu), static_cast<int>(order)});
+  } else if (op == "cut_before") {
+    c.noCutBefore.erase(node);
+    c.cutBefore.insert(node);
+  } else {
+    c.cutBefore.erase(node);
+    c.noCutBefore.insert(node);
+  }
+  return {};
+}
+
+}  // namespace
+
+ir::Result<Constraints> parseScheduleEdits(const std::string& text, const ir::Graph* graph, const std::string& source) {
+  auto fail = [&](const std::string& msg, const std::string& node = {}) {
+    return ir::makeError("schedule edits: " + msg, node, source);
+  };
+  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return fail("not valid JSON");
+  if (!doc.is_object()) return fail("the top level must be an object with \"version\" and \"edits\"");
+  auto version = doc.find("version");
+  if (version == doc.end() || !version->is_number_integer() || version->get<int64_t>() != 1)
+    return fail("\"version\" must be 1");
+  auto edits = doc.find("edits");
+  if (edits == doc.end() || !edits->is_array()) return fail("\"edits\" must be an array");
+
+  std::set<std::string> nodes;
+  if (graph)
+    for (size_t i = 0; i < graph->numNodeSlots(); ++i) {
+      const ir::Node& n = graph->node(static_cast<ir::NodeId>(i));
+      if (!n.removed) nodes.insert(n.name);
+    }
+  Constraints c;
+  std::vector<ir::Diagnostic> errors;
+  for (size_t i = 0; i < edits->size(); ++i) {
+    const json& e = (*edits)[i];
+    std::string err = readEdit(e, graph ? &nodes : nullptr, c);
+    if (err.empty()) continue;
+    std::string node;
+    if (e.is_object() && e.contains("node") && e["node"].is_string()) node = e["node"].get<std::string>();
+    errors.push_back(fail("edit " + std::to_string(i) + ": " + err, node));
+  }
+  if (!errors.empty()) return errors;
+  return c;
+}
+
+std::string scheduleEditsToJson(const Constraints& c) {
+  json edits = json::array();
+  for (const auto& [node, kernel] : c.kernelFor) edits.push_back({{"op", "pin_kernel"}, {"node", node}, {"kernel", kernel}});
+  for (const TaskPin& p : c.pins) {
+    json e = {{"op", "move"}, {"node", p.node}};
+    if (p.rtask >= 0) e["rtask"] = p.rtask;
+    e["veu"] = p.veu;
+    if (p.order >= 0) e["order"] = p.order;
+    edits.push_back(std::move(e));
+  }
+  for (const auto& node : c.cutBefore) edits.push_back({{"op", "cut_before"}, {"node", node}});
+  for (const auto& node : c.noCutBefore) edits.push_back({{"op", "merge_before"}, {"node", node}});
+  return json{{"version", 1}, {"edits", std::move(edits)}}.dump(2) + "\n";
+}
+
+}  // namespace rammer::schedule

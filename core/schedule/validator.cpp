@@ -1,0 +1,448 @@
+#include "core/schedule/validator.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "core/schedule/operator_graph.h"
+#include "core/schedule/veu_layout.h"
+
+namespace rammer::schedule {
+
+std::string problemKindName(ProblemKind k) {
+  switch (k) {
+    case ProblemKind::Structure: return "structure";
+    case ProblemKind::Coverage: return "coverage";
+    case ProblemKind::Dependency: return "dependency";
+    case ProblemKind::Deadlock: return "deadlock";
+    case ProblemKind::Resources: return "resources";
+  }
+  return "?";
+}
+
+size_t ValidationReport::count(ProblemKind k) const {
+  return static_cast<size_t>(std::count_if(problems.begin(), problems.end(), [&](const PlanProblem& p) { return p.kind == k; }));
+}
+
+namespace {
+
+using Known = std::vector<int32_t>;  // per vEU: highest order known complete (-1: none)
+
+PlanProblem mk(ProblemKind kind, std::string message, int program = -1, std::vector<TaskRef> tasks = {},
+               std::vector<Slot> slots = {}, std::string node = {}) {
+  PlanProblem p;
+  p.kind = kind;
+  p.message = std::move(message);
+  p.program = program;
+  p.tasks = std::move(tasks);
+  p.slots = std::move(slots);
+  p.node = std::move(node);
+  return p;
+}
+
+struct Where {
+  int program = -1;
+  Slot slot;
+};
+
+class Checker {
+ public:
+  Checker(const Plan& plan, const ir::Graph& graph, size_t cap) : plan_(plan), graph_(graph), cap_(cap) {}
+
+  ValidationReport run() {
+    resolveProducers();
+    checkCoverage();
+    for (size_t p = 0; p < plan_.programs.size(); ++p) {
+      checkResources(static_cast<int>(p));
+      checkOrdering(static_cast<int>(p));
+    }
+    return std::move(report_);
+  }
+
+ private:
+  std::string name(TaskRef t) const {
+    if (t.op < 0 || static_cast<size_t>(t.op) >= plan_.ops.size()) return "op#" + std::to_string(t.op) + "[" + std::to_string(t.rtask) + "]";
+    return plan_.ops[static_cast<size_t>(t.op)].name + "[" + std::to_string(t.rtask) + "]";
+  }
+  static std::string at(Slot s) { return "vEU " + std::to_string(s.veu) + " order " + std::to_string(s.order); }
+  std::string at(int program, Slot s) const { return "program " + std::to_string(program) + " " + at(s); }
+  std::string opName(int32_t op) const { return plan_.ops.at(static_cast<size_t>(op)).name; }
+
+  void add(PlanProblem p) {
+    if (report_.problems.size() >= cap_) {
+      ++report_.omitted;
+      return;
+    }
+    report_.problems.push_back(std::move(p));
+  }
+  bool validTask(TaskRef t) const {
+    if (t.op < 0 || static_cast<size_t>(t.op) >= plan_.ops.size()) return false;
+    const PlannedOp& op = plan_.ops[static_cast<size_t>(t.op)];
+    return !op.isView && t.rtask >= 0 && t.rtask < op.kernel.numRTasks;
+  }
+
+  // Producers come from the graph itself (through the plan's views), so a
+  // plan that forgot a dependency is still caught.
+  void resolveProducers() {
+    std::map<ir::NodeId, int32_t> planIndex;
+    for (size_t i = 0; i < plan_.ops.size(); ++i) planIndex[plan_.ops[i].node] = static_cast<int32_t>(i);
+    producers_.assign(plan_.ops.size(), {});
+    for (size_t i = 0; i < plan_.ops.size(); ++i) producers_[i] = plan_.ops[i].producers;
+    auto dag = buildOperatorGraph(graph_, [&](ir::NodeId id) {
+      auto it = planIndex.find(id);
+      return it != planIndex.end() && plan_.ops[static_cast<size_t>(it->second)].isView;
+    });
+    if (!dag) {
+      add(mk(ProblemKind::Structure, "the graph has no topological order: " + dag.errorText()));
+      return;
+    }
+    for (const OperatorNode& n : dag->ops) {
+      auto it = planIndex.find(n.node);
+      if (it == planIndex.end()) {
+        add(mk(ProblemKind::Structure, "operator '" + n.name + "' of the graph is not in the plan", -1, {}, {}, n.name));
+        continue;
+      }
+      std::vector<int32_t> ps;
+      for (int32_t p : n.producers) {
+        auto pi = planIndex.find(dag->ops[static_cast<size_t>(p)].node);
+        if (pi != planIndex.end()) ps.push_back(pi->second);
+      }
+      producers_[static_cast<size_t>(it->second)] = std::move(ps);
+    }
+  }
+
+  void checkCoverage() {
+    where_.assign(plan_.ops.size(), {});
+    for (size_t i = 0; i < plan_.ops.size(); ++i)
+      if (!plan_.ops[i].isView) where_[i].assign(static_cast<size_t>(std::max<int64_t>(0, plan_.ops[i].kernel.numRTasks)), {});
+    for (size_t p = 0; p < plan_.programs.size(); ++p) {
+      const RProgram& prog = plan_.programs[p].program;
+      for (int v = 0; v < prog.numVEUs(); ++v) {
+        const auto& s = prog.stream(v);
+        for (size_t o = 0; o < s.size(); ++o) {
+          const auto* e = std::get_if<Exec>(&s[o]);
+          if (!e) continue;
+          const Slot slot{v, static_cast<int32_t>(o)};
+          if (!validTask(e->task)) {
+            add(mk(ProblemKind::Structure, name(e->task) + " at " + at(static_cast<int>(p), slot) + " is not an rTask of the plan",
+                 static_cast<int>(p), {e->task}, {slot}));
+            continue;
+          }
+          where_[static_cast<size_t>(e->task.op)][static_cast<size_t>(e->task.rtask)].push_back({static_cast<int>(p), slot});
+        }
+      }
+    }
+    for (size_t i = 0; i < where_.size(); ++i) {
+      std::vector<int64_t> missing;
+      for (size_t r = 0; r < where_[i].size(); ++r) {
+        const auto& w = where_[i][r];
+        const TaskRef t{static_cast<int32_t>(i), static_cast<int64_t>(r)};
+        if (w.empty()) missing.push_back(static_cast<int64_t>(r));
+        if (w.size() > 1) {
+          std::string places;
+          PlanProblem pr = mk(ProblemKind::Coverage, "", w[0].program, {}, {}, plan_.ops[i].name);
+          for (const Where& x : w) {
+            places += (places.empty() ? "" : "; ") + at(x.program, x.slot);
+            pr.tasks.push_back(t);
+            pr.slots.push_back(x.slot);
+          }
+          pr.message = name(t) + " runs " + std::to_string(w.size()) + " times: " + places;
+          add(std::move(pr));
+        }
+      }
+      if (!missing.empty()) {
+        PlanProblem pr = mk(ProblemKind::Coverage, "", -1, {}, {}, plan_.ops[i].name);
+        std::string list;
+        for (size_t k = 0; k < missing.size(); ++k) {
+          pr.tasks.push_back({static_cast<int32_t>(i), missing[k]});
+          if (k < 8) list += (k ? ", " : "") + name({static_cast<int32_t>(i), missing[k]});
+        }
+        if (missing.size() > 8) list += " and " + std::to_string(missing.size() - 8) + " more";
+        pr.message = std::to_string(missing.size()) + " of " + std::to_string(where_[i].size()) + " rTasks of '" +
+                     plan_.ops[i].name + "' never run: " + list;
+        add(std::move(pr));
+      }
+    }
+  }
+
+  void checkResources(int p) {
+    const ProgramInfo& info = plan_.programs[static_cast<size_t>(p)];
+    const RProgram& prog = info.program;
+    const device::DeviceSpec& d = plan_.device;
+    std::set<int32_t> ops;
+    for (int v = 0; v < prog.numVEUs(); ++v) {
+      int threads = 0;
+      int64_t shared = 0;
+      TaskRef biggest;
+      for (const Instr& in : prog.stream(v)) {
+        const auto* e = std::get_if<Exec>(&in);
+        if (!e || !validTask(e->task)) continue;
+        ops.insert(e->task.op);
+        const auto& k = plan_.ops[static_cast<size_t>(e->task.op)].kernel;
+        if (k.threads() > threads) threads = k.threads(), biggest = e->task;
+        shared = std::max(shared, k.sharedBytes);
+      }
+      if (threads > d.maxThreadsPerBlock)
+        add(mk(ProblemKind::Resources,
+             "program " + std::to_string(p) + " vEU " + std::to_string(v) + " needs " + std::to_string(threads) +
+                 " threads (for " + name(biggest) + ") but a block has at most " + std::to_string(d.maxThreadsPerBlock),
+             p, {biggest}, {prog.slotOf(biggest)}, opName(biggest.op)));
+      if (shared > d.sharedPerBlockOptin)
+        add(mk(ProblemKind::Resources,
+             "program " + std::to_string(p) + " vEU " + std::to_string(v) + " needs " + std::to_string(shared) +
+                 " B of shared memory but a block has at most " + std::to_string(d.sharedPerBlockOptin),
+             p));
+    }
+    std::vector<KernelUse> uses;
+    for (int32_t op : ops) uses.push_back({opName(op), &plan_.ops[static_cast<size_t>(op)].kernel});
+    auto layout = layoutVEUs(d, uses);
+    if (!layout) {
+      add(mk(ProblemKind::Resources, "program " + std::to_string(p) + ": " + layout.errorText(), p));
+      return;
+    }
+    const int resident = layout->veusPerSM * d.sms;
+    if (prog.numVEUs() > resident)
+      add(mk(ProblemKind::Resources,
+           "program " + std::to_string(p) + " has " + std::to_string(prog.numVEUs()) + " vEUs but only " +
+               std::to_string(resident) + " (" + std::to_string(layout->veusPerSM) + " per SM x " + std::to_string(d.sms) +
+               " SMs) can be resident at once: barriers could wait for vEUs that never start",
+           p));
+  }
+
+  // Vector-clock propagation through barriers: a vEU knows a slot of another
+  // vEU complete when a barrier chain leads from that slot to it. Snapshots
+  // after each barrier are interned, since stage barriers produce many equal ones.
+  void checkOrdering(int p) {
+    const RProgram& prog = plan_.programs[static_cast<size_t>(p)].program;
+    const int V = prog.numVEUs();
+    const auto nv = static_cast<size_t>(V);
+    snapshots_.clear();
+    intern_.clear();
+    std::vector<std::vector<std::pair<int32_t, int32_t>>> barrierSnaps(nv);  // (order, snapshot id)
+    std::vector<Known> cur(nv, Known(nv, -1));
+    std::vector<size_t> pos(nv, 0);
+    std::vector<std::vector<int>> waiters(nv);
+
+    auto snapshotAt = [&](int u, int32_t q) -> int32_t {
+      const auto& bs = barrierSnaps[static_cast<size_t>(u)];
+      auto it = std::upper_bound(bs.begin(), bs.end(), std::make_pair(q, INT32_MAX));
+      return it == bs.begin() ? -1 : std::prev(it)->second;
+    };
+    auto valid = [&](Slot s) { return s.veu >= 0 && s.veu < V && s.order >= 0 && static_cast<size_t>(s.order) < prog.stream(s.veu).size(); };
+
+    std::vector<int> work;
+    for (int v = V - 1; v >= 0; --v) work.push_back(v);
+    while (!work.empty()) {
+      const int v = work.back();
+      work.pop_back();
+      const auto& s = prog.stream(v);
+      size_t& i = pos[static_cast<size_t>(v)];
+      const size_t before = i;
+      while (i < s.size()) {
+        if (const auto* b = std::get_if<Barrier>(&s[i])) {
+          const Slot* blocker = nullptr;
+          for (const Slot& w : b->waits)
+            if (!valid(w) || pos[static_cast<size_t>(w.veu)] <= static_cast<size_t>(w.order)) {
+              blocker = &w;
+              break;
+            }
+          if (blocker) {
+            if (valid(*blocker)) waiters[static_cast<size_t>(blocker->veu)].push_back(v);
+            break;
+          }
+          Known& k = cur[static_cast<size_t>(v)];
+          std::set<int32_t> joined;
+          for (const Slot& w : b->waits) {
+            const int32_t sid = snapshotAt(w.veu, w.order);
+            if (sid >= 0 && joined.insert(sid).second) {
+              const Known& other = snapshots_[static_cast<size_t>(sid)];
+              for (size_t u = 0; u < nv; ++u) k[u] = std::max(k[u], other[u]);
+            }
+            k[static_cast<size_t>(w.veu)] = std::max(k[static_cast<size_t>(w.veu)], w.order);
+          }
+          barrierSnaps[static_cast<size_t>(v)].emplace_back(static_cast<int32_t>(i), intern(k));
+        }
+        ++i;
+      }
+      if (i != before) {
+        for (int u : waiters[static_cast<size_t>(v)]) work.push_back(u);
+        waiters[static_cast<size_t>(v)].clear();
+      }
+    }
+    reportDeadlocks(p, prog, pos);
+
+    // Per producer op: its rTasks here, as the latest order per vEU.
+    std::map<int32_t, std::map<int, std::pair<int32_t, TaskRef>>> latest;
+    for (int v = 0; v < V; ++v) {
+      const auto& s = prog.stream(v);
+      for (size_t o = 0; o < s.size(); ++o)
+        if (const auto* e = std::get_if<Exec>(&s[o]); e && validTask(e->task))
+          latest[e->task.op][v] = {static_cast<int32_t>(o), e->task};
+    }
+    for (int v = 0; v < V; ++v) {
+      const auto& s = prog.stream(v);
+      for (size_t o = 0; o < s.size() && o < pos[static_cast<size_t>(v)]; ++o) {
+        const auto* e = std::get_if<Exec>(&s[o]);
+        if (!e || !validTask(e->task)) continue;
+        const Slot me{v, static_cast<int32_t>(o)};
+        const int32_t sid = snapshotAt(v, me.order);
+        for (int32_t prod : producers_[static_cast<size_t>(e->task.op)]) {
+          checkLaterProgram(p, e->task, me, prod);
+          auto it = latest.find(prod);
+          if (it == latest.end()) continue;
+          for (const auto& [u, last] : it->second) {
+            const auto [order, task] = last;
+            const bool ok = u == v ? order < me.order
+                                   : sid >= 0 && snapshots_[static_cast<size_t>(sid)][static_cast<size_t>(u)] >= order;
+            if (ok) continue;
+            const Slot ps{u, order};
+            const std::string why = u == v ? "it comes later on the same vEU" : "no barrier chain orders them";
+            add(mk(ProblemKind::Dependency,
+                 name(e->task) + " (" + at(p, me) + ") may start before its producer " + name(task) + " (" + at(ps) +
+                     ") finishes: " + why,
+                 p, {e->task, task}, {me, ps}, opName(e->task.op)));
+          }
+        }
+      }
+    }
+  }
+
+  // A producer rTask placed in a later program than its consumer.
+  void checkLaterProgram(int p, TaskRef consumer, Slot me, int32_t prod) {
+    const auto& w = where_[static_cast<size_t>(prod)];
+    for (size_t r = 0; r < w.size(); ++r) {
+      for (const Where& x : w[r]) {
+        if (x.program <= p) continue;
+        const TaskRef pt{prod, static_cast<int64_t>(r)};
+        add(mk(ProblemKind::Dependency,
+             name(consumer) + " (" + at(p, me) + ") runs before its producer " + name(pt) + " (" + at(x.program, x.slot) +
+                 ", a later program)",
+             p, {consumer, pt}, {me, x.slot}, opName(consumer.op)));
+        return;  // one per consumer and producer op is enough
+      }
+    }
+  }
+
+  std::string describe(const RProgram& prog, Slot s) const {
+    if (s.veu < 0 || s.veu >= prog.numVEUs() || s.order < 0 || static_cast<size_t>(s.order) >= prog.stream(s.veu).size())
+      return at(s) + " (no such slot)";
+    const Instr& in = prog.stream(s.veu)[static_cast<size_t>(s.order)];
+    if (const auto* e = std::get_if<Exec>(&in)) return name(e->task) + " at " + at(s);
+    return "the barrier at " + at(s);
+  }
+  // The rTask a barrier guards: the next Exec on its vEU.
+  TaskRef guarded(const RProgram& prog, Slot s) const {
+    const auto& st = prog.stream(s.veu);
+    for (size_t o = static_cast<size_t>(s.order); o < st.size(); ++o)
+      if (const auto* e = std::get_if<Exec>(&st[o])) return e->task;
+    return {};
+  }
+  std::string guardName(const RProgram& prog, Slot s) const {
+    const TaskRef t = guarded(prog, s);
+    return t.op < 0 ? "the end of the stream" : name(t);
+  }
+
+  void reportDeadlocks(int p, const RProgram& prog, const std::vector<size_t>& pos) {
+    const int V = prog.numVEUs();
+    // Each stuck vEU sits at a barrier waiting for its first incomplete slot.
+    std::vector<int> next(static_cast<size_t>(V), -1);
+    std::vector<Slot> waitsFor(static_cast<size_t>(V));
+    bool any = false;
+    for (int v = 0; v < V; ++v) {
+      const size_t i = pos[static_cast<size_t>(v)];
+      if (i >= prog.stream(v).size()) continue;
+      any = true;
+      const auto& b = std::get<Barrier>(prog.stream(v)[i]);
+      const Slot here{v, static_cast<int32_t>(i)};
+      for (const Slot& w : b.waits) {
+        const bool ok = w.veu >= 0 && w.veu < V && w.order >= 0 && static_cast<size_t>(w.order) < prog.stream(w.veu).size();
+        if (!ok) {
+          add(mk(ProblemKind::Deadlock,
+               "the barrier at " + at(p, here) + " before " + guardName(prog, here) + " waits for " + at(w) +
+                   ", which does not exist: the vEU waits forever",
+               p, {guarded(prog, here)}, {here}, ""));
+          break;
+        }
+        if (pos[static_cast<size_t>(w.veu)] <= static_cast<size_t>(w.order)) {
+          next[static_cast<size_t>(v)] = w.veu;
+          waitsFor[static_cast<size_t>(v)] = w;
+          break;
+        }
+      }
+    }
+    if (!any) return;
+    // Follow the wait-for edges; every cycle found is a deadlock.
+    std::vector<int> state(static_cast<size_t>(V), 0);  // 0 new, 1 on path, 2 done
+    for (int s = 0; s < V; ++s) {
+      std::vector<int> path;
+      int v = s;
+      while (v >= 0 && state[static_cast<size_t>(v)] == 0) {
+        state[static_cast<size_t>(v)] = 1;
+        path.push_back(v);
+        v = next[static_cast<size_t>(v)];
+      }
+      if (v >= 0 && state[static_cast<size_t>(v)] == 1) {
+        auto from = std::find(path.begin(), path.end(), v);
+        PlanProblem pr = mk(ProblemKind::Deadlock, "deadlock in program " + std::to_string(p) + ": ", p);
+        for (auto it = from; it != path.end(); ++it) {
+          const int u = *it;
+          const Slot here{u, static_cast<int32_t>(pos[static_cast<size_t>(u)])};
+          const TaskRef g = guarded(prog, here);
+          if (g.op >= 0) {
+            pr.tasks.push_back(g);
+            pr.slots.push_back(here);
+            if (pr.node.empty()) pr.node = opName(g.op);
+          }
+          pr.message += (it == from ? "" : ", which ") + std::string("the barrier at ") + at(here) + " before " +
+                        guardName(prog, here) + " waits for " + describe(prog, waitsFor[static_cast<size_t>(u)]);
+        }
+        pr.message += ", which is the first barrier again: a wait cycle";
+        add(std::move(pr));
+      }
+      for (int u : path) state[static_cast<size_t>(u)] = 2;
+    }
+  }
+
+  int32_t intern(const Known& k) {
+    size_t h = k.size();
+    for (int32_t x : k) h = h * 1000003u ^ static_cast<size_t>(x + 1);
+    auto& ids = intern_[h];
+    for (int32_t id : ids)
+      if (snapshots_[static_cast<size_t>(id)] == k) return id;
+    snapshots_.push_back(k);
+    ids.push_back(static_cast<int32_t>(snapshots_.size() - 1));
+    return ids.back();
+  }
+
+  const Plan& plan_;
+  const ir::Graph& graph_;
+  size_t cap_;
+  ValidationReport report_;
+  std::vector<std::vector<int32_t>> producers_;
+  std::vector<std::vector<std::vector<Where>>> where_;  // op -> rtask -> placements
+  std::vector<Known> snapshots_;
+  std::unordered_map<size_t, std::vector<int32_t>> intern_;
+};
+
+}  // namespace
+
+ValidationReport checkPlan(const Plan& plan, const ir::Graph& graph, size_t maxProblems) {
+  return Checker(plan, graph, maxProblems).run();
+}
+
+std::vector<ir::Diagnostic> validate(const Plan& plan, const ir::Graph& graph) {
+  const ValidationReport r = checkPlan(plan, graph);
+  std::vector<ir::Diagnostic> out;
+  for (const PlanProblem& p : r.problems) out.push_back(ir::makeError(problemKindName(p.kind) + ": " + p.message, p.node));
+  if (r.omitted) {
+    ir::Diagnostic d;
+    d.severity = ir::Severity::Note;
+    d.message = std::to_string(r.omitted) + " more problems not listed";
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace rammer::schedule
