@@ -1,0 +1,185 @@
+// rammer run MODEL --backend reference (--inputs DIR | --random [--seed N])
+//            --outputs DIR [--json] [--batch N]
+#include <fmt/core.h>
+
+#include <chrono>
+#include <memory>
+
+#include "app/cli/commands.h"
+#include "app/cli/json_output.h"
+#include "app/cli/model_loading.h"
+#include "app/cli/random_inputs.h"
+#include "core/exec/reference_executor.h"
+#include "core/onnx/tensor_file.h"
+#include "core/ops/type_inference.h"
+
+namespace rammer::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string model;
+  std::string backend = "reference";
+  std::string inputsDir;
+  bool random = false;
+  uint64_t seed = 0;
+  std::string outputsDir;
+  bool json = false;
+  int64_t batch = 0;  // 0: not given
+};
+
+struct OutputFile {
+  std::string name;
+  std::string file;
+  ir::TensorType type;
+};
+
+std::vector<onnx_import::NamedTensor> readInputs(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) throw CliError(dir.string() + ": inputs folder not found");
+  auto inputs = onnx_import::readTensorDir(dir, "input");
+  if (!inputs) throwDiagnostics(inputs.errors(), "reading inputs from " + dir.string());
+  if (inputs->empty()) throw CliError(dir.string() + ": no input_0.pb in the inputs folder");
+  return std::move(inputs).value();
+}
+
+// Imports with the given inputs' shapes bound to the graph inputs (in order),
+// so symbolic dims take their values before type inference. The input names
+// come from a first, inference-free pass; when the declared shapes already
+// are the given ones, that graph only needs its types inferred (what the
+// importer would do next) instead of a second parse.
+ir::Graph importForInputs(const RunOptions& o, const std::vector<onnx_import::NamedTensor>& inputs,
+                          const Progress& progress) {
+  onnx_import::ImportOptions probe;
+  probe.inferTypes = false;
+  ir::Graph graph = loadModel(o.model, probe, progress);
+  if (graph.inputs().size() != inputs.size())
+    throw CliError(fmt::format("the model has {} inputs, {} has {} input files", graph.inputs().size(),
+                               o.inputsDir, inputs.size()));
+  bool declaredAsGiven = true;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ir::TensorType& t = graph.value(graph.inputs()[i]).type;
+    declaredAsGiven = declaredAsGiven && t.fullyKnown() && t.shape == inputs[i].tensor.shape();
+  }
+  if (declaredAsGiven) {
+    if (auto errs = ops::inferTypes(graph); !errs.empty()) throwDiagnostics(errs, o.model);
+    return graph;
+  }
+  onnx_import::ImportOptions options;
+  if (o.batch > 0) options.batch = o.batch;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    options.inputShapes[graph.value(graph.inputs()[i]).name] = inputs[i].tensor.shape();
+  auto bound = onnx_import::importModel(o.model, options);
+  if (!bound) throwDiagnostics(bound.errors());
+  return std::move(bound).value();
+}
+
+std::vector<ir::Tensor> randomInputs(const RunOptions& o, const ir::Graph& graph) {
+  auto inputs = makeRandomInputs(graph, o.seed);
+  if (inputs) return std::move(inputs).value();
+  std::vector<ir::Diagnostic> errors = inputs.errors();
+  bool unknownDims = false;
+  for (ir::ValueId id : graph.inputs()) unknownDims = unknownDims || !graph.value(id).type.fullyKnown();
+  if (unknownDims)
+    errors.push_back(ir::makeError(o.batch > 0 ? "--batch does not bind every unknown dim of the inputs; use --inputs DIR"
+                                               : "pass --batch N to bind the symbolic dims of the inputs"));
+  throwDiagnostics(errors);
+}
+
+void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, double importSeconds,
+                 double runSeconds, size_t nodes) {
+  if (o.json) {
+    Json j;
+    j["model"] = o.model;
+    j["backend"] = o.backend;
+    j["inputs"] = o.random ? Json(fmt::format("random (seed {})", o.seed)) : Json(o.inputsDir);
+    j["nodes"] = nodes;
+    j["import_seconds"] = importSeconds;
+    j["run_seconds"] = runSeconds;
+    j["outputs"] = Json::array();
+    for (const auto& out : outputs) {
+      Json e;
+      e["name"] = out.name;
+      e["dtype"] = std::string(ir::dtypeName(out.type.dtype));
+      e["shape"] = shapeToJson(out.type);
+      e["file"] = out.file;
+      j["outputs"].push_back(e);
+    }
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  fmt::print("model    {}\n", o.model);
+  fmt::print("backend  {}\n", o.backend);
+  fmt::print("import   {}\n", formatSeconds(importSeconds));
+  fmt::print("run      {} ({} nodes)\n", formatSeconds(runSeconds), nodes);
+  fmt::print("outputs\n");
+  size_t width = 0;
+  for (const auto& out : outputs) width = std::max(width, out.name.size());
+  for (const auto& out : outputs)
+    fmt::print("  {:<{}}  {} {} -> {}\n", out.name, width, ir::dtypeName(out.type.dtype), shapeText(out.type),
+               out.file);
+}
+
+int runRun(const RunOptions& o, const GlobalOptions& global) {
+  if (o.backend != "reference") throw CliError("backend '" + o.backend + "' is not available yet; choose reference");
+  requireFile(o.model, "model");
+  Progress progress(global);
+
+  auto start = std::chrono::steady_clock::now();
+  ir::Graph graph;
+  std::vector<ir::Tensor> inputs;
+  if (o.random) {
+    onnx_import::ImportOptions options;
+    if (o.batch > 0) options.batch = o.batch;
+    graph = loadModel(o.model, options, progress);
+    inputs = randomInputs(o, graph);
+  } else {
+    std::vector<onnx_import::NamedTensor> named = readInputs(o.inputsDir);
+    graph = importForInputs(o, named, progress);
+    for (auto& n : named) inputs.push_back(std::move(n.tensor));
+  }
+  const double importSeconds = secondsSince(start);
+
+  exec::ReferenceOptions options;
+  options.progress = [&progress](size_t done, size_t total) { progress.steps("running", done, total); };
+  start = std::chrono::steady_clock::now();
+  auto results = exec::runReference(graph, inputs, options);
+  const double runSeconds = secondsSince(start);
+  if (!results) throwDiagnostics(results.errors(), o.model);
+
+  const std::filesystem::path outDir(o.outputsDir);
+  std::error_code ec;
+  std::filesystem::create_directories(outDir, ec);
+  if (ec) throw CliError(outDir.string() + ": cannot create the outputs folder: " + ec.message());
+  std::vector<OutputFile> written;
+  for (size_t i = 0; i < results->size(); ++i) {
+    const ir::Tensor& t = (*results)[i];
+    const std::string name = graph.value(graph.outputs()[i]).name;
+    const std::filesystem::path file = outDir / fmt::format("output_{}.pb", i);
+    if (auto errs = onnx_import::writeTensorFile(file, t, name); !errs.empty()) throwDiagnostics(errs, file.string());
+    written.push_back(OutputFile{name, file.string(), t.type()});
+  }
+  printResult(o, written, importSeconds, runSeconds, graph.numNodes());
+  return 0;
+}
+
+}  // namespace
+
+Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
+  auto opts = std::make_shared<RunOptions>();
+  CLI::App* sub = app.add_subcommand("run", "Run a model on given or seeded random inputs and write its outputs");
+  sub->add_option("MODEL", opts->model, "ONNX model file")->required();
+  sub->add_option("--backend", opts->backend, "Execution backend (available now: reference)")
+      ->capture_default_str();
+  CLI::Option_group* source = sub->add_option_group("input source", "Where the inputs come from (one of)");
+  source->add_option("--inputs", opts->inputsDir, "Folder with input_0.pb, input_1.pb, ... bound in order");
+  CLI::Option* random = source->add_flag("--random", opts->random, "Seeded random inputs (floats in [-1, 1], ints 0..9)");
+  source->require_option(1);
+  sub->add_option("--seed", opts->seed, "Seed for --random")->capture_default_str()->needs(random);
+  sub->add_option("--outputs", opts->outputsDir, "Folder to write output_0.pb, output_1.pb, ... into")->required();
+  sub->add_flag("--json", opts->json, "Print one JSON object instead of text");
+  sub->add_option("--batch", opts->batch, "Bind symbolic leading dims of the inputs to N")->check(CLI::PositiveNumber);
+  return Command{sub, [opts, &global] { return runRun(*opts, global); }};
+}
+
+}  // namespace rammer::cli

@@ -1,0 +1,229 @@
+#!/usr/bin/python3
+"""End-to-end checks of the `rammer` executable (one ctest per --case).
+
+Expected values are worked out here from the ONNX files with the onnx
+package, independently of the C++ importer.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(args, expect_rc=0):
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    if expect_rc is not None and p.returncode != expect_rc:
+        fail(f"{' '.join(args)}\n  exit {p.returncode}, expected {expect_rc}\n  stdout: {p.stdout}\n  stderr: {p.stderr}")
+    return p
+
+
+def load_pb(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return t.name, numpy_helper.to_array(t)
+
+
+def fresh_dir(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def conv_flops(model):
+    """Multiply-adds of every Conv as 2 FLOPs (the project's convention)."""
+    total = 0
+    inits = {i.name: i for i in model.graph.initializer}
+    outs = {o.name: o for o in model.graph.output}
+    for n in model.graph.node:
+        w = inits[n.input[1]]
+        out = outs[n.output[0]].type.tensor_type.shape.dim
+        out_elems = np.prod([d.dim_value for d in out])
+        total += 2 * out_elems * np.prod(w.dims[1:])
+    return total
+
+
+def case_info_json(a):
+    model = onnx.load(a.model)
+    p = run([a.rammer, "info", a.model, "--json"])
+    j = json.loads(p.stdout)
+    for key in ["model", "opset", "inputs", "outputs", "nodes", "ops", "parameters", "parameter_bytes", "flops"]:
+        if key not in j:
+            fail(f"key {key!r} missing from {sorted(j)}")
+    inits = {i.name for i in model.graph.initializer}
+    real_inputs = [i for i in model.graph.input if i.name not in inits]
+
+    def dims(v):
+        return [d.dim_value for d in v.type.tensor_type.shape.dim]
+
+    want_inputs = [{"name": i.name, "dtype": "float32", "shape": dims(i)} for i in real_inputs]
+    want_outputs = [{"name": o.name, "dtype": "float32", "shape": dims(o)} for o in model.graph.output]
+    checks = {
+        "opset": model.opset_import[0].version,
+        "inputs": want_inputs,
+        "outputs": want_outputs,
+        "nodes": len(model.graph.node),
+        "ops": {"Conv": len(model.graph.node)},
+        "parameters": int(sum(np.prod(i.dims) for i in model.graph.initializer)),
+        "parameter_bytes": int(sum(4 * np.prod(i.dims) for i in model.graph.initializer)),
+    }
+    for key, want in checks.items():
+        if j[key] != want:
+            fail(f"{key}: got {j[key]!r}, expected {want!r}")
+    flops = conv_flops(model)
+    # The bias add may or may not be counted: at most one FLOP per output element on top.
+    out_elems = np.prod(want_outputs[0]["shape"])
+    if not flops <= j["flops"] <= flops + out_elems:
+        fail(f"flops: got {j['flops']}, expected {flops} (+ up to {out_elems} for the bias)")
+
+    text = run([a.rammer, "info", a.model]).stdout
+    for needle in ["Conv", "FLOP", "parameters", want_inputs[0]["name"]]:
+        if needle not in text:
+            fail(f"text output lacks {needle!r}:\n{text}")
+
+
+def case_run_inputs(a):
+    model = onnx.load(a.model)
+    data = os.path.join(os.path.dirname(a.model), "test_data_set_0")
+    out = fresh_dir(os.path.join(a.work, "run_inputs"))
+    p = run([a.rammer, "run", a.model, "--backend", "reference", "--inputs", data, "--outputs", out, "--json"])
+    j = json.loads(p.stdout)
+    if j["backend"] != "reference" or len(j["outputs"]) != len(model.graph.output):
+        fail(f"unexpected summary {j}")
+    for k, o in enumerate(model.graph.output):
+        name, got = load_pb(os.path.join(out, f"output_{k}.pb"))
+        _, want = load_pb(os.path.join(data, f"output_{k}.pb"))
+        if name != o.name:
+            fail(f"output_{k}.pb is named {name!r}, expected {o.name!r}")
+        if got.shape != want.shape or not np.allclose(got, want, rtol=1e-4, atol=1e-5):
+            fail(f"output {k} differs: max abs diff {np.max(np.abs(got - want)) if got.shape == want.shape else got.shape}")
+        if list(got.shape) != j["outputs"][k]["shape"]:
+            fail(f"summary shape {j['outputs'][k]['shape']} != file shape {got.shape}")
+    if "running" not in p.stderr:
+        fail(f"no progress on stderr: {p.stderr!r}")
+    q = run([a.rammer, "run", a.model, "--inputs", data, "--outputs", out, "--quiet"])
+    if q.stderr:
+        fail(f"--quiet still printed to stderr: {q.stderr!r}")
+
+
+def case_random_seed(a):
+    outs = []
+    for k, seed in enumerate(["1", "1", "2"]):
+        d = fresh_dir(os.path.join(a.work, f"random_{k}"))
+        run([a.rammer, "run", a.model, "--backend", "reference", "--random", "--seed", seed, "--outputs", d])
+        outs.append(load_pb(os.path.join(d, "output_0.pb"))[1])
+    if not np.array_equal(outs[0], outs[1]):
+        fail("--random --seed 1 gave different outputs on two runs")
+    if np.array_equal(outs[0], outs[2]):
+        fail("--seed 1 and --seed 2 gave the same outputs")
+
+
+def case_symbolic_batch(a):
+    # Relu on [N, 4]: random inputs need --batch to become concrete.
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "sym", [x], [y])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    path = os.path.join(fresh_dir(os.path.join(a.work, "symbolic")), "relu.onnx")
+    onnx.save(m, path)
+    out = os.path.join(a.work, "symbolic", "out")
+    p = run([a.rammer, "run", path, "--random", "--outputs", out], expect_rc=1)
+    if "rammer: error:" not in p.stderr or "--batch" not in p.stderr:
+        fail(f"missing --batch hint: {p.stderr!r}")
+    info = json.loads(run([a.rammer, "info", path, "--json"]).stdout)
+    if info["inputs"][0]["shape"] != ["N", 4]:
+        fail(f"symbolic dim not reported by name: {info['inputs'][0]}")
+    run([a.rammer, "run", path, "--random", "--batch", "3", "--outputs", out])
+    _, y = load_pb(os.path.join(out, "output_0.pb"))
+    if y.shape != (3, 4) or y.min() < 0 or y.max() <= 0:
+        fail(f"relu output wrong: shape {y.shape}, min {y.min()}, max {y.max()}")
+    # Given inputs bind the symbolic dim too.
+    inp = fresh_dir(os.path.join(a.work, "symbolic", "in"))
+    xv = np.array([[-1, 2, -3, 4]] * 5, dtype=np.float32)
+    with open(os.path.join(inp, "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(xv, "x").SerializeToString())
+    run([a.rammer, "run", path, "--inputs", inp, "--outputs", out])
+    _, y = load_pb(os.path.join(out, "output_0.pb"))
+    if not np.array_equal(y, np.maximum(xv, 0)):
+        fail(f"relu of given inputs wrong: {y}")
+
+
+def expect_error(a, args, needle, rc=1):
+    p = run([a.rammer] + args, expect_rc=rc)
+    if "rammer: error:" not in p.stderr or needle not in p.stderr:
+        fail(f"{args}: stderr lacks 'rammer: error:' / {needle!r}: {p.stderr!r}")
+
+
+def case_errors(a):
+    work = fresh_dir(os.path.join(a.work, "errors"))
+    out = os.path.join(work, "out")
+    missing = os.path.join(work, "no_such_model.onnx")
+    expect_error(a, ["info", missing], "not found")
+    expect_error(a, ["run", missing, "--random", "--outputs", out], "not found")
+    junk = os.path.join(work, "junk.onnx")
+    with open(junk, "wb") as f:
+        f.write(b"this is not a protobuf \x00\xff\x13 at all" * 10)
+    expect_error(a, ["info", junk], "junk.onnx")
+    expect_error(a, ["run", a.model, "--backend", "cuda", "--random", "--outputs", out],
+                 "backend 'cuda' is not available yet; choose reference")
+    expect_error(a, ["run", a.model, "--inputs", os.path.join(work, "nowhere"), "--outputs", out], "not found")
+    # Usage errors exit with 2.
+    expect_error(a, ["info"], "MODEL", rc=2)
+    expect_error(a, ["run", a.model, "--outputs", out], "", rc=2)  # neither --inputs nor --random
+    expect_error(a, ["run", a.model, "--random", "--inputs", work, "--outputs", out], "", rc=2)
+    expect_error(a, ["frobnicate"], "", rc=2)
+
+
+def case_help(a):
+    for args in [["--help"], ["info", "--help"], ["run", "--help"]]:
+        p = run([a.rammer] + args)
+        if "Usage" not in p.stdout and "usage" not in p.stdout.lower():
+            fail(f"{args}: no usage text: {p.stdout!r}")
+    p = run([a.rammer, "run", "--help"])
+    for opt in ["--backend", "--inputs", "--random", "--seed", "--outputs", "--json", "--batch"]:
+        if opt not in p.stdout:
+            fail(f"run --help lacks {opt}")
+    p = run([a.rammer, "--version"])
+    if not p.stdout.startswith("rammer "):
+        fail(f"--version printed {p.stdout!r}")
+
+
+def case_studio(a):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    p = subprocess.run([a.studio, "--quit-after-load", a.model], capture_output=True, text=True, timeout=120, env=env)
+    if p.returncode != 0 or "loaded" not in p.stdout:
+        fail(f"studio did not load {a.model}: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+    junk = os.path.join(fresh_dir(os.path.join(a.work, "studio")), "junk.onnx")
+    with open(junk, "wb") as f:
+        f.write(b"not a model")
+    p = subprocess.run([a.studio, "--quit-after-load", junk], capture_output=True, text=True, timeout=120, env=env)
+    if p.returncode != 1 or "error" not in p.stderr:
+        fail(f"studio accepted a junk file: exit {p.returncode}\n{p.stderr}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--case", required=True)
+    ap.add_argument("--rammer")
+    ap.add_argument("--studio")
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--work", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    globals()["case_" + a.case](a)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()

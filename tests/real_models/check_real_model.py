@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+"""Runs `rammer run --backend reference` on one exported real model and
+compares every output with PyTorch's by relative L2 error."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+try:
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+except ImportError as e:
+    sys.exit(f"check_real_model.py: cannot import {e.name!r}; run scripts/setup")
+
+
+def load(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return numpy_helper.to_array(t)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rammer", required=True)
+    ap.add_argument("--dir", required=True, help="exported model folder (model.onnx, test_data_set_0/)")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--max-rel-l2", type=float, default=1e-4)
+    a = ap.parse_args()
+
+    model = os.path.join(a.dir, "model.onnx")
+    data = os.path.join(a.dir, "test_data_set_0")
+    if not os.path.isfile(model):
+        sys.exit(f"FAIL: {model} is missing: the real_models.export fixture did not produce it")
+    out = os.path.join(a.work, "outputs")
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [a.rammer, "run", model, "--backend", "reference", "--inputs", data, "--outputs", out]
+    print(" ".join(cmd), flush=True)
+    p = subprocess.run(cmd)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: rammer run exited with {p.returncode}")
+
+    k = 0
+    worst = 0.0
+    while os.path.isfile(os.path.join(data, f"output_{k}.pb")):
+        want = load(os.path.join(data, f"output_{k}.pb")).astype(np.float64)
+        got_file = os.path.join(out, f"output_{k}.pb")
+        if not os.path.isfile(got_file):
+            sys.exit(f"FAIL: rammer wrote no {got_file}")
+        got = load(got_file).astype(np.float64)
+        if got.shape != want.shape:
+            sys.exit(f"FAIL: output {k} has shape {got.shape}, PyTorch's has {want.shape}")
+        rel = np.linalg.norm(got - want) / max(np.linalg.norm(want), 1e-30)
+        print(f"output {k}: shape {got.shape}, relative L2 error {rel:.3e}, max abs diff {np.max(np.abs(got - want)):.3e}")
+        worst = max(worst, rel)
+        k += 1
+    if k == 0:
+        sys.exit(f"FAIL: no output_0.pb in {data}")
+    if not worst <= a.max_rel_l2:  # also catches NaN
+        sys.exit(f"FAIL: relative L2 error {worst:.3e} > {a.max_rel_l2:g}")
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
