@@ -1,0 +1,33 @@
+#include "samples/zoo/sample_catalog.h"
+
+#include "samples/zoo/alexnet.h"
+#include "samples/zoo/deepspeech2.h"
+#include "samples/zoo/inception_block.h"
+#include "samples/zoo/lstm_tc.h"
+#include "samples/zoo/nasbench_cells.h"
+#include "samples/zoo/nasnet_cifar.h"
+#include "samples/zoo/resnext29.h"
+#include "samples/zoo/seq2seq.h"
+
+namespace rammer::samples {
+
+std::vector<SampleModel> sampleCatalog() {
+  return {
+      {"resnext29_cifar", "ResNeXt-29 16x64d, CIFAR-10 (Xie et al. 2017)", 68.1e6, buildResNeXt29},
+      {"nasnet_cifar", "NASNet-A 6@768, CIFAR-10 (Zoph et al. 2018)", 3.3e6, buildNasNetCifar},
+      {"alexnet", "AlexNet, ImageNet, torchvision layout", 61.1e6, buildAlexNet},
+      {"deepspeech2", "DeepSpeech2: 2 conv + 7 LSTM 256, 300 frames", 0, buildDeepSpeech2},
+      {"lstm_tc", "LSTM-TC: 10 LSTM layers, hidden 256, 100 steps", 0, buildLstmTc},
+      {"seq2seq", "Seq2Seq: encoder 8x100 LSTM 128, decoder 4x30", 0, buildSeq2Seq},
+      {"inception_block", "Inception-V3 A block (Mixed_5b) on 192x35x35", 0, buildInceptionBlock},
+      {"nasbench_cells", "random NAS-Bench-101 cells after a stem conv", 0, buildNasBenchCells},
+  };
+}
+
+const SampleModel* findSample(const std::vector<SampleModel>& catalog, const std::string& name) {
+  for (const SampleModel& m : catalog)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+}  // namespace rammer::samples
