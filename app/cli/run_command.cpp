@@ -8,6 +8,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
+#include "app/cli/optimize.h"
 #include "app/cli/random_inputs.h"
 #include "core/exec/reference_executor.h"
 #include "core/onnx/tensor_file.h"
@@ -26,6 +27,7 @@ struct RunOptions {
   std::string outputsDir;
   bool json = false;
   int64_t batch = 0;  // 0: not given
+  bool optimize = false;
 };
 
 struct OutputFile {
@@ -138,6 +140,7 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     graph = importForInputs(o, named, progress);
     for (auto& n : named) inputs.push_back(std::move(n.tensor));
   }
+  if (o.optimize) optimizeGraph(graph, progress);
   const double importSeconds = secondsSince(start);
 
   exec::ReferenceOptions options;
@@ -179,6 +182,7 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--outputs", opts->outputsDir, "Folder to write output_0.pb, output_1.pb, ... into")->required();
   sub->add_flag("--json", opts->json, "Print one JSON object instead of text");
   sub->add_option("--batch", opts->batch, "Bind symbolic leading dims of the inputs to N")->check(CLI::PositiveNumber);
+  sub->add_flag("--optimize", opts->optimize, "Run the graph passes before running");
   return Command{sub, [opts, &global] { return runRun(*opts, global); }};
 }
 

@@ -28,19 +28,38 @@ def main():
     ap.add_argument("--dir", required=True, help="exported model folder (model.onnx, test_data_set_0/)")
     ap.add_argument("--work", required=True)
     ap.add_argument("--max-rel-l2", type=float, default=1e-4)
+    ap.add_argument("--optimize", action="store_true",
+                    help="also run with --optimize and require it to match the plain run (rtol 1e-4)")
     a = ap.parse_args()
 
     model = os.path.join(a.dir, "model.onnx")
     data = os.path.join(a.dir, "test_data_set_0")
     if not os.path.isfile(model):
         sys.exit(f"FAIL: {model} is missing: the real_models.export fixture did not produce it")
+    def run(out, extra):
+        shutil.rmtree(out, ignore_errors=True)
+        cmd = [a.rammer, "run", model, "--backend", "reference", "--inputs", data, "--outputs", out] + extra
+        print(" ".join(cmd), flush=True)
+        p = subprocess.run(cmd)
+        if p.returncode != 0:
+            sys.exit(f"FAIL: rammer run {' '.join(extra)} exited with {p.returncode}")
+
     out = os.path.join(a.work, "outputs")
-    shutil.rmtree(out, ignore_errors=True)
-    cmd = [a.rammer, "run", model, "--backend", "reference", "--inputs", data, "--outputs", out]
-    print(" ".join(cmd), flush=True)
-    p = subprocess.run(cmd)
-    if p.returncode != 0:
-        sys.exit(f"FAIL: rammer run exited with {p.returncode}")
+    run(out, [])
+    if a.optimize:
+        opt = os.path.join(a.work, "outputs_optimized")
+        run(opt, ["--optimize"])
+        k = 0
+        while os.path.isfile(os.path.join(out, f"output_{k}.pb")):
+            plain = load(os.path.join(out, f"output_{k}.pb")).astype(np.float64)
+            optimized = load(os.path.join(opt, f"output_{k}.pb")).astype(np.float64)
+            if plain.shape != optimized.shape:
+                sys.exit(f"FAIL: --optimize changed output {k}'s shape {plain.shape} -> {optimized.shape}")
+            bad = np.abs(optimized - plain) > 1e-6 + 1e-4 * np.abs(plain)
+            print(f"output {k}: --optimize vs plain max abs diff {np.max(np.abs(optimized - plain)):.3e}")
+            if bad.any() or np.isnan(optimized).any() != np.isnan(plain).any():
+                sys.exit(f"FAIL: --optimize changed output {k} beyond rtol 1e-4 at {int(bad.sum())} elements")
+            k += 1
 
     k = 0
     worst = 0.0
