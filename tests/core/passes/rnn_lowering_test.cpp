@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -476,7 +475,9 @@ TEST(RnnLowering, LeavesNodesItCannotUnroll) {
 
 // lstm_tc of the Rammer paper: 10 stacked LSTM layers, 100 steps, hidden 256,
 // batch 1.
-TEST(RnnLowering, LstmTcUnrollsIntoAThousandCellsQuickly) {
+// Structure and numerics only: the pass's speed on this graph is measured in
+// tests/bench, never asserted in a unit test.
+TEST(RnnLowering, LstmTcUnrollsIntoAThousandCells) {
   RnnConfig c;
   c.layers = 10;
   c.seq = 100;
@@ -490,34 +491,13 @@ TEST(RnnLowering, LstmTcUnrollsIntoAThousandCellsQuickly) {
   ASSERT_TRUE(bt.b.infer().empty());
   const auto before = runAll(bt.b.graph(), bt.inputs);
 
-  ir::Graph g = bt.b.graph();
-  passes::PassContext passCtx;
-  // CPU time for the bound: the wall clock also counts other processes on a
-  // busy build machine.
-  const std::clock_t cpu0 = std::clock();
-  const auto t0 = std::chrono::steady_clock::now();
-  ASSERT_TRUE(passes::RnnLowering().run(g, passCtx));
-  const double passMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  const double passCpuMs = 1000.0 * static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
-  EXPECT_EQ(count(g, "LstmCell"), 1000u);
-  EXPECT_LT(passCpuMs, 1000.0);
-
   passes::PassContext ctx;
-  const auto t1 = std::chrono::steady_clock::now();
   auto records = passes::standardPipeline().run(bt.b.graph(), ctx);
-  const double pipelineMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
   ASSERT_TRUE(records.ok()) << records.errorText();
   const ir::Graph& lowered = bt.b.graph();
   EXPECT_EQ(count(lowered, "LstmCell"), 1000u);
   EXPECT_EQ(count(lowered, "LSTM"), 0u);
   EXPECT_EQ(count(lowered, "MatMul"), 2000u - 10u);  // no recurrent product at t = 0
   EXPECT_EQ(count(lowered, "Concat"), 0u);
-  double lowerMs = 0;
-  for (const auto& r : *records)
-    if (r.pass == "rnn-lowering") lowerMs = r.milliseconds;
-  std::printf("lstm_tc: rnn-lowering %.1f ms wall (%.1f ms CPU) alone, %.1f ms in the pipeline (with re-inference); "
-              "pipeline %.1f ms, %zu nodes\n",
-              passMs, passCpuMs, lowerMs, pipelineMs, lowered.numNodes());
-  const double worst = expectSame(runAll(lowered, bt.inputs), before);
-  std::printf("lstm_tc: largest difference %.3g\n", worst);
+  expectSame(runAll(lowered, bt.inputs), before);
 }
