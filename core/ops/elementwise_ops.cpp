@@ -18,9 +18,6 @@ using ir::Shape;
 using ir::Tensor;
 using ir::TensorType;
 
-double outputElements(std::span<const TensorType> outs) {
-  return !outs.empty() && outs[0].fullyKnown() ? static_cast<double>(ir::numElements(outs[0].shape)) : 0.0;
-}
 
 // Shape the kernels use for input i. Opset < 7 binary ops broadcast only
 // when the `broadcast` attribute is 1, B against A, optionally placed at

@@ -39,6 +39,12 @@ using FlopsFn = std::function<double(const OpContext&, std::span<const ir::Tenso
 // Domain of the ops this project defines itself (fused and lowered ops).
 inline constexpr const char* kRammerDomain = "com.rammer";
 
+// Elements of the first output when its shape is known, else 0: the FLOP
+// count of ops that do one operation per output element.
+inline double outputElements(std::span<const ir::TensorType> outs) {
+  return !outs.empty() && outs[0].fullyKnown() ? static_cast<double>(ir::numElements(outs[0].shape)) : 0.0;
+}
+
 struct OpDef {
   std::string type;
   std::string domain;  // "" for ONNX's default domain, kRammerDomain for ours

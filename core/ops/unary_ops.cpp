@@ -16,9 +16,6 @@ using ir::Shape;
 using ir::Tensor;
 using ir::TensorType;
 
-double outputElements(std::span<const TensorType> outs) {
-  return !outs.empty() && outs[0].fullyKnown() ? static_cast<double>(ir::numElements(outs[0].shape)) : 0.0;
-}
 
 template <class T, class F>
 Tensor mapElements(const Tensor& x, F f) {
