@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <random>
@@ -15,6 +14,7 @@
 #include <string>
 
 #include "core/exec/reference_executor.h"
+#include "core/ops/type_inference.h"
 #include "core/passes/pass_manager.h"
 #include "core/passes/rnn_lowering.h"
 #include "tests/support/graph_builder.h"
@@ -470,6 +470,34 @@ TEST(RnnLowering, LeavesNodesItCannotUnroll) {
   EXPECT_EQ(count(bt.b.graph(), "LSTM"), 1u);
   EXPECT_TRUE(hasNote(notes, "left GRU 'gru' as it is: W or R is not a constant"));
   EXPECT_TRUE(hasNote(notes, "left LSTM 'lstm2' as it is: sequence_lens is not a constant"));
+}
+
+// The pass on its own: the types it gives new values are those inference
+// finds, and a graph without LSTM/GRU nodes is not touched.
+TEST(RnnLowering, PassAloneSetsTheTypesInferenceWouldFind) {
+  RnnConfig c;
+  c.direction = "bidirectional";
+  c.layers = 2;
+  c.initial = State::Input;
+  c.op = "GRU";
+  Built bt = buildRnn(c);
+  ASSERT_TRUE(bt.b.infer().empty());
+  ir::Graph& g = bt.b.graph();
+  passes::PassContext ctx;
+  ASSERT_TRUE(passes::RnnLowering().run(g, ctx));
+  EXPECT_EQ(ctx.takeNotes().size(), 2u);
+  g.compact();
+  std::vector<ir::TensorType> set;
+  for (size_t v = 0; v < g.numValues(); ++v) set.push_back(g.value(static_cast<ir::ValueId>(v)).type);
+  ASSERT_TRUE(ops::inferTypes(g).empty());
+  for (size_t v = 0; v < g.numValues(); ++v)
+    EXPECT_EQ(g.value(static_cast<ir::ValueId>(v)).type, set[v]) << g.value(static_cast<ir::ValueId>(v)).name;
+
+  GraphBuilder plain;
+  plain.output(plain.op("Relu", "relu", {plain.input("x", {2, 3})}));
+  ASSERT_TRUE(plain.infer().empty());
+  EXPECT_FALSE(passes::RnnLowering().run(plain.graph(), ctx));
+  EXPECT_TRUE(ctx.takeNotes().empty());
 }
 
 // lstm_tc of the Rammer paper: 10 stacked LSTM layers, 100 steps, hidden 256,
