@@ -11,6 +11,7 @@
 #include "core/ops/cell_kernels.h"
 #include "core/ops/op_registry.h"
 #include "core/ops/rnn_activations.h"
+#include "core/ops/rnn_spec.h"
 
 namespace rammer::ops {
 
@@ -44,16 +45,8 @@ int64_t mul(int64_t a, int64_t b) { return a < 0 || b < 0 ? kUnknown : a * b; }
 // OpError unless a present input has `expected` shape (unknown dims on either
 // side are not compared).
 void expectShape(const OpContext& ctx, size_t slot, const char* name, const ir::Shape& expected) {
-  if (!ctx.has(slot)) return;
-  ctx.expectDType(slot, {ir::DType::Float32});
-  const ir::TensorType& t = ctx.type(slot);
-  if (!t.rankKnown) return;
-  bool ok = t.shape.size() == expected.size();
-  for (size_t i = 0; ok && i < expected.size(); ++i)
-    ok = t.shape[i] < 0 || expected[i] < 0 || t.shape[i] == expected[i];
-  if (!ok)
-    ctx.fail(std::string(name) + " has shape " + ir::shapeToString(t.shape) + ", expected " +
-             ir::shapeToString(expected));
+  if (ctx.has(slot)) ctx.expectDType(slot, {ir::DType::Float32});
+  expectRnnShape(ctx, slot, name, expected);
 }
 
 // Batch size: the first known leading dim of the [B, ...] inputs.

@@ -17,20 +17,6 @@ int64_t dimOrUnknown(const OpContext& ctx, size_t slot, size_t dim) {
 
 int64_t mul(int64_t a, int64_t b) { return a < 0 || b < 0 ? kUnknown : a * b; }
 
-// OpError unless a present input has `expected` shape; unknown dims on either
-// side are not compared. `meaning` names the dims for the message.
-void expectShape(const OpContext& ctx, size_t slot, const char* name, const ir::Shape& expected,
-                 const char* meaning) {
-  if (!ctx.has(slot)) return;
-  const ir::TensorType& t = ctx.type(slot);
-  if (!t.rankKnown) return;
-  bool ok = t.shape.size() == expected.size();
-  for (size_t i = 0; ok && i < expected.size(); ++i)
-    ok = t.shape[i] < 0 || expected[i] < 0 || t.shape[i] == expected[i];
-  if (!ok)
-    ctx.fail(std::string(name) + " has shape " + ir::shapeToString(t.shape) + ", expected " +
-             ir::shapeToString(expected) + " (" + meaning + ")");
-}
 
 const char* gatesName(RnnKind kind) {
   switch (kind) {
@@ -42,6 +28,20 @@ const char* gatesName(RnnKind kind) {
 }
 
 }  // namespace
+
+void expectRnnShape(const OpContext& ctx, size_t slot, const char* name, const ir::Shape& expected,
+                    const char* meaning) {
+  if (!ctx.has(slot)) return;
+  const ir::TensorType& t = ctx.type(slot);
+  if (!t.rankKnown) return;
+  bool ok = t.shape.size() == expected.size();
+  for (size_t i = 0; ok && i < expected.size(); ++i)
+    ok = t.shape[i] < 0 || expected[i] < 0 || t.shape[i] == expected[i];
+  if (!ok)
+    ctx.fail(std::string(name) + " has shape " + ir::shapeToString(t.shape) + ", expected " +
+             ir::shapeToString(expected) + (meaning ? std::string(" (") + meaning + ")" : std::string()));
+}
+
 
 RnnSpec readRnnSpec(const OpContext& ctx, RnnKind kind) {
   const ir::Attributes& a = ctx.attrs();
@@ -95,17 +95,17 @@ RnnSpec readRnnSpec(const OpContext& ctx, RnnKind kind) {
   const std::string wMeaning = "[num_directions, " + gates + ", input_size]";
   const std::string rMeaning = "[num_directions, " + gates + ", hidden_size]";
   const std::string bMeaning = "[num_directions, 2*" + gates + "]";
-  expectShape(ctx, kRnnW, "W", {nd, gh, s.input}, wMeaning.c_str());
-  expectShape(ctx, kRnnR, "R", {nd, gh, s.hidden}, rMeaning.c_str());
-  expectShape(ctx, kRnnB, "B", {nd, mul(2, gh)}, bMeaning.c_str());
-  expectShape(ctx, kRnnSeqLens, "sequence_lens", {s.batch}, "[batch_size]");
+  expectRnnShape(ctx, kRnnW, "W", {nd, gh, s.input}, wMeaning.c_str());
+  expectRnnShape(ctx, kRnnR, "R", {nd, gh, s.hidden}, rMeaning.c_str());
+  expectRnnShape(ctx, kRnnB, "B", {nd, mul(2, gh)}, bMeaning.c_str());
+  expectRnnShape(ctx, kRnnSeqLens, "sequence_lens", {s.batch}, "[batch_size]");
   const ir::Shape stateShape = s.layout == 0 ? ir::Shape{nd, s.batch, s.hidden} : ir::Shape{s.batch, nd, s.hidden};
   const char* stateMeaning =
       s.layout == 0 ? "[num_directions, batch_size, hidden_size]" : "[batch_size, num_directions, hidden_size]";
-  expectShape(ctx, kRnnInitialH, "initial_h", stateShape, stateMeaning);
+  expectRnnShape(ctx, kRnnInitialH, "initial_h", stateShape, stateMeaning);
   if (kind == RnnKind::Lstm) {
-    expectShape(ctx, kRnnInitialC, "initial_c", stateShape, stateMeaning);
-    expectShape(ctx, kRnnP, "P", {nd, mul(3, s.hidden)}, "[num_directions, 3*hidden_size]");
+    expectRnnShape(ctx, kRnnInitialC, "initial_c", stateShape, stateMeaning);
+    expectRnnShape(ctx, kRnnP, "P", {nd, mul(3, s.hidden)}, "[num_directions, 3*hidden_size]");
   }
   return s;
 }

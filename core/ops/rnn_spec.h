@@ -39,4 +39,9 @@ std::vector<ir::TensorType> inferRnnOutputs(const OpContext& ctx, const RnnSpec&
 // 2 FLOPs per multiply-add of the input and recurrent products.
 double rnnFlops(const RnnSpec& spec);
 
+// OpError unless a present input has `expected` shape; unknown dims on either
+// side are not compared. `meaning`, when given, names the dims in the message.
+void expectRnnShape(const OpContext& ctx, size_t slot, const char* name, const ir::Shape& expected,
+                    const char* meaning = nullptr);
+
 }  // namespace rammer::ops

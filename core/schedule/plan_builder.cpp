@@ -134,26 +134,26 @@ KernelEstimate PlanBuilder::estimate(const kernels::RKernel& k) const {
   return e;
 }
 
-size_t PlanBuilder::fastest(int32_t op) const {
-  const auto& cs = candidates(op);
+namespace {
+// Index of the candidate with the smallest `metric`; the first on ties.
+template <class Metric>
+size_t argmin(const std::vector<kernels::RKernel>& candidates, Metric metric) {
   size_t best = 0;
-  double bestUs = std::numeric_limits<double>::infinity();
-  for (size_t i = 0; i < cs.size(); ++i) {
-    const double us = estimate(cs[i]).opUs;
-    if (us < bestUs) bestUs = us, best = i;
+  double bestValue = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const double v = metric(candidates[i]);
+    if (v < bestValue) bestValue = v, best = i;
   }
   return best;
 }
+}  // namespace
+
+size_t PlanBuilder::fastest(int32_t op) const {
+  return argmin(candidates(op), [this](const kernels::RKernel& k) { return estimate(k).opUs; });
+}
 
 size_t PlanBuilder::mostEfficient(int32_t op) const {
-  const auto& cs = candidates(op);
-  size_t best = 0;
-  double bestSm = std::numeric_limits<double>::infinity();
-  for (size_t i = 0; i < cs.size(); ++i) {
-    const double sm = estimate(cs[i]).smUs;
-    if (sm < bestSm) bestSm = sm, best = i;
-  }
-  return best;
+  return argmin(candidates(op), [this](const kernels::RKernel& k) { return estimate(k).smUs; });
 }
 
 int PlanBuilder::pinnedKernel(int32_t op) const {
