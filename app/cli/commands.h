@@ -8,5 +8,8 @@ namespace rammer::cli {
 
 Command addInfoCommand(CLI::App& app, const GlobalOptions& global);
 Command addRunCommand(CLI::App& app, const GlobalOptions& global);
+Command addScheduleCommand(CLI::App& app, const GlobalOptions& global);
+Command addExportCommand(CLI::App& app, const GlobalOptions& global);
+Command addProfileCommand(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace rammer::cli

@@ -32,7 +32,9 @@ int main(int argc, char** argv) {
 
   GlobalOptions global;
   app.add_flag("-q,--quiet", global.quiet, "No progress messages on stderr");
-  std::vector<Command> commands = {addInfoCommand(app, global), addRunCommand(app, global)};
+  std::vector<Command> commands = {addInfoCommand(app, global), addRunCommand(app, global),
+                                  addScheduleCommand(app, global), addExportCommand(app, global),
+                                  addProfileCommand(app, global)};
 
   try {
     app.parse(argc, argv);
