@@ -134,6 +134,10 @@ class Checker {
         }
       }
     }
+    lastProgram_.assign(where_.size(), -1);
+    for (size_t i = 0; i < where_.size(); ++i)
+      for (const auto& places : where_[i])
+        for (const Where& x : places) lastProgram_[i] = std::max(lastProgram_[i], x.program);
     for (size_t i = 0; i < where_.size(); ++i) {
       std::vector<int64_t> missing;
       for (size_t r = 0; r < where_[i].size(); ++r) {
@@ -221,7 +225,9 @@ class Checker {
     snapshots_.clear();
     intern_.clear();
     std::vector<std::vector<std::pair<int32_t, int32_t>>> barrierSnaps(nv);  // (order, snapshot id)
-    std::vector<Known> cur(nv, Known(nv, -1));
+    // Filled on a vEU's first barrier: most vEUs of a one-operator program
+    // never wait, and V x V clocks per program add up over thousands.
+    std::vector<Known> cur(nv);
     std::vector<size_t> pos(nv, 0);
     std::vector<std::vector<int>> waiters(nv);
 
@@ -253,6 +259,7 @@ class Checker {
             break;
           }
           Known& k = cur[static_cast<size_t>(v)];
+          if (k.empty()) k.assign(nv, -1);
           std::set<int32_t> joined;
           for (const Slot& w : b->waits) {
             const int32_t sid = snapshotAt(w.veu, w.order);
@@ -311,6 +318,7 @@ class Checker {
 
   // A producer rTask placed in a later program than its consumer.
   void checkLaterProgram(int p, TaskRef consumer, Slot me, int32_t prod) {
+    if (lastProgram_[static_cast<size_t>(prod)] <= p) return;
     const auto& w = where_[static_cast<size_t>(prod)];
     for (size_t r = 0; r < w.size(); ++r) {
       for (const Where& x : w[r]) {
@@ -422,6 +430,7 @@ class Checker {
   ValidationReport report_;
   std::vector<std::vector<int32_t>> producers_;
   std::vector<std::vector<std::vector<Where>>> where_;  // op -> rtask -> placements
+  std::vector<int> lastProgram_;  // op -> latest program holding one of its rTasks
   std::vector<Known> snapshots_;
   std::unordered_map<size_t, std::vector<int32_t>> intern_;
 };
