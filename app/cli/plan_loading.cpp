@@ -10,6 +10,7 @@
 #include "core/schedule/policy.h"
 #include "core/schedule/schedule_edits.h"
 #include "core/schedule/validator.h"
+#include "core/sim/analytic_cost_model.h"
 
 namespace rammer::cli {
 
@@ -58,7 +59,9 @@ PlannedModel planGraph(const ir::Graph& optimized, const PlanOptions& o, const P
     constraints = std::move(parsed).value();
   }
 
-  auto policy = schedule::makePolicy(o.policy);
+  std::shared_ptr<const sim::CostModel> model = o.costModel;
+  if (!model) model = std::make_shared<const sim::AnalyticCostModel>();
+  auto policy = schedule::makePolicy(o.policy, sim::policyOptions(model));
   if (!policy) throwDiagnostics(policy.errors(), "--policy");
   progress.status(fmt::format("scheduling with {} on {}...", o.policy, out.device.id));
   const auto start = std::chrono::steady_clock::now();

@@ -6,12 +6,14 @@
 // the validator's message.
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "app/cli/cli_support.h"
 #include "core/device/device_spec.h"
 #include "core/ir/graph.h"
 #include "core/schedule/plan.h"
+#include "core/sim/cost_model.h"
 
 namespace rammer::cli {
 
@@ -20,6 +22,9 @@ struct PlanOptions {
   std::string device = "h100";
   std::string scheduleFile;  // schedule edits (docs/SCHEDULE_EDITS.md); empty: none
   int64_t batch = 0;         // 0: symbolic batch dims become 1 (the paper's batch)
+  // The rTask times the policy plans with (null: the analytic cost model,
+  // what `rammer schedule` predicts with).
+  std::shared_ptr<const sim::CostModel> costModel;
 };
 
 // Adds --policy, --device, --schedule and --batch to `cmd`.

@@ -1,5 +1,9 @@
 // rammer run MODEL --backend reference (--inputs DIR | --random [--seed N])
 //            --outputs DIR [--json] [--batch N]
+// rammer run MODEL --backend cuda [--policy P] [--trace T.json] [--metrics]
+//            [--repeat N] (run_cuda.h)
+// rammer run MODEL --backend emulator [--policy P] [--threads N] [--trace T.json]
+//            with inputs and outputs as for reference (run_emulator.h)
 #include <fmt/core.h>
 
 #include <chrono>
@@ -10,6 +14,8 @@
 #include "app/cli/model_loading.h"
 #include "app/cli/optimize.h"
 #include "app/cli/random_inputs.h"
+#include "app/cli/run_cuda.h"
+#include "app/cli/run_emulator.h"
 #include "core/exec/reference_executor.h"
 #include "core/onnx/tensor_file.h"
 #include "core/ops/type_inference.h"
@@ -28,6 +34,12 @@ struct RunOptions {
   bool json = false;
   int64_t batch = 0;  // 0: not given
   bool optimize = false;
+  // Scheduled backends (cuda): the plan, and what to measure.
+  PlanOptions plan;
+  std::string traceFile;
+  bool metrics = false;
+  int repeat = 10;
+  int threads = 0;  // emulator workers; 0: one per core
 };
 
 struct OutputFile {
@@ -123,7 +135,14 @@ void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, do
 }
 
 int runRun(const RunOptions& o, const GlobalOptions& global) {
-  if (o.backend != "reference") throw CliError("backend '" + o.backend + "' is not available yet; choose reference");
+  if (o.backend == "cuda") {
+    CudaRunRequest r{o.model, o.plan, o.inputsDir, o.seed, o.outputsDir, o.traceFile, o.metrics, o.repeat};
+    r.plan.batch = o.batch;
+    r.json = o.json;
+    return runCudaBackend(r, global);
+  }
+  if (o.backend != "reference" && o.backend != "emulator")
+    throw CliError("backend '" + o.backend + "' is not available; choose reference, emulator or cuda");
   requireFile(o.model, "model");
   Progress progress(global);
 
@@ -140,13 +159,19 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     graph = importForInputs(o, named, progress);
     for (auto& n : named) inputs.push_back(std::move(n.tensor));
   }
-  if (o.optimize) optimizeGraph(graph, progress);
+  // The emulator runs a plan, and plans are made for the optimized graph.
+  if (o.optimize || o.backend == "emulator") optimizeGraph(graph, progress);
   const double importSeconds = secondsSince(start);
 
-  exec::ReferenceOptions options;
-  options.progress = [&progress](size_t done, size_t total) { progress.steps("running", done, total); };
   start = std::chrono::steady_clock::now();
-  auto results = exec::runReference(graph, inputs, options);
+  ir::Result<std::vector<ir::Tensor>> results = std::vector<ir::Tensor>{};
+  if (o.backend == "emulator") {
+    results = runOnEmulator(graph, inputs, EmulatorRunRequest{o.plan, o.threads, o.traceFile}, progress);
+  } else {
+    exec::ReferenceOptions options;
+    options.progress = [&progress](size_t done, size_t total) { progress.steps("running", done, total); };
+    results = exec::runReference(graph, inputs, options);
+  }
   const double runSeconds = secondsSince(start);
   if (!results) throwDiagnostics(results.errors(), o.model);
 
@@ -172,17 +197,32 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand("run", "Run a model on given or seeded random inputs and write its outputs");
   sub->add_option("MODEL", opts->model, "ONNX model file")->required();
-  sub->add_option("--backend", opts->backend, "Execution backend (available now: reference)")
-      ->capture_default_str();
+  sub->add_option("--backend", opts->backend, "Execution backend: reference, emulator, cuda")->capture_default_str();
   CLI::Option_group* source = sub->add_option_group("input source", "Where the inputs come from (one of)");
   source->add_option("--inputs", opts->inputsDir, "Folder with input_0.pb, input_1.pb, ... bound in order");
   CLI::Option* random = source->add_flag("--random", opts->random, "Seeded random inputs (floats in [-1, 1], ints 0..9)");
-  source->require_option(1);
+  source->require_option(0, 1);
   sub->add_option("--seed", opts->seed, "Seed for --random")->capture_default_str()->needs(random);
-  sub->add_option("--outputs", opts->outputsDir, "Folder to write output_0.pb, output_1.pb, ... into")->required();
+  sub->add_option("--outputs", opts->outputsDir, "Folder to write output_0.pb, output_1.pb, ... into");
   sub->add_flag("--json", opts->json, "Print one JSON object instead of text");
   sub->add_option("--batch", opts->batch, "Bind symbolic leading dims of the inputs to N")->check(CLI::PositiveNumber);
   sub->add_flag("--optimize", opts->optimize, "Run the graph passes before running");
+  sub->add_option("--policy", opts->plan.policy, "Scheduling policy (emulator, cuda)")->capture_default_str();
+  sub->add_option("--device", opts->plan.device, "Device preset or JSON the plan is made for (emulator, cuda)")
+      ->capture_default_str();
+  sub->add_option("--schedule", opts->plan.scheduleFile, "Schedule edits JSON (emulator, cuda)");
+  sub->add_option("--trace", opts->traceFile, "Write the measured (cuda) or emulated (emulator) Chrome trace JSON here");
+  sub->add_option("--threads", opts->threads, "Worker threads (emulator; default: one per core)")
+      ->check(CLI::PositiveNumber);
+  sub->add_flag("--metrics", opts->metrics, "Report hardware metrics (cuda)");
+  sub->add_option("--repeat", opts->repeat, "Timed runs (cuda)")->capture_default_str()->check(CLI::PositiveNumber);
+  // The reference backend reads given inputs and writes outputs; the GPU
+  // defaults to seeded random inputs and only checks its outputs.
+  sub->parse_complete_callback([opts] {
+    if (opts->backend != "reference" && opts->backend != "emulator") return;
+    if (opts->inputsDir.empty() && !opts->random) throw CLI::RequiredError("--inputs or --random");
+    if (opts->outputsDir.empty()) throw CLI::RequiredError("--outputs");
+  });
   return Command{sub, [opts, &global] { return runRun(*opts, global); }};
 }
 

@@ -1,11 +1,265 @@
-// rammer schedule: being written (issue #4/#5); refuses to run until then.
+// rammer schedule MODEL [--policy P] [--device D] [--schedule EDITS.json]
+//                 [--batch N] [--json] [--trace OUT.json] [--decisions]
+//                 [--max-rows N]
+// (alias: rammer simulate.) Plans the model and predicts its run with the
+// analytic cost model: the rPrograms (vEUs per SM and in total, why each
+// starts), the rKernel chosen per operator and the rule behind it, the
+// predicted latency and SM efficiency; --trace writes the predicted
+// timeline as Chrome trace JSON (Perfetto, chrome://tracing).
+//
+// --json keys: model, policy, device, device_name, cost_model,
+// schedule_seconds, predicted_latency_us, sm_efficiency (0..1), veus and
+// veus_per_sm (the largest program's), rtasks, barriers, launch_overhead_us
+// (all launches), barrier_wait_veu_us (summed over vEUs), programs[] {index,
+// veus_per_sm, veus, rtasks, barriers, start_us, end_us, cut_reason},
+// kernels[] per operator {op, type, view, kernel (null for views), family,
+// rule, rtasks, threads, shared_bytes, flops, bytes, program}, and with
+// --decisions decisions[], with --trace the trace file.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <variant>
+
 #include "app/cli/commands.h"
+#include "app/cli/json_output.h"
+#include "app/cli/model_loading.h"
+#include "app/cli/plan_loading.h"
+#include "core/sim/analytic_cost_model.h"
+#include "core/sim/chrome_trace.h"
+#include "core/sim/simulator.h"
 
 namespace rammer::cli {
 
-Command addScheduleCommand(CLI::App& app, const GlobalOptions&) {
-  CLI::App* cmd = app.add_subcommand("schedule", "(not yet available)");
-  return Command{cmd, [] () -> int { throw CliError("rammer schedule is not available in this build yet"); }};
+namespace {
+
+struct ScheduleOptions {
+  std::string model;
+  PlanOptions plan;
+  bool json = false;
+  std::string traceFile;
+  bool decisions = false;
+  size_t maxRows = 40;
+};
+
+// The program each operator's rTasks run in; -1 for views.
+std::vector<int> programOfOps(const schedule::Plan& plan) {
+  std::vector<int> of(plan.ops.size(), -1);
+  for (size_t p = 0; p < plan.programs.size(); ++p)
+    for (const auto& stream : plan.programs[p].program.streams())
+      for (const auto& instr : stream)
+        if (const auto* e = std::get_if<schedule::Exec>(&instr))
+          if (e->task.op >= 0 && static_cast<size_t>(e->task.op) < of.size() && of[static_cast<size_t>(e->task.op)] < 0)
+            of[static_cast<size_t>(e->task.op)] = static_cast<int>(p);
+  return of;
+}
+
+struct Summary {
+  size_t barriers = 0;
+  int maxVEUs = 0;
+  int maxVEUsPerSM = 0;
+  int minVEUsPerSM = 0;
+};
+
+Summary summarize(const schedule::Plan& plan) {
+  Summary s;
+  s.minVEUsPerSM = plan.programs.empty() ? 0 : plan.programs.front().veusPerSM;
+  for (const auto& p : plan.programs) {
+    s.barriers += p.program.numBarriers();
+    s.maxVEUs = std::max(s.maxVEUs, p.program.numVEUs());
+    s.maxVEUsPerSM = std::max(s.maxVEUsPerSM, p.veusPerSM);
+    s.minVEUsPerSM = std::min(s.minVEUsPerSM, p.veusPerSM);
+  }
+  return s;
+}
+
+Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model) {
+  const schedule::Plan& plan = pm.plan;
+  const Summary s = summarize(plan);
+  const std::vector<int> programOf = programOfOps(plan);
+  Json j;
+  j["model"] = o.model;
+  j["policy"] = plan.policy;
+  j["device"] = pm.device.id;
+  j["device_name"] = pm.device.name;
+  j["cost_model"] = model.name();
+  j["schedule_seconds"] = pm.scheduleSeconds;
+  j["predicted_latency_us"] = trace.totalUs;
+  j["sm_efficiency"] = trace.smEfficiency;
+  j["veus"] = s.maxVEUs;
+  j["veus_per_sm"] = s.maxVEUsPerSM;
+  j["rtasks"] = plan.numRTasks();
+  j["barriers"] = s.barriers;
+  j["launch_overhead_us"] = trace.metrics.count("launch_overhead_us") ? trace.metrics.at("launch_overhead_us") : 0.0;
+  // Summed over vEUs: vEU-microseconds spent waiting at barriers.
+  j["barrier_wait_veu_us"] =
+      trace.metrics.count("barrier_wait_veu_us") ? trace.metrics.at("barrier_wait_veu_us") : 0.0;
+  j["programs"] = Json::array();
+  for (size_t p = 0; p < plan.programs.size(); ++p) {
+    const auto& info = plan.programs[p];
+    Json e;
+    e["index"] = p;
+    e["veus_per_sm"] = info.veusPerSM;
+    e["veus"] = info.program.numVEUs();
+    e["rtasks"] = info.program.numTasks();
+    e["barriers"] = info.program.numBarriers();
+    e["start_us"] = trace.programs.at(p).startUs;
+    e["end_us"] = trace.programs.at(p).endUs;
+    e["cut_reason"] = info.cutReason;
+    j["programs"].push_back(std::move(e));
+  }
+  j["kernels"] = Json::array();
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    const auto& op = plan.ops[i];
+    Json e;
+    e["op"] = op.name;
+    e["type"] = op.opType;
+    e["view"] = op.isView;
+    if (op.isView) {
+      e["kernel"] = nullptr;
+    } else {
+      e["kernel"] = op.kernel.name;
+      e["family"] = op.kernel.family;
+      e["rule"] = op.kernelRule;
+      e["rtasks"] = op.kernel.numRTasks;
+      e["threads"] = op.kernel.threads();
+      e["shared_bytes"] = op.kernel.sharedBytes;
+      e["flops"] = op.kernel.flops;
+      e["bytes"] = op.kernel.bytes;
+      e["program"] = programOf[i];
+    }
+    j["kernels"].push_back(std::move(e));
+  }
+  if (o.decisions) j["decisions"] = plan.decisions;
+  if (!o.traceFile.empty()) j["trace"] = o.traceFile;
+  return j;
+}
+
+// A cut reason for the table: a wave can name a hundred operators, so a
+// long list in parentheses keeps its first name and a count (--json has the
+// whole text).
+std::string shortReason(const std::string& reason) {
+  constexpr size_t kMax = 60;
+  const size_t open = reason.find(" (");
+  if (open == std::string::npos) return reason;
+  size_t close = std::string::npos;
+  for (size_t i = open + 1, depth = 0; i < reason.size() && close == std::string::npos; ++i) {
+    if (reason[i] == '(') ++depth;
+    if (reason[i] == ')' && --depth == 0) close = i;
+  }
+  if (close == std::string::npos || close - open <= kMax) return reason;
+  const std::string list = reason.substr(open + 2, close - open - 2);
+  const size_t names = static_cast<size_t>(std::count(list.begin(), list.end(), ',')) + 1;
+  const std::string first = list.substr(0, list.find(','));
+  return reason.substr(0, open + 2) + first + ", ... " + std::to_string(names - 1) + " more" + reason.substr(close);
+}
+
+// "... 3051 more (--max-rows 0 lists all)" when a table was cut.
+void printMore(size_t shown, size_t total) {
+  if (shown < total) fmt::print("  ... {} more (--max-rows 0 lists all)\n", total - shown);
+}
+
+void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace,
+               const sim::CostModel& model) {
+  const schedule::Plan& plan = pm.plan;
+  const Summary s = summarize(plan);
+  const size_t rows = o.maxRows == 0 ? SIZE_MAX : o.maxRows;
+  fmt::print("model      {}\n", o.model);
+  fmt::print("policy     {} on {} ({}), scheduled in {}\n", plan.policy, pm.device.id, pm.device.name,
+             formatSeconds(pm.scheduleSeconds));
+  const std::string perSM = s.minVEUsPerSM == s.maxVEUsPerSM ? std::to_string(s.maxVEUsPerSM)
+                                                              : fmt::format("{}-{}", s.minVEUsPerSM, s.maxVEUsPerSM);
+  fmt::print("plan       {} program(s), {} rTasks, {} barriers; {} vEUs/SM, up to {} vEUs\n", plan.programs.size(),
+             plan.numRTasks(), s.barriers, perSM, s.maxVEUs);
+  fmt::print("predicted  {:.1f} us, SM efficiency {:.1f}% ({}: a prediction, not a measurement)\n", trace.totalUs,
+             100 * trace.smEfficiency, model.name());
+
+  fmt::print("programs\n");
+  fmt::print("  {:>5} {:>7} {:>6} {:>8} {:>8} {:>11} {:>11}  {}\n", "#", "vEUs/SM", "vEUs", "rTasks", "barriers",
+             "start us", "end us", "cut reason");
+  const size_t np = std::min(rows, plan.programs.size());
+  for (size_t p = 0; p < np; ++p) {
+    const auto& info = plan.programs[p];
+    fmt::print("  {:>5} {:>7} {:>6} {:>8} {:>8} {:>11.2f} {:>11.2f}  {}\n", p, info.veusPerSM,
+               info.program.numVEUs(), info.program.numTasks(), info.program.numBarriers(), trace.programs[p].startUs,
+               trace.programs[p].endUs, shortReason(info.cutReason));
+  }
+  printMore(np, plan.programs.size());
+
+  fmt::print("rKernels\n");
+  const std::vector<int> programOf = programOfOps(plan);
+  size_t nameWidth = 2, typeWidth = 4, kernelWidth = 7;
+  const size_t nk = std::min(rows, plan.ops.size());
+  for (size_t i = 0; i < nk; ++i) {
+    nameWidth = std::max(nameWidth, plan.ops[i].name.size());
+    typeWidth = std::max(typeWidth, plan.ops[i].opType.size());
+    kernelWidth = std::max(kernelWidth, plan.ops[i].kernel.name.size());
+  }
+  fmt::print("  {:<{}}  {:<{}}  {:<{}}  {:>7} {:>7} {:>7}  {}\n", "op", nameWidth, "type", typeWidth, "rKernel",
+             kernelWidth, "rTasks", "threads", "program", "rule");
+  for (size_t i = 0; i < nk; ++i) {
+    const auto& op = plan.ops[i];
+    if (op.isView) {
+      fmt::print("  {:<{}}  {:<{}}  (view: no rTasks)\n", op.name, nameWidth, op.opType, typeWidth);
+      continue;
+    }
+    fmt::print("  {:<{}}  {:<{}}  {:<{}}  {:>7} {:>7} {:>7}  {}\n", op.name, nameWidth, op.opType, typeWidth,
+               op.kernel.name, kernelWidth, op.kernel.numRTasks, op.kernel.threads(), programOf[i], op.kernelRule);
+  }
+  printMore(nk, plan.ops.size());
+
+  if (o.decisions) {
+    fmt::print("decisions\n");
+    for (const auto& d : plan.decisions) fmt::print("  {}\n", d);
+  }
+  if (!o.traceFile.empty())
+    fmt::print("trace      {} ({} rTask and {} barrier events)\n", o.traceFile, trace.tasks.size(),
+               trace.barriers.size());
+}
+
+void writeTrace(const std::string& file, const sim::Trace& trace) {
+  std::ofstream out(file, std::ios::binary);
+  if (!out) throw CliError(file + ": cannot write the trace file");
+  sim::writeChromeTrace(trace, out);
+  out.close();
+  if (!out) throw CliError(file + ": cannot write the trace file");
+}
+
+int runSchedule(const ScheduleOptions& o, const GlobalOptions& global) {
+  requireFile(o.model, "model");
+  Progress progress(global);
+  const ir::Graph graph = loadOptimizedModel(o.model, o.plan, progress);
+  const PlannedModel pm = planGraph(graph, o.plan, progress);
+
+  progress.status("simulating...");
+  // The model the policy planned with (planGraph's default).
+  std::shared_ptr<const sim::CostModel> model = o.plan.costModel;
+  if (!model) model = std::make_shared<const sim::AnalyticCostModel>();
+  auto trace = sim::Simulator(model).run(pm.plan);
+  if (!trace) throwDiagnostics(trace.errors(), "simulating the plan");
+  if (!o.traceFile.empty()) writeTrace(o.traceFile, *trace);
+
+  if (o.json) fmt::print("{}\n", toJson(o, pm, *trace, *model).dump(2));
+  else printText(o, pm, *trace, *model);
+  return 0;
+}
+
+}  // namespace
+
+Command addScheduleCommand(CLI::App& app, const GlobalOptions& global) {
+  auto opts = std::make_shared<ScheduleOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "schedule", "Plan a model (rPrograms, vEUs, rKernels) and predict its latency and SM efficiency");
+  cmd->alias("simulate");
+  cmd->add_option("MODEL", opts->model, "ONNX model file")->required();
+  addPlanOptions(cmd, opts->plan);
+  cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");
+  cmd->add_option("--trace", opts->traceFile, "Write the predicted timeline as Chrome trace JSON (Perfetto)");
+  cmd->add_flag("--decisions", opts->decisions, "List the policy's decisions, one per line");
+  cmd->add_option("--max-rows", opts->maxRows, "Rows per table in the text output (0: all)")->capture_default_str();
+  return Command{cmd, [opts, &global] { return runSchedule(*opts, global); }};
 }
 
 }  // namespace rammer::cli

@@ -1,30 +1,31 @@
-// rammer-studio [MODEL]: the (placeholder) Rammer Studio window.
+// rammer-studio [MODEL] [--policy P] [--device D] [--batch N] [--quit-after-load]
 #include <QApplication>
-#include <QCommandLineParser>
+#include <QTemporaryDir>
+#include <cstdio>
 
-#include "app/studio/summary_window.h"
+#include "app/studio/command_line.h"
+#include "app/studio/main_window.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Rammer"));
   QApplication::setApplicationName(QStringLiteral("rammer-studio"));
   QApplication::setApplicationVersion(QStringLiteral(RAMMER_VERSION));
 
-  QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Rammer Studio: inspect ONNX models"));
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("MODEL"), QStringLiteral("ONNX model to open"), QStringLiteral("[MODEL]"));
-  QCommandLineOption quitAfterLoad(QStringLiteral("quit-after-load"),
-                                   QStringLiteral("Load MODEL, print a line (or the error) and quit (smoke tests)"));
-  parser.addOption(quitAfterLoad);
-  parser.process(app);
+  const rammer::studio::StudioCommandLine commandLine = rammer::studio::parseCommandLine(QApplication::arguments());
+  if (!commandLine.error.isEmpty()) {
+    std::fprintf(stderr, "rammer-studio: error: %s (see --help)\n", qPrintable(commandLine.error));
+    return 2;
+  }
 
-  const QStringList args = parser.positionalArguments();
-  const bool quit = parser.isSet(quitAfterLoad);
-  if (quit && args.isEmpty()) parser.showHelp(2);
+  rammer::studio::MainWindowOptions options;
+  options.quitAfterLoad = commandLine.quitAfterLoad;
+  // A smoke run leaves the person's layout and recent files alone.
+  QTemporaryDir scratch;
+  if (options.quitAfterLoad && scratch.isValid()) options.settingsFile = scratch.filePath(QStringLiteral("studio.ini"));
 
-  rammer::studio::SummaryWindow window(quit);
+  rammer::studio::MainWindow window(options);
   window.show();
-  if (!args.isEmpty()) window.openModel(args.first());
+  window.applyCommandLine(commandLine);
   return QApplication::exec();
 }

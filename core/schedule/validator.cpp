@@ -37,7 +37,7 @@ PlanProblem mk(ProblemKind kind, std::string message, int program = -1, std::vec
   p.message = std::move(message);
   p.program = program;
   p.tasks = std::move(tasks);
-  p.slots = std::move(slots);
+  p.places = std::move(slots);
   p.node = std::move(node);
   return p;
 }
@@ -150,7 +150,7 @@ class Checker {
           for (const Where& x : w) {
             places += (places.empty() ? "" : "; ") + at(x.program, x.slot);
             pr.tasks.push_back(t);
-            pr.slots.push_back(x.slot);
+            pr.places.push_back(x.slot);
           }
           pr.message = name(t) + " runs " + std::to_string(w.size()) + " times: " + places;
           add(std::move(pr));
@@ -400,7 +400,7 @@ class Checker {
           const TaskRef g = guarded(prog, here);
           if (g.op >= 0) {
             pr.tasks.push_back(g);
-            pr.slots.push_back(here);
+            pr.places.push_back(here);
             if (pr.node.empty()) pr.node = opName(g.op);
           }
           pr.message += (it == from ? "" : ", which ") + std::string("the barrier at ") + at(here) + " before " +

@@ -30,7 +30,7 @@ struct PlanProblem {
   std::string message;
   int program = -1;
   std::vector<TaskRef> tasks;  // the offending rTasks (consumer first for dependencies)
-  std::vector<Slot> slots;     // where they are, in the same order where known
+  std::vector<Slot> places;    // where they are, in the same order where known
   std::string node;            // the operator the problem is reported on
 };
 

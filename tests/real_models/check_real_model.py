@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Runs `rammer run --backend reference` on one exported real model and
-compares every output with PyTorch's by relative L2 error."""
+compares every output with PyTorch's by relative L2 error; with
+--emulator-policies, also runs the CPU emulator with each policy and
+requires it to match the reference backend (rtol 1e-4)."""
 import argparse
 import os
 import shutil
@@ -30,15 +32,18 @@ def main():
     ap.add_argument("--max-rel-l2", type=float, default=1e-4)
     ap.add_argument("--optimize", action="store_true",
                     help="also run with --optimize and require it to match the plain run (rtol 1e-4)")
+    ap.add_argument("--emulator-policies", default="",
+                    help="comma-separated policies to run --backend emulator with; each must match the "
+                         "reference backend (rtol 1e-4, atol 1e-5 of the largest value)")
     a = ap.parse_args()
 
     model = os.path.join(a.dir, "model.onnx")
     data = os.path.join(a.dir, "test_data_set_0")
     if not os.path.isfile(model):
         sys.exit(f"FAIL: {model} is missing: the real_models.export fixture did not produce it")
-    def run(out, extra):
+    def run(out, extra, backend="reference"):
         shutil.rmtree(out, ignore_errors=True)
-        cmd = [a.rammer, "run", model, "--backend", "reference", "--inputs", data, "--outputs", out] + extra
+        cmd = [a.rammer, "run", model, "--backend", backend, "--inputs", data, "--outputs", out] + extra
         print(" ".join(cmd), flush=True)
         p = subprocess.run(cmd)
         if p.returncode != 0:
@@ -59,6 +64,22 @@ def main():
             print(f"output {k}: --optimize vs plain max abs diff {np.max(np.abs(optimized - plain)):.3e}")
             if bad.any() or np.isnan(optimized).any() != np.isnan(plain).any():
                 sys.exit(f"FAIL: --optimize changed output {k} beyond rtol 1e-4 at {int(bad.sum())} elements")
+            k += 1
+
+    for policy in filter(None, a.emulator_policies.split(",")):
+        emu = os.path.join(a.work, f"outputs_emulator_{policy}")
+        run(emu, ["--policy", policy], backend="emulator")
+        k = 0
+        while os.path.isfile(os.path.join(out, f"output_{k}.pb")):
+            ref = load(os.path.join(out, f"output_{k}.pb")).astype(np.float64)
+            got = load(os.path.join(emu, f"output_{k}.pb")).astype(np.float64)
+            if got.shape != ref.shape:
+                sys.exit(f"FAIL: the emulator ({policy}) gave output {k} shape {got.shape}, the reference {ref.shape}")
+            bad = ~(np.abs(got - ref) <= 1e-5 * np.max(np.abs(ref)) + 1e-4 * np.abs(ref))  # NaN is bad
+            print(f"output {k}: emulator ({policy}) vs reference max abs diff {np.nanmax(np.abs(got - ref)):.3e}")
+            if bad.any():
+                sys.exit(f"FAIL: the emulator ({policy}) differs from the reference in output {k} "
+                         f"at {int(bad.sum())} of {ref.size} elements")
             k += 1
 
     k = 0

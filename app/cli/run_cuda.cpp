@@ -1,0 +1,192 @@
+#include "app/cli/run_cuda.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "app/cli/json_output.h"
+#include "app/cli/model_loading.h"
+#include "app/cli/random_inputs.h"
+#include "core/exec/reference_executor.h"
+#include "core/onnx/tensor_file.h"
+#include "core/runtime/gpu_execution.h"
+#include "core/sim/chrome_trace.h"
+
+namespace rammer::cli {
+
+namespace {
+
+// The outputs' agreement with the reference: per output, the largest
+// difference over the largest reference magnitude (so values near zero do
+// not blow up the ratio), and the worst over all outputs.
+constexpr double kTolerance = 1e-3;
+
+struct OutputCheck {
+  std::vector<std::pair<std::string, double>> perOutput;
+  double maxRelError = 0;
+  bool pass() const { return maxRelError <= kTolerance; }
+};
+
+OutputCheck compareOutputs(const ir::Graph& graph, const std::vector<ir::Tensor>& got,
+                           const std::vector<ir::Tensor>& want) {
+  OutputCheck c;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const std::string name = graph.value(graph.outputs()[i]).name;
+    double err = std::numeric_limits<double>::infinity();
+    if (i < got.size() && got[i].numel() == want[i].numel()) {
+      double diff = 0, scale = 0;
+      for (int64_t k = 0; k < want[i].numel(); ++k) {
+        const double a = got[i].getDouble(k), b = want[i].getDouble(k);
+        diff = std::max(diff, std::isnan(a) != std::isnan(b) ? std::numeric_limits<double>::infinity() : std::abs(a - b));
+        scale = std::max(scale, std::abs(b));
+      }
+      err = scale > 0 ? diff / scale : diff;
+    }
+    c.perOutput.emplace_back(name, err);
+    c.maxRelError = std::max(c.maxRelError, err);
+  }
+  return c;
+}
+
+struct Spread {
+  double median = 0, min = 0, max = 0, p10 = 0, p90 = 0;
+};
+
+// Nearest-rank percentiles of the measured latencies.
+Spread spreadOf(std::vector<double> v) {
+  Spread s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  auto rank = [&v, n](double p) {
+    const auto k = static_cast<size_t>(std::ceil(p * static_cast<double>(n)));
+    return v[std::clamp<size_t>(k, 1, n) - 1];
+  };
+  s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  s.min = v.front();
+  s.max = v.back();
+  s.p10 = rank(0.1);
+  s.p90 = rank(0.9);
+  return s;
+}
+
+// The hook for hardware counters: they come from the CUPTI profiler
+// (profiler/), which `rammer run` is not connected to yet. Until then the
+// measured trace's own SM efficiency is reported, labelled as such.
+std::string hardwareMetricsUnavailable() {
+  return "metrics unavailable: the CUPTI profiler is not connected to `rammer run` in this build";
+}
+
+std::vector<ir::Tensor> loadInputs(const CudaRunRequest& r, const ir::Graph& graph) {
+  if (r.inputsDir.empty()) {
+    auto inputs = makeRandomInputs(graph, r.seed);
+    if (!inputs) throwDiagnostics(inputs.errors(), "random inputs");
+    return std::move(inputs).value();
+  }
+  auto named = onnx_import::readTensorDir(r.inputsDir, "input");
+  if (!named) throwDiagnostics(named.errors(), "reading inputs from " + r.inputsDir);
+  std::vector<ir::Tensor> inputs;
+  for (auto& n : *named) inputs.push_back(std::move(n.tensor));
+  if (auto errs = exec::checkInputs(graph, inputs); !errs.empty()) throwDiagnostics(errs, r.inputsDir);
+  return inputs;
+}
+
+void writeOutputs(const std::string& dir, const ir::Graph& graph, const std::vector<ir::Tensor>& outputs) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw CliError(dir + ": cannot create the outputs folder: " + ec.message());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto file = std::filesystem::path(dir) / fmt::format("output_{}.pb", i);
+    if (auto errs = onnx_import::writeTensorFile(file, outputs[i], graph.value(graph.outputs()[i]).name); !errs.empty())
+      throwDiagnostics(errs, file.string());
+  }
+}
+
+}  // namespace
+
+int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
+  if (r.repeat < 1) throw CliError("--repeat must be at least 1");
+  requireFile(r.model, "model");
+  // Before any work: say plainly what this machine lacks.
+  const runtime::CudaCapability capability = runtime::probeCuda();
+  if (!capability.canRun()) throw CliError("cannot run on the GPU: " + capability.message);
+
+  Progress progress(global);
+  const ir::Graph graph = loadOptimizedModel(r.model, r.plan, progress);
+  PlannedModel planned = planGraph(graph, r.plan, progress);
+  const std::vector<ir::Tensor> inputs = loadInputs(r, graph);
+
+  progress.status("running the reference executor...");
+  auto reference = exec::runReference(graph, inputs);
+  if (!reference) throwDiagnostics(reference.errors(), "reference run");
+
+  progress.status(fmt::format("compiling and running on {} ({} runs)...", capability.deviceName, r.repeat));
+  runtime::GpuExecutionOptions options;
+  options.run.warmup = r.warmup;
+  options.run.repeat = r.repeat;
+  options.measureTrace = !r.traceFile.empty() || r.metrics;
+  auto gpu = runtime::executeOnGpu(planned.plan, graph, inputs, options);
+  if (!gpu) throwDiagnostics(gpu.errors(), "GPU run");
+
+  const OutputCheck check = compareOutputs(graph, gpu->run.outputs, *reference);
+  const Spread us = spreadOf(gpu->run.latencyUs);
+  if (!r.outputsDir.empty()) writeOutputs(r.outputsDir, graph, gpu->run.outputs);
+  if (!r.traceFile.empty() && gpu->trace) {
+    std::ofstream out(r.traceFile, std::ios::binary);
+    if (!out) throw CliError(r.traceFile + ": cannot write the trace");
+    sim::writeChromeTrace(*gpu->trace, out);
+  }
+  int maxRegs = 0;
+  int64_t spilled = 0;
+  for (const auto& p : gpu->resources) {
+    maxRegs = std::max(maxRegs, p.usage.registers);
+    spilled += p.usage.spillStoreBytes;
+  }
+
+  if (r.json) {
+    Json j;
+    j["model"] = r.model;
+    j["backend"] = "cuda";
+    j["device"] = gpu->deviceName;
+    j["arch"] = gpu->arch;
+    j["policy"] = r.plan.policy;
+    j["programs"] = planned.plan.programs.size();
+    j["latency_us"] = {{"runs", gpu->run.latencyUs.size()}, {"median", us.median}, {"min", us.min},
+                       {"max", us.max}, {"p10", us.p10}, {"p90", us.p90}};
+    j["output_check"] = {{"max_rel_error", check.maxRelError}, {"tolerance", kTolerance},
+                         {"pass", check.pass()}};
+    j["max_registers"] = maxRegs;
+    j["spill_store_bytes"] = spilled;
+    if (gpu->trace) j["measured_sm_efficiency"] = gpu->trace->smEfficiency;
+    if (r.metrics) j["metrics"] = hardwareMetricsUnavailable();
+    if (!r.traceFile.empty()) j["trace"] = r.traceFile;
+    fmt::print("{}\n", j.dump(2));
+    return check.pass() ? 0 : 1;
+  }
+  fmt::print("model     {}\n", r.model);
+  fmt::print("device    {} ({}), plan for {}\n", gpu->deviceName, gpu->arch, planned.device.id);
+  fmt::print("policy    {}: {} programs, {} rTasks\n", r.plan.policy, planned.plan.programs.size(),
+             planned.plan.numRTasks());
+  fmt::print("kernels   {} launches, up to {} registers, {}\n", gpu->resources.size(), maxRegs,
+             spilled ? fmt::format("{} B spilled", spilled) : std::string("no spills"));
+  fmt::print("latency   median {:.1f} us over {} runs (min {:.1f}, p10 {:.1f}, p90 {:.1f}, max {:.1f})\n", us.median,
+             gpu->run.latencyUs.size(), us.min, us.p10, us.p90, us.max);
+  fmt::print("outputs   {}: max rel error {:.2e} (tolerance {:.0e}) vs the reference executor\n",
+             check.pass() ? "PASS" : "FAIL", check.maxRelError, kTolerance);
+  if (!check.pass())
+    for (const auto& [name, err] : check.perOutput) fmt::print("  {}  max rel error {:.2e}\n", name, err);
+  if (r.metrics) {
+    fmt::print("metrics   {}\n", hardwareMetricsUnavailable());
+    if (gpu->trace)
+      fmt::print("          SM efficiency {:.1f}% (from rTask timestamps, one instrumented run)\n",
+                 100 * gpu->trace->smEfficiency);
+  }
+  if (!r.traceFile.empty()) fmt::print("trace     {} (measured, Chrome trace JSON)\n", r.traceFile);
+  return check.pass() ? 0 : 1;
+}
+
+}  // namespace rammer::cli

@@ -1,0 +1,30 @@
+#pragma once
+// rammer run MODEL --backend cuda: compile the plan's generated code with
+// NVRTC, run it on the GPU N times, and report latency (median and spread),
+// the outputs checked against the reference executor, and metrics.
+#include <cstdint>
+#include <string>
+
+#include "app/cli/cli_support.h"
+#include "app/cli/plan_loading.h"
+
+namespace rammer::cli {
+
+struct CudaRunRequest {
+  std::string model;
+  PlanOptions plan;
+  std::string inputsDir;   // empty: seeded random inputs
+  uint64_t seed = 0;
+  std::string outputsDir;  // empty: outputs are only checked, not written
+  std::string traceFile;   // measured Chrome trace; empty: none
+  bool metrics = false;
+  int repeat = 10;
+  int warmup = 2;
+  bool json = false;
+};
+
+// Exit code 0 when the outputs match the reference, 1 otherwise; CliError
+// (exit 1) without a driver, GPU or NVRTC, naming what is missing.
+int runCudaBackend(const CudaRunRequest& request, const GlobalOptions& global);
+
+}  // namespace rammer::cli

@@ -1,0 +1,141 @@
+#include "app/studio/timeline_page.h"
+
+#include <QActionGroup>
+#include <QComboBox>
+#include <QLabel>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "viz/widgets/timeline_view.h"
+
+namespace rammer::studio {
+
+TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), view_(new viz::TimelineView(this)) {
+  auto* bar = new QToolBar(this);
+  bar->setIconSize(QSize(16, 16));
+  displayBox_ = new QComboBox(bar);
+  displayBox_->addItem(tr("Run vs prediction"), static_cast<int>(Display::Compare));
+  displayBox_->addItem(tr("Prediction"), static_cast<int>(Display::Prediction));
+  displayBox_->addItem(tr("Run"), static_cast<int>(Display::Run));
+  displayBox_->setToolTip(tr("What the timeline shows: the prediction, the last run, or the run compared with "
+                             "the prediction rTask by rTask"));
+  bar->addWidget(displayBox_);
+  connect(displayBox_, &QComboBox::activated, this,
+          [this](int index) { setDisplay(static_cast<Display>(displayBox_->itemData(index).toInt())); });
+
+  auto* modes = new QActionGroup(this);
+  QAction* side = bar->addAction(tr("Side by side"));
+  QAction* overlay = bar->addAction(tr("Overlay"));
+  for (QAction* a : {side, overlay}) {
+    a->setCheckable(true);
+    modes->addAction(a);
+  }
+  side->setChecked(true);
+  side->setToolTip(tr("Show the run below the prediction"));
+  overlay->setToolTip(tr("Show the run in the lower half of each predicted lane"));
+  connect(side, &QAction::triggered, this, [this] { view_->setCompareMode(viz::TimelineView::CompareMode::SideBySide); });
+  connect(overlay, &QAction::triggered, this, [this] { view_->setCompareMode(viz::TimelineView::CompareMode::Overlay); });
+  QAction* slip = bar->addAction(tr("Colour by slip"));
+  slip->setCheckable(true);
+  slip->setChecked(view_->slipColouring());
+  slip->setToolTip(tr("Colour the run's rTasks by how far they slipped from the prediction"));
+  connect(slip, &QAction::toggled, view_, &viz::TimelineView::setSlipColouring);
+  bar->addSeparator();
+  QAction* fit = bar->addAction(tr("Fit"), view_, &viz::TimelineView::fitAll);
+  fit->setToolTip(tr("Fit the whole run (F)"));
+  QAction* zoomSel = bar->addAction(tr("Zoom to selection"), view_, &viz::TimelineView::zoomToSelectedOps);
+  zoomSel->setToolTip(tr("Fit the selected operators' rTasks"));
+
+  sources_ = new QLabel(this);
+  sources_->setContentsMargins(6, 2, 6, 2);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(bar);
+  layout->addWidget(sources_);
+  layout->addWidget(view_, 1);
+  connect(&watcher_, &QFutureWatcherBase::finished, this, &TimelinePage::modelBuilt);
+  updateSources();
+}
+
+TimelinePage::~TimelinePage() { watcher_.waitForFinished(); }
+
+void TimelinePage::setPredicted(std::shared_ptr<const sim::Trace> trace) {
+  predicted_ = std::move(trace);
+  refresh();
+}
+
+void TimelinePage::setMeasured(std::shared_ptr<const sim::Trace> trace) {
+  measured_ = std::move(trace);
+  refresh();
+}
+
+void TimelinePage::setDisplay(Display display) {
+  display_ = display;
+  displayBox_->setCurrentIndex(displayBox_->findData(static_cast<int>(display)));
+  refresh();
+}
+
+void TimelinePage::refresh() {
+  // Without a run every choice shows the prediction.
+  const bool run = display_ == Display::Run && measured_;
+  std::shared_ptr<const sim::Trace> primary = run ? measured_ : predicted_;
+  comparison_ = display_ == Display::Compare ? measured_ : nullptr;
+  if (primary != shown_) {
+    shown_ = primary;
+    const bool wasBuilding = building_;
+    building_ = true;
+    updateSources();
+    if (wasBuilding) return;  // modelBuilt starts the newest one
+    buildingTrace_ = primary;
+    watcher_.setFuture(QtConcurrent::run([primary]() -> std::shared_ptr<const viz::TimelineModel> {
+      return std::make_shared<const viz::TimelineModel>(primary);
+    }));
+    return;
+  }
+  if (building_) {
+    updateSources();  // modelBuilt applies the comparison
+    return;
+  }
+  view_->setComparisonTrace(comparison_);
+  updateSources();
+  emit ready();
+}
+
+void TimelinePage::modelBuilt() {
+  if (buildingTrace_ != shown_) {
+    // What to show changed while this model was being built: build the newest.
+    buildingTrace_ = shown_;
+    auto primary = shown_;
+    watcher_.setFuture(QtConcurrent::run([primary]() -> std::shared_ptr<const viz::TimelineModel> {
+      return std::make_shared<const viz::TimelineModel>(primary);
+    }));
+    return;
+  }
+  view_->setModel(watcher_.result());
+  if (comparison_) view_->setComparisonTrace(comparison_);
+  building_ = false;
+  updateSources();
+  emit ready();
+}
+
+QString TimelinePage::sourcesText() const { return sources_->text(); }
+
+void TimelinePage::updateSources() {
+  if (!shown_) {
+    sources_->setText(tr("No trace yet: open a model (Ctrl+O)."));
+    return;
+  }
+  QString text = QString::fromStdString(shown_->source);
+  if (comparison_)
+    text += tr("   |   compared with: %1").arg(QString::fromStdString(comparison_->source));
+  else if (!measured_)
+    text += tr("   |   Compile & Run (Ctrl+R) adds the run");
+  else if (shown_ == measured_ && predicted_)
+    text += tr("   |   its own time axis; the prediction is %1 us").arg(predicted_->totalUs, 0, 'f', 1);
+  if (building_) text += tr("   (building lanes…)");
+  sources_->setText(text);
+}
+
+}  // namespace rammer::studio

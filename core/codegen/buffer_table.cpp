@@ -1,0 +1,110 @@
+#include "core/codegen/buffer_table.h"
+
+#include <map>
+
+namespace rammer::codegen {
+
+namespace {
+
+class Builder {
+ public:
+  explicit Builder(const ir::Graph& graph) : graph_(graph) {}
+
+  // The buffer of a float value, created on first use; -1 with an error
+  // recorded when the value cannot have one.
+  int32_t bufferOf(ir::ValueId v, BufferInfo::Kind kindIfNew) {
+    if (auto it = index_.find(v); it != index_.end()) return it->second;
+    const ir::Value& val = graph_.value(v);
+    if (!val.type.fullyKnown()) {
+      errors_.push_back(ir::makeError("value '" + val.name + "' has no fully known shape; generated code needs every dim",
+                                      val.name));
+      return -1;
+    }
+    BufferInfo b;
+    b.name = val.name;
+    b.value = v;
+    b.kind = val.isGraphInput ? BufferInfo::Kind::Input
+             : val.constant   ? BufferInfo::Kind::Weight
+                              : kindIfNew;
+    b.numel = ir::numElements(val.type.shape);
+    const auto id = static_cast<int32_t>(table_.buffers.size());
+    b.storage = id;
+    table_.buffers.push_back(std::move(b));
+    index_[v] = id;
+    return id;
+  }
+
+  bool isFloat(ir::ValueId v) const { return graph_.value(v).type.dtype == ir::DType::Float32; }
+
+  void addOp(const schedule::PlannedOp& op) {
+    const ir::Node& n = graph_.node(op.node);
+    std::vector<int32_t> args;
+    if (op.isView) {
+      // The output is the input reinterpreted: same storage.
+      const ir::ValueId in = n.input(0), out = n.output(0);
+      if (in != ir::kNone && out != ir::kNone && isFloat(in) && isFloat(out)) {
+        const int32_t src = bufferOf(in, BufferInfo::Kind::Intermediate);
+        const int32_t dst = bufferOf(out, BufferInfo::Kind::Intermediate);
+        if (src >= 0 && dst >= 0) table_.buffers[static_cast<size_t>(dst)].storage = table_.buffers[static_cast<size_t>(src)].storage;
+      }
+      table_.opArgs.push_back({});
+      return;
+    }
+    for (ir::ValueId v : n.inputs) {
+      if (v == ir::kNone) {
+        args.push_back(-1);
+      } else if (isFloat(v)) {
+        args.push_back(bufferOf(v, BufferInfo::Kind::Intermediate));
+      } else if (graph_.value(v).constant) {
+        args.push_back(-1);  // baked into the rKernel
+      } else {
+        errors_.push_back(ir::makeError("input '" + graph_.value(v).name + "' of '" + n.name +
+                                            "' is neither float32 nor a constant; rKernels cannot read it",
+                                        n.name));
+        args.push_back(-1);
+      }
+    }
+    for (ir::ValueId v : n.outputs) args.push_back(v == ir::kNone || !isFloat(v) ? -1 : bufferOf(v, BufferInfo::Kind::Intermediate));
+    table_.opArgs.push_back(std::move(args));
+  }
+
+  ir::Result<BufferTable> finish() {
+    // Graph inputs and outputs always get a buffer, so the runtime can bind them.
+    const auto& ins = graph_.inputs();
+    for (size_t i = 0; i < ins.size(); ++i)
+      if (isFloat(ins[i])) {
+        const int32_t b = bufferOf(ins[i], BufferInfo::Kind::Input);
+        if (b >= 0) table_.buffers[static_cast<size_t>(b)].inputIndex = static_cast<int32_t>(i);
+      }
+    const auto& outs = graph_.outputs();
+    for (size_t i = 0; i < outs.size(); ++i) {
+      if (!isFloat(outs[i])) {
+        errors_.push_back(ir::makeError("graph output '" + graph_.value(outs[i]).name + "' is not float32", graph_.value(outs[i]).name));
+        continue;
+      }
+      const int32_t b = bufferOf(outs[i], BufferInfo::Kind::Output);
+      if (b < 0) continue;
+      BufferInfo& info = table_.buffers[static_cast<size_t>(b)];
+      info.outputIndex = static_cast<int32_t>(i);
+      if (info.kind == BufferInfo::Kind::Intermediate) info.kind = BufferInfo::Kind::Output;
+    }
+    if (!errors_.empty()) return errors_;
+    return std::move(table_);
+  }
+
+ private:
+  const ir::Graph& graph_;
+  BufferTable table_;
+  std::map<ir::ValueId, int32_t> index_;
+  std::vector<ir::Diagnostic> errors_;
+};
+
+}  // namespace
+
+ir::Result<BufferTable> buildBufferTable(const schedule::Plan& plan, const ir::Graph& graph) {
+  Builder b(graph);
+  for (const schedule::PlannedOp& op : plan.ops) b.addOp(op);
+  return b.finish();
+}
+
+}  // namespace rammer::codegen

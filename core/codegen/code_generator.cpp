@@ -1,0 +1,305 @@
+#include "core/codegen/code_generator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "core/codegen/buffer_table.h"
+#include "core/codegen/device_prelude.h"
+#include "core/codegen/function_groups.h"
+#include "core/codegen/instruction_table.h"
+
+namespace rammer::codegen {
+
+namespace {
+
+constexpr int64_t kMaxWord = std::numeric_limits<int32_t>::max();
+
+// One non-inlined wrapper per function group: each rKernel body is compiled
+// once, however many operators and programs call it, and the kernels stay
+// small switches.
+std::string groupWrapper(size_t g, const FunctionGroup& group) {
+  std::string call = group.function + "(rtask, tid, smem";
+  for (int i = 0; i < group.numArgs; ++i) call += fmt::format(", rammer_ptr(b, a[{}])", i);
+  return fmt::format(
+      "static __device__ __noinline__ void rammer_fn{}(int rtask, int tid, float* smem, float* const* b, const int* a) {{\n"
+      "  {});\n}}\n",
+      g, call);
+}
+
+// What a program runs: its ops, whether it has barriers, and the block it
+// needs (the largest rTask's threads and shared memory).
+struct ProgramShape {
+  std::set<int32_t> ops;
+  bool hasBarrier = false;
+  int threads = 1;
+  int64_t shared = 0;
+};
+
+ProgramShape shapeOf(const schedule::Plan& plan, const schedule::RProgram& prog) {
+  ProgramShape s;
+  for (const auto& stream : prog.streams())
+    for (const auto& ins : stream) {
+      if (const auto* e = std::get_if<schedule::Exec>(&ins)) {
+        if (s.ops.insert(e->task.op).second && e->task.op >= 0 && static_cast<size_t>(e->task.op) < plan.ops.size()) {
+          const auto& k = plan.ops[static_cast<size_t>(e->task.op)].kernel;
+          s.threads = std::max(s.threads, k.threads());
+          s.shared = std::max(s.shared, k.sharedBytes);
+        }
+      } else {
+        s.hasBarrier = true;
+      }
+    }
+  return s;
+}
+
+// Thread 0 stamps the rTask's start (after the barrier that ended the
+// previous one) and its end (after the barrier that ends this one).
+std::string timingStart(const std::string& in) {
+  return in + "unsigned long long t0 = 0;\n" + in + "if (tm && tid == 0) t0 = rammer_clock();\n";
+}
+
+std::string timingEnd(const std::string& in, const std::string& event) {
+  return fmt::format(
+      "{0}if (tm && tid == 0) {{\n"
+      "{0}  unsigned long long* w = tm + 3 * ({1});\n"
+      "{0}  w[0] = t0;\n{0}  w[1] = rammer_clock();\n{0}  w[2] = rammer_smid();\n{0}}}\n",
+      in, event);
+}
+
+constexpr const char* kSignature =
+    "(float* const* buffers, unsigned long long* steps,\n"
+    "    unsigned long long epoch, unsigned long long* timing, int launch)";
+
+// Where a persistent program's parts sit in the table words.
+struct ProgramTable {
+  InstructionTable table;
+  std::set<int32_t> fns;
+  int64_t streams = 0, events = 0, code = 0, waits = 0;
+};
+
+// An ordinary kernel (RammerBase): rtask = blockIdx.x, no barriers. One
+// kernel serves every operator of its function group; the launch index picks
+// the operator's argument list, so a plan with thousands of operators
+// compiles a handful of kernels (ptxas time grows with kernel entries).
+std::string ordinaryKernel(const std::string& name, int32_t fn, int threads, int32_t tableBuffer, int64_t launchArgs,
+                           int64_t launchTiming, bool inst) {
+  std::string s = fmt::format("// RammerBase: function group {}, {} threads, one launch per operator\n", fn, threads);
+  s += fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}{} {{\n", threads, name, kSignature);
+  s += "  (void)steps; (void)epoch; (void)timing;\n";
+  s += fmt::format("  const int* const table = rammer_table(buffers, {});\n", tableBuffer);
+  s += "  const int tid = threadIdx.x;\n";
+  if (inst)
+    s += fmt::format("  unsigned long long* const tm = timing ? timing + 3 * (long long)table[{} + launch] : nullptr;\n",
+                     launchTiming);
+  s += "  {\n";
+  if (inst) s += timingStart("    ");
+  s += fmt::format("    rammer_fn{}(blockIdx.x, tid, rammer_smem, buffers, table + table[{} + launch]);\n", fn, launchArgs);
+  if (inst) s += "    __syncthreads();\n" + timingEnd("    ", "blockIdx.x");
+  s += "  }\n}\n\n";
+  return s;
+}
+
+// A persistent kernel: block = vEU, walking its range of the instruction
+// table (entries of 6 words: fn, args, first, count, stride, publish).
+std::string persistentKernel(const CodegenOptions& options, const KernelLaunch& l, const ProgramTable& t,
+                             int32_t tableBuffer) {
+  const bool inst = options.instrument;
+  const std::string& p = l.kernel;
+  std::string s = fmt::format("// program {}: {} vEUs ({} per SM), {} table entries at word {}\n", l.program,
+                              l.gridBlocks, l.veusPerSM, t.table.entries.size(), t.code);
+  // The switch lists only the groups this program uses.
+  s += fmt::format(
+      "static __device__ __forceinline__ void {}_exec(int fn, int rtask, int tid, float* smem, float* const* b, const int* a) {{\n"
+      "  switch (fn) {{\n",
+      p);
+  for (int32_t fn : t.fns) s += fmt::format("    case {0}: rammer_fn{0}(rtask, tid, smem, b, a); break;\n", fn);
+  s += "    default: break;\n  }\n}\n";
+  // CUDA: the plan's vEUs per SM as the minimum resident blocks, so the
+  // compiler keeps registers low enough for the planned occupancy. HIP's
+  // second argument means something else; it gets the block size only.
+  const std::string bounds = options.target == Target::Cuda
+                                 ? fmt::format("__launch_bounds__({}, {})", l.blockThreads, std::max(1, l.veusPerSM))
+                                 : fmt::format("__launch_bounds__({})", l.blockThreads);
+  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", bounds, p, kSignature);
+  s += "  (void)timing; (void)launch;\n";
+  s += fmt::format("  const int* const table = rammer_table(buffers, {});\n", tableBuffer);
+  s += "  const int veu = blockIdx.x, tid = threadIdx.x;\n";
+  s += fmt::format("  unsigned long long* const st = steps + {}LL;\n", l.stepOffset);
+  s += "  const unsigned long long tag = epoch << 32;\n";
+  s += fmt::format("  const int* const code = table + {};\n", t.code);
+  s += fmt::format("  const int* const waits = table + {};\n", t.waits);
+  s += fmt::format("  const int begin = table[{0} + 2 * veu], end = table[{0} + 2 * veu + 1];\n", t.streams);
+  if (inst) {
+    s += fmt::format(
+        "  unsigned long long* const tm = timing ? timing + 3 * ({}LL + table[{} + veu]) : nullptr;\n"
+        "  long long ev = 0;\n",
+        l.timingOffset, t.events);
+  }
+  s += "  for (int i = begin; i < end; ++i) {\n"
+       "    const int* const in = code + 6 * i;\n"
+       "    const int fn = in[0], args = in[1], count = in[3], publish = in[5];\n"
+       "    if (fn < 0) {\n"
+       "      rammer_wait(st, tag, waits + args, count, tid);\n"
+       "    } else {\n"
+       "      const int first = in[2], stride = in[4];\n"
+       "      for (int k = 0; k < count; ++k) {\n";
+  if (inst) s += timingStart("        ");
+  s += fmt::format("        {}_exec(fn, first + k * stride, tid, rammer_smem, buffers, table + args);\n", p);
+  s += "        __syncthreads();  // the next rTask reuses shared memory\n";
+  if (inst) s += timingEnd("        ", "ev") + "        ++ev;\n";
+  s += "      }\n    }\n"
+       "    if (publish) rammer_publish(st + veu, tag | (unsigned long long)publish, tid);\n"
+       "  }\n}\n\n";
+  return s;
+}
+
+void append(std::vector<int32_t>& words, const std::vector<int32_t>& more) { words.insert(words.end(), more.begin(), more.end()); }
+
+}  // namespace
+
+ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const ir::Graph& graph,
+                                             const CodegenOptions& options) {
+  auto buffers = buildBufferTable(plan, graph);
+  if (!buffers) return buffers.errors();
+  const FunctionGroups groups = groupFunctions(plan, buffers->opArgs);
+
+  GeneratedProgram out;
+  out.target = options.target;
+  out.buffers = buffers->buffers;
+  out.numFunctions = static_cast<int64_t>(groups.groups.size());
+
+  // The table: a header, then every op's buffer indices back to back (an
+  // entry's `args` is the absolute word offset of its op's list).
+  std::vector<int32_t>& words = out.tableWords;
+  words = {kTableMagic, 0, static_cast<int32_t>(plan.programs.size()), 0};
+  std::vector<int32_t> argOffset(plan.ops.size(), 0);
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    argOffset[i] = static_cast<int32_t>(words.size());
+    append(words, buffers->opArgs[i]);
+    if (static_cast<int64_t>(words.size()) >= kMaxWord) return ir::makeError("the argument table exceeds 2^31 words");
+  }
+
+  // Launches, and the instruction tables of the persistent ones.
+  std::vector<ProgramTable> tables(plan.programs.size());
+  std::vector<int32_t> launchArgs, launchTiming;  // per launch (ordinary kernels read them)
+  std::map<std::pair<int32_t, int>, std::string> ordinaryKernels;  // (group, threads) -> name
+  for (size_t p = 0; p < plan.programs.size(); ++p) {
+    const schedule::ProgramInfo& info = plan.programs[p];
+    const ProgramShape shape = shapeOf(plan, info.program);
+    for (int32_t op : shape.ops)
+      if (op < 0 || static_cast<size_t>(op) >= plan.ops.size() || groups.groupOfOp[static_cast<size_t>(op)] < 0)
+        return ir::makeError(fmt::format("program {} runs op {}, which has no rKernel", p, op));
+    KernelLaunch l;
+    l.kernel = fmt::format("rammer_p{}", p);
+    l.program = static_cast<int32_t>(p);
+    l.blockThreads = shape.threads;
+    l.dynamicSharedBytes = shape.shared;
+    l.veusPerSM = info.veusPerSM;
+    l.timingOffset = out.numTimedEvents;
+    // Split-K outputs accumulate atomically from zero.
+    std::set<int32_t> zero;
+    for (int32_t op : shape.ops) {
+      const auto& pop = plan.ops[static_cast<size_t>(op)];
+      if (!pop.kernel.zeroOutputsFirst) continue;
+      const auto& a = buffers->opArgs[static_cast<size_t>(op)];
+      for (size_t k = graph.node(pop.node).inputs.size(); k < a.size(); ++k)
+        if (a[k] >= 0) zero.insert(out.buffers[static_cast<size_t>(a[k])].storage);
+    }
+    l.zeroBuffers.assign(zero.begin(), zero.end());
+
+    const bool ordinary = options.ordinaryKernelsForSequential && plan.policy == "sequential" &&
+                          shape.ops.size() == 1 && !shape.hasBarrier;
+    int32_t launchArg = 0;
+    if (ordinary) {
+      const int32_t op = *shape.ops.begin();
+      const int64_t tasks = plan.ops[static_cast<size_t>(op)].kernel.numRTasks;
+      if (tasks > kMaxWord)
+        return ir::makeError(fmt::format("'{}' has {} rTasks, more than one grid can hold", plan.ops[static_cast<size_t>(op)].name, tasks));
+      l.persistent = false;
+      l.gridBlocks = static_cast<int>(tasks);
+      for (int64_t r = 0; r < tasks; ++r) {
+        const schedule::Slot at = info.program.slotOf(schedule::TaskRef{op, r});
+        l.timedTasks.push_back(TimedTask{schedule::TaskRef{op, r}, at.veu, at.order});
+      }
+      const int32_t fn = groups.groupOfOp[static_cast<size_t>(op)];
+      l.kernel = ordinaryKernels.try_emplace({fn, l.blockThreads}, fmt::format("rammer_base_f{}_t{}", fn, l.blockThreads))
+                     .first->second;
+      launchArg = argOffset[static_cast<size_t>(op)];
+      l.argsOffset = launchArg;
+    } else {
+      auto t = buildInstructionTable(info.program, groups.groupOfOp, argOffset);
+      if (!t) return t.errors();
+      l.persistent = true;
+      l.gridBlocks = std::max(1, t->activeVEUs);
+      l.stepOffset = out.numSteps;
+      out.numSteps += l.gridBlocks;
+      l.timedTasks = t->timedTasks;
+      for (int32_t op : shape.ops) tables[p].fns.insert(groups.groupOfOp[static_cast<size_t>(op)]);
+      tables[p].table = std::move(t).value();
+      out.numTableEntries += static_cast<int64_t>(tables[p].table.entries.size());
+    }
+    out.numTimedEvents += static_cast<int64_t>(l.timedTasks.size());
+    if (out.numTimedEvents > kMaxWord) return ir::makeError("more than 2^31 rTasks to time");
+    launchArgs.push_back(launchArg);
+    launchTiming.push_back(static_cast<int32_t>(l.timingOffset));
+    out.launches.push_back(std::move(l));
+  }
+
+  // Lay out the rest of the table: per-launch words, then per program its
+  // stream ranges, event bases, entries and wait runs.
+  const auto launchArgsAt = static_cast<int64_t>(words.size());
+  append(words, launchArgs);
+  const auto launchTimingAt = static_cast<int64_t>(words.size());
+  append(words, launchTiming);
+  for (size_t p = 0; p < plan.programs.size(); ++p) {
+    const KernelLaunch& l = out.launches[p];
+    if (!l.persistent) continue;
+    ProgramTable& t = tables[p];
+    t.streams = static_cast<int64_t>(words.size());
+    for (int v = 0; v < l.gridBlocks; ++v) append(words, {t.table.streams[static_cast<size_t>(v)].begin, t.table.streams[static_cast<size_t>(v)].end});
+    t.events = static_cast<int64_t>(words.size());
+    for (int v = 0; v < l.gridBlocks; ++v) words.push_back(static_cast<int32_t>(t.table.eventBase[static_cast<size_t>(v)]));
+    t.code = static_cast<int64_t>(words.size());
+    for (const TableEntry& e : t.table.entries) append(words, {e.fn, e.args, e.first, e.count, e.stride, e.publish});
+    t.waits = static_cast<int64_t>(words.size());
+    append(words, t.table.waits);
+    out.launches[p].table = {t.streams, t.events, t.code, t.waits};
+    if (static_cast<int64_t>(words.size()) >= kMaxWord) return ir::makeError("the instruction tables exceed 2^31 words");
+  }
+  words[1] = static_cast<int32_t>(words.size());
+
+  // The table is one more buffer, uploaded by the runtime (tableWords).
+  BufferInfo tb;
+  tb.name = "rammer_instruction_table";
+  tb.kind = BufferInfo::Kind::Table;
+  tb.numel = static_cast<int64_t>(words.size());
+  tb.storage = static_cast<int32_t>(out.buffers.size());
+  out.tableBuffer = tb.storage;
+  out.buffers.push_back(tb);
+
+  std::string src = fmt::format("// Generated by Rammer Studio: policy {}, device {}, {} program(s), {} rKernel function(s).\n",
+                                plan.policy, plan.device.id, plan.programs.size(), groups.groups.size());
+  src += "// Kernel ABI and protocol: docs/CODEGEN.md. The instruction tables are data: buffer ";
+  src += fmt::format("{} ({} words).\n", out.tableBuffer, words.size());
+  src += devicePrelude(options.target);
+  src += "\n// ---- rKernel functions (one per distinct rKernel) ----\n";
+  for (size_t g = 0; g < groups.groups.size(); ++g) {
+    const auto& rep = plan.ops[static_cast<size_t>(groups.groups[g].representative)];
+    src += fmt::format("// group {}: {} ({}), {} operator(s)\n", g, rep.kernel.name, rep.name, groups.groups[g].ops.size());
+    src += rep.kernel.cudaSource;
+    src += groupWrapper(g, groups.groups[g]);
+  }
+  src += "\n// ---- kernels ----\n";
+  for (size_t p = 0; p < plan.programs.size(); ++p)
+    if (out.launches[p].persistent) src += persistentKernel(options, out.launches[p], tables[p], out.tableBuffer);
+  for (const auto& [key, name] : ordinaryKernels)
+    src += ordinaryKernel(name, key.first, key.second, out.tableBuffer, launchArgsAt, launchTimingAt, options.instrument);
+  out.source = std::move(src);
+  return out;
+}
+
+}  // namespace rammer::codegen

@@ -1,0 +1,123 @@
+#include "core/codegen/device_prelude.h"
+
+namespace rammer::codegen {
+
+namespace {
+
+// PTX acquire/release at GPU scope (sm_70+): a waiter that sees the step
+// also sees every write the producer block made before publishing it.
+constexpr const char* kCudaPrimitives = R"(#define RAMMER_TARGET_CUDA 1
+// NVRTC compiles without <math.h>; nvcc has these already.
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+#ifndef NAN
+#define NAN __int_as_float(0x7fffffff)
+#endif
+__device__ __forceinline__ unsigned long long rammer_load_acquire(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void rammer_store_release(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void rammer_pause() { __nanosleep(32); }
+__device__ __forceinline__ void rammer_trap() { __trap(); }
+// Nanoseconds, comparable across SMs.
+__device__ __forceinline__ unsigned long long rammer_clock() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__device__ __forceinline__ unsigned long long rammer_smid() {
+  unsigned int s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+)";
+
+// HIP: clang's scoped atomics at agent (device) scope. The timer and CU id
+// builtins exist only in the device pass; the host pass never runs them.
+constexpr const char* kHipPrimitives = R"(#include <hip/hip_runtime.h>
+#define RAMMER_TARGET_HIP 1
+__device__ __forceinline__ unsigned long long rammer_load_acquire(const unsigned long long* p) {
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+}
+__device__ __forceinline__ void rammer_store_release(unsigned long long* p, unsigned long long v) {
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+}
+__device__ __forceinline__ void rammer_pause() {
+#ifdef __HIP_DEVICE_COMPILE__
+  __builtin_amdgcn_s_sleep(1);
+#endif
+}
+__device__ __forceinline__ void rammer_trap() { __builtin_trap(); }
+// Ticks of the constant-rate real-time counter (100 MHz on CDNA2).
+__device__ __forceinline__ unsigned long long rammer_clock() {
+#ifdef __HIP_DEVICE_COMPILE__
+  return __builtin_amdgcn_s_memrealtime();
+#else
+  return 0;
+#endif
+}
+__device__ __forceinline__ unsigned long long rammer_smid() {
+#ifdef __HIP_DEVICE_COMPILE__
+  return __smid();
+#else
+  return 0;
+#endif
+}
+)";
+
+constexpr const char* kCommon = R"(
+// The table buffer (GeneratedProgram::tableWords) starts with this magic
+// word; a runtime that did not upload it gets a trap, not wrong results.
+#define RAMMER_TABLE_MAGIC @MAGIC@
+__device__ __forceinline__ const int* rammer_table(float* const* buffers, int index) {
+  const int* t = reinterpret_cast<const int*>(buffers[index]);
+  if (t[0] != RAMMER_TABLE_MAGIC) rammer_trap();
+  return t;
+}
+
+extern __shared__ float rammer_smem[];
+
+__device__ __forceinline__ float* rammer_ptr(float* const* buffers, int index) {
+  return index < 0 ? nullptr : buffers[index];
+}
+
+// Barrier-rTask: the block's threads poll the awaited vEUs' step counters
+// in parallel until each shows this run's epoch and at least order + 1
+// completed instructions; the barrier then releases the whole block.
+// `waits` holds `runs` triples {first vEU, vEUs, order}.
+__device__ __forceinline__ void rammer_wait(const unsigned long long* steps, unsigned long long tag,
+                                            const int* waits, int runs, int tid) {
+  for (int r = 0; r < runs; ++r) {
+    const int* w = waits + 3 * r;
+    const unsigned long long want = tag | (unsigned long long)(w[2] + 1);
+    for (int j = tid; j < w[1]; j += blockDim.x)
+      while (rammer_load_acquire(steps + w[0] + j) < want) rammer_pause();
+  }
+  __threadfence();
+  __syncthreads();
+}
+
+// After a __syncthreads(): every thread's writes precede the release.
+__device__ __forceinline__ void rammer_publish(unsigned long long* step, unsigned long long value, int tid) {
+  if (tid == 0) {
+    __threadfence();
+    rammer_store_release(step, value);
+  }
+}
+)";
+
+}  // namespace
+
+std::string devicePrelude(Target target) {
+  std::string common = kCommon;
+  const std::string token = "@MAGIC@";
+  common.replace(common.find(token), token.size(), std::to_string(kTableMagic));
+  return std::string(target == Target::Hip ? kHipPrimitives : kCudaPrimitives) + common;
+}
+
+}  // namespace rammer::codegen

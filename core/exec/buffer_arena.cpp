@@ -1,0 +1,195 @@
+#include "core/exec/buffer_arena.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "core/exec/reference_executor.h"
+
+namespace rammer::exec {
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+std::string opLabel(const schedule::PlannedOp& op) {
+  return "operator " + quoted(op.name) + " (" + op.opType + ")";
+}
+
+}  // namespace
+
+ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir::Graph& graph,
+                                           const std::vector<ir::Tensor>& inputs) {
+  if (auto errs = checkInputs(graph, inputs); !errs.empty()) return errs;
+  BufferArena arena;
+  arena.graph_ = &graph;
+  std::vector<Storage> storage(graph.numValues());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    storage[static_cast<size_t>(graph.inputs()[i])] = Storage{&inputs[i], -1, inputs[i].numel()};
+
+  // A value's storage once known: graph inputs and constants on first use,
+  // operator outputs after they were allocated or aliased below.
+  auto resolve = [&](ir::ValueId v) -> Storage {
+    Storage& s = storage[static_cast<size_t>(v)];
+    if (!s.known() && graph.value(v).constant) {
+      const ir::Tensor& c = *graph.value(v).constant;
+      s = Storage{&c, -1, c.numel()};
+    }
+    return s;
+  };
+  auto dtypeOf = [](const Storage& s) { return s.tensor ? s.tensor->dtype() : ir::DType::Float32; };
+  // Why a value has no storage, for the error messages.
+  auto whyMissing = [&](ir::ValueId v) {
+    const ir::Value& val = graph.value(v);
+    if (val.producer == ir::kNone) return quoted(val.name) + " is neither a graph input nor a constant";
+    return quoted(val.name) + " is produced by node " + quoted(graph.node(val.producer).name) +
+           ", which the plan does not run";
+  };
+
+  // Operator outputs: one zeroed float32 buffer each.
+  for (const schedule::PlannedOp& op : plan.ops) {
+    if (op.node < 0 || static_cast<size_t>(op.node) >= graph.numNodeSlots() || graph.node(op.node).removed)
+      return ir::makeError("the plan's " + opLabel(op) + " names no live node of the graph (node id " +
+                           std::to_string(op.node) + ")");
+    if (op.isView) continue;
+    for (ir::ValueId v : graph.node(op.node).outputs) {
+      if (v == ir::kNone) continue;
+      const ir::Value& val = graph.value(v);
+      if (val.type.dtype != ir::DType::Float32)
+        return ir::makeError(opLabel(op) + " writes " + quoted(val.name) + ", a " +
+                                 std::string(ir::dtypeName(val.type.dtype)) +
+                                 " tensor: the emulator runs float32 schedules only",
+                             op.name);
+      if (!val.type.fullyKnown())
+        return ir::makeError(opLabel(op) + " writes " + quoted(val.name) + " of unknown shape " +
+                                 ir::typeToString(val.type),
+                             op.name);
+      if (storage[static_cast<size_t>(v)].known())
+        return ir::makeError(quoted(val.name) + " is written by more than one operator of the plan", op.name);
+      const int64_t n = ir::numElements(val.type.shape);
+      Buffer b;
+      b.numel = n;
+      // Poisoned with NaN, not zeroed: an element no rTask writes (or a
+      // split-K output nobody zeroed) shows in the results.
+      b.data = std::make_unique_for_overwrite<float[]>(static_cast<size_t>(std::max<int64_t>(n, 1)));
+      std::fill_n(b.data.get(), std::max<int64_t>(n, 1), std::numeric_limits<float>::quiet_NaN());
+      storage[static_cast<size_t>(v)] = Storage{nullptr, static_cast<int32_t>(arena.buffers_.size()), n};
+      arena.buffers_.push_back(std::move(b));
+      arena.allocated_ += n;
+    }
+  }
+
+  // Views: the output is the input's storage. Chains of views resolve in
+  // plan order; a few rounds cover a plan whose ops are out of order.
+  std::vector<const schedule::PlannedOp*> views;
+  for (const schedule::PlannedOp& op : plan.ops)
+    if (op.isView) views.push_back(&op);
+  for (size_t round = 0; round <= views.size() && !views.empty(); ++round) {
+    std::vector<const schedule::PlannedOp*> pending;
+    for (const schedule::PlannedOp* op : views) {
+      const ir::Node& n = graph.node(op->node);
+      if (n.inputs.empty() || n.outputs.empty() || n.inputs[0] == ir::kNone)
+        return ir::makeError(opLabel(*op) + " is a view without a data input or output", op->name);
+      const Storage in = resolve(n.inputs[0]);
+      if (!in.known()) {
+        pending.push_back(op);
+        continue;
+      }
+      const ir::ValueId out = n.outputs[0];
+      const ir::Value& val = graph.value(out);
+      if (val.type.fullyKnown() && ir::numElements(val.type.shape) != in.numel)
+        return ir::makeError(opLabel(*op) + " is a view but changes the element count (" +
+                                 std::to_string(in.numel) + " -> " + ir::shapeToString(val.type.shape) + ")",
+                             op->name);
+      storage[static_cast<size_t>(out)] = in;
+    }
+    if (pending.size() == views.size()) {
+      const schedule::PlannedOp& op = *pending.front();
+      return ir::makeError(opLabel(op) + " views " + whyMissing(graph.node(op.node).inputs[0]), op.name);
+    }
+    views = std::move(pending);
+  }
+
+  // Kernel arguments.
+  arena.opBuffers_.resize(plan.ops.size());
+  arena.opOutputs_.resize(plan.ops.size());
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    const schedule::PlannedOp& op = plan.ops[i];
+    if (op.isView) continue;
+    const ir::Node& n = graph.node(op.node);
+    kernels::TaskBuffers& tb = arena.opBuffers_[i];
+    for (ir::ValueId v : n.inputs) {
+      if (v == ir::kNone) {
+        tb.inputs.push_back(nullptr);
+        continue;
+      }
+      const Storage s = resolve(v);
+      if (!s.known()) return ir::makeError(opLabel(op) + " reads " + whyMissing(v), op.name);
+      if (dtypeOf(s) != ir::DType::Float32) {
+        // Non-float constants (shapes, indices) are baked into the rKernel.
+        if (graph.value(v).constant) {
+          tb.inputs.push_back(nullptr);
+          continue;
+        }
+        return ir::makeError(opLabel(op) + " reads " + quoted(graph.value(v).name) + ", a " +
+                                 std::string(ir::dtypeName(dtypeOf(s))) +
+                                 " tensor computed at run time: rKernels take float32 tensors only "
+                                 "(non-float inputs must be constants)",
+                             op.name);
+      }
+      tb.inputs.push_back(s.tensor ? s.tensor->data<float>() : arena.buffers_[static_cast<size_t>(s.buffer)].data.get());
+    }
+    for (ir::ValueId v : n.outputs) {
+      if (v == ir::kNone) {
+        tb.outputs.push_back(nullptr);
+        continue;
+      }
+      const int32_t b = storage[static_cast<size_t>(v)].buffer;
+      tb.outputs.push_back(arena.buffers_[static_cast<size_t>(b)].data.get());
+      arena.opOutputs_[i].push_back(b);
+    }
+  }
+
+  for (ir::ValueId v : graph.outputs()) {
+    const Storage s = resolve(v);
+    const ir::Value& val = graph.value(v);
+    if (!s.known()) return ir::makeError("graph output " + whyMissing(v), val.name);
+    if (!s.tensor && !val.type.fullyKnown())
+      return ir::makeError("graph output " + quoted(val.name) + " has unknown shape " + ir::typeToString(val.type),
+                           val.name);
+    arena.outputs_.push_back(GraphOutput{v, s});
+  }
+  return arena;
+}
+
+void BufferArena::zeroOutputs(int32_t op) {
+  for (int32_t b : opOutputs_.at(static_cast<size_t>(op))) {
+    Buffer& buf = buffers_[static_cast<size_t>(b)];
+    std::fill_n(buf.data.get(), buf.numel, 0.0f);
+  }
+}
+
+ir::Result<std::vector<ir::Tensor>> BufferArena::outputs() const {
+  std::vector<ir::Tensor> out;
+  for (const GraphOutput& o : outputs_) {
+    const ir::Value& val = graph_->value(o.value);
+    if (o.storage.tensor) {
+      // A graph input or constant, possibly seen through views.
+      ir::Tensor t = *o.storage.tensor;
+      if (val.type.fullyKnown() && val.type.shape != t.shape()) t.reshape(val.type.shape);
+      out.push_back(std::move(t));
+      continue;
+    }
+    const Buffer& b = buffers_[static_cast<size_t>(o.storage.buffer)];
+    ir::Tensor t(ir::DType::Float32, val.type.shape);
+    if (t.numel() != b.numel)
+      return ir::makeError("graph output " + val.name + " has " + std::to_string(t.numel()) +
+                               " elements but its storage has " + std::to_string(b.numel),
+                           val.name);
+    std::copy_n(b.data.get(), b.numel, t.data<float>());
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace rammer::exec

@@ -1,0 +1,63 @@
+#pragma once
+// Tensor storage for one emulated run of a Plan: graph inputs and constants
+// are read in place, every operator output gets a float32 buffer of its own
+// (NaN until an rTask writes it; never reused within a run), and
+// a view's output is its input's storage (no copy), as on the GPU. Built
+// once before any worker starts; afterwards the pointers never change, so
+// workers share them without locks.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/kernels/rkernel.h"
+#include "core/schedule/plan.h"
+
+namespace rammer::exec {
+
+class BufferArena {
+ public:
+  // Resolves every value the plan's operators read or write and every graph
+  // output. `inputs` (bound to graph.inputs() in order) and the graph's
+  // constants are read in place: both must outlive the arena. Errors name the value or operator: a kernel that would read a
+  // non-float tensor that is not a constant, a value no planned operator
+  // produces, a shape that is not fully known, a view that changes the
+  // element count.
+  static ir::Result<BufferArena> build(const schedule::Plan& plan, const ir::Graph& graph,
+                                       const std::vector<ir::Tensor>& inputs);
+
+  // Pointers for op `op`'s rKernel, one per input / output slot.
+  const kernels::TaskBuffers& buffers(int32_t op) const { return opBuffers_.at(static_cast<size_t>(op)); }
+  // Sets op `op`'s outputs to zero (split-K kernels accumulate into them).
+  void zeroOutputs(int32_t op);
+  // Copies of the graph outputs, in order.
+  ir::Result<std::vector<ir::Tensor>> outputs() const;
+  // Float32 bytes this arena allocated (operator outputs only).
+  int64_t allocatedBytes() const { return allocated_ * static_cast<int64_t>(sizeof(float)); }
+
+ private:
+  // Where a value's elements live.
+  struct Storage {
+    const ir::Tensor* tensor = nullptr;  // graph input or constant, read in place
+    int32_t buffer = -1;                 // index into buffers_ otherwise
+    int64_t numel = 0;
+    bool known() const { return tensor || buffer >= 0; }
+  };
+  struct Buffer {
+    std::unique_ptr<float[]> data;
+    int64_t numel = 0;
+  };
+  struct GraphOutput {
+    ir::ValueId value = ir::kNone;
+    Storage storage;
+  };
+
+  const ir::Graph* graph_ = nullptr;
+  std::vector<Buffer> buffers_;
+  std::vector<kernels::TaskBuffers> opBuffers_;
+  std::vector<std::vector<int32_t>> opOutputs_;  // buffers each op writes
+  std::vector<GraphOutput> outputs_;
+  int64_t allocated_ = 0;
+};
+
+}  // namespace rammer::exec

@@ -1,0 +1,64 @@
+#include "core/runtime/gpu_execution.h"
+
+#include "core/codegen/code_generator.h"
+#include "core/runtime/program_compiler.h"
+#include "core/runtime/timing_decoder.h"
+
+namespace rammer::runtime {
+
+ir::Result<GpuExecution> executeOnGpu(schedule::Plan& plan, const ir::Graph& graph,
+                                      const std::vector<ir::Tensor>& inputs, const GpuExecutionOptions& options) {
+  const CudaCapability capability = probeCuda(options.libraries);
+  if (!capability.canRun()) return ir::makeError("cannot run on a GPU: " + capability.message);
+  auto driver = CudaDriver::load(options.libraries.driverLibrary);
+  if (!driver) return driver.errors();
+  auto nvrtc = NvrtcCompiler::load(options.libraries.nvrtcLibraries);
+  if (!nvrtc) return nvrtc.errors();
+  auto runner = CudaRunner::open(driver.value());
+  if (!runner) return runner.errors();
+
+  GpuExecution out;
+  out.deviceName = (*runner)->deviceName();
+  out.arch = (*runner)->arch();
+
+  // Generates, compiles for this GPU and checks one build of the plan.
+  auto build = [&](bool instrument) -> ir::Result<std::pair<codegen::GeneratedProgram, CompiledProgram>> {
+    codegen::CodegenOptions co;
+    co.target = codegen::Target::Cuda;
+    co.instrument = instrument;
+    auto program = codegen::generateProgram(plan, graph, co);
+    if (!program) return program.errors();
+    auto compiled = compileProgram(**nvrtc, *program, out.arch);
+    if (!compiled) return compiled.errors();
+    // The instrumented build is checked too, but the plan keeps the plain
+    // build's register counts: that is the code whose latency is reported.
+    schedule::Plan scratch;
+    if (instrument) scratch = plan;
+    auto resources = applyCompiledResources(instrument ? scratch : plan, *program, compiled->kernels);
+    if (!resources) return resources.errors();
+    if (!instrument) out.resources = std::move(resources).value();
+    return std::make_pair(std::move(program).value(), std::move(compiled).value());
+  };
+
+  auto plain = build(false);
+  if (!plain) return plain.errors();
+  auto run = (*runner)->run(graph, plain->first, plain->second, inputs, options.run);
+  if (!run) return run.errors();
+  out.run = std::move(run).value();
+
+  if (options.measureTrace) {
+    auto timed = build(true);
+    if (!timed) return timed.errors();
+    GpuRunOptions once = options.run;
+    once.warmup = 1;
+    once.repeat = 1;
+    auto recorded = (*runner)->run(graph, timed->first, timed->second, inputs, once);
+    if (!recorded) return recorded.errors();
+    auto trace = decodeTiming(plan, timed->first, recorded->timing, {out.deviceName, (*runner)->sms()});
+    if (!trace) return trace.errors();
+    out.trace = std::move(trace).value();
+  }
+  return out;
+}
+
+}  // namespace rammer::runtime

@@ -1,0 +1,36 @@
+#include "core/sim/analytic_cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rammer::sim {
+
+double AnalyticCostModel::taskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device,
+                                     const TaskContext& context) const {
+  const int perSM = std::max(1, context.veusPerSM);
+  const int sms = std::max(1, device.sms);
+  const int all = perSM * sms;
+  const int onSM = context.busyOnSM > 0 ? std::min(context.busyOnSM, perSM) : perSM;
+  const int running = context.busyVEUs > 0 ? std::min(context.busyVEUs, all) : all;
+
+  // The same roofline terms as schedule::estimateTaskTimeUs, with the vEUs
+  // that are running in place of all of them.
+  const double lanes = std::max(1, device.subPartitions * device.warpSize);
+  const double threads = std::max(1, kernel.threads());
+  const double share = std::min(1.0 / onSM, std::min(threads, lanes) / lanes);
+  const double flopsPerUs = device.peakFp32Tflops * 1e6 / sms * share;
+  const double compute = flopsPerUs > 0 ? kernel.flopsPerRTask() / flopsPerUs : 0;
+
+  const double bytes = kernel.bytesPerRTask();
+  const double bandwidth = device.memoryBandwidthGBs * 1e3;  // bytes per us
+  double memory = 0;
+  if (bytes > 0) {
+    const double shareBound = bandwidth > 0 ? bytes * running / bandwidth : 0;
+    const double perTrip = threads * std::max(1.0, options_.bytesInFlightPerThread);
+    const double latencyUs = options_.memoryLatencyCycles / (std::max(0.1, device.clockGHz) * 1e3);
+    memory = std::max(shareBound, std::ceil(bytes / perTrip) * latencyUs);
+  }
+  return std::max(compute, memory);
+}
+
+}  // namespace rammer::sim

@@ -1,0 +1,17 @@
+#include "core/sim/cost_model.h"
+
+namespace rammer::sim {
+
+schedule::TaskTimeFn taskTimeFn(std::shared_ptr<const CostModel> model) {
+  return [model = std::move(model)](const kernels::RKernel& k, const device::DeviceSpec& d, int veusPerSM) {
+    return model->taskTimeUs(k, d, TaskContext{veusPerSM, 0, 0});
+  };
+}
+
+schedule::PolicyOptions policyOptions(std::shared_ptr<const CostModel> model) {
+  schedule::PolicyOptions o;
+  o.taskTime = taskTimeFn(std::move(model));
+  return o;
+}
+
+}  // namespace rammer::sim

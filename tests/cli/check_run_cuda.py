@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""`rammer run --backend cuda` end to end without a GPU.
+
+1. With no CUDA driver installed: exit 1 and a message naming what is
+   missing, whatever the options (skipped where a driver is installed).
+2. With the runtime tests' stand-in driver (--fake) found as libcuda.so.1
+   through LD_LIBRARY_PATH: code generation and NVRTC run for real, the
+   kernels do nothing, so the report is printed (the format
+   tests/bench/gpu/run_gpu_checks.sh parses) and the output check FAILs.
+"""
+import argparse
+import ctypes
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def driver_present():
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(args, env=None):
+    return subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
+
+
+def check_no_driver(a):
+    cases = [
+        ([], 1, "cannot run on the GPU: no CUDA driver (libcuda.so.1 not found)"),
+        (["--policy", "greedy", "--trace", "measured.json", "--metrics", "--repeat", "3"], 1,
+         "no CUDA driver (libcuda.so.1 not found)"),
+        (["--repeat", "0"], 2, "--repeat"),
+    ]
+    for extra, rc, message in cases:
+        args = [a.rammer, "run", a.model, "--backend", "cuda"] + extra
+        p = run(args)
+        if p.returncode != rc or message not in p.stderr:
+            fail(f"{' '.join(args)}\n  exit {p.returncode} (want {rc})\n  stderr: {p.stderr}\n"
+                 f"  want stderr to contain: {message}")
+
+
+def check_fake_driver(a):
+    if not a.fake:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        os.symlink(a.fake, os.path.join(tmp, "libcuda.so.1"))
+        env = dict(os.environ, LD_LIBRARY_PATH=tmp + ":" + os.environ.get("LD_LIBRARY_PATH", ""),
+                   RAMMER_FAKE_CUDA_SMS="132", RAMMER_FAKE_CUDA_NOOP_KERNELS="1")
+        trace = os.path.join(tmp, "measured.json")
+        args = [a.rammer, "-q", "run", a.model, "--backend", "cuda", "--policy", "wavefront", "--repeat", "3",
+                "--trace", trace, "--metrics"]
+        p = run(args, env)
+        # The stand-in's kernels compute nothing: the check must catch that.
+        if p.returncode != 1:
+            fail(f"{' '.join(args)}: exit {p.returncode}, want 1 (outputs FAIL)\n{p.stdout}\n{p.stderr}")
+        want = ["device    Fake GPU (sm_90), plan for h100",
+                "latency   median 250.0 us over 3 runs (min 250.0, p10 250.0, p90 250.0, max 250.0)",
+                "outputs   FAIL: max rel error",
+                "metrics   metrics unavailable:",
+                "trace     " + trace]
+        for line in want:
+            if line not in p.stdout:
+                fail(f"stdout lacks {line!r}:\n{p.stdout}\n{p.stderr}")
+        with open(trace) as f:
+            events = json.load(f)
+        if not isinstance(events, (dict, list)):
+            fail(f"{trace} is not a trace")
+        p = run(args[:-3] + ["--json"], env)
+        j = json.loads(p.stdout)
+        if j["latency_us"]["runs"] != 3 or j["output_check"]["pass"] or j["device"] != "Fake GPU":
+            fail(f"--json: {p.stdout}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rammer", required=True)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--fake", help="the stand-in driver library (tests/core/runtime/fake_driver)")
+    a = ap.parse_args()
+    check_fake_driver(a)
+    if driver_present():
+        print("no-driver checks skipped: a CUDA driver is installed")
+    else:
+        check_no_driver(a)
+    # The reference backend still insists on its inputs and outputs (usage errors).
+    p = run([a.rammer, "run", a.model, "--random"])
+    if p.returncode != 2 or "--outputs" not in p.stderr:
+        fail(f"reference without --outputs: exit {p.returncode}\n{p.stderr}")
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()

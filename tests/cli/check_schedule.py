@@ -1,0 +1,246 @@
+#!/usr/bin/python3
+"""End-to-end checks of `rammer schedule` (one ctest per --case).
+
+Device facts (SMs, launch overhead) are read here from the preset JSON in
+resources/devices, not from the program; the checks are relations any
+correct plan and prediction must satisfy.
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+POLICIES = ["sequential", "wavefront", "greedy"]
+KEYS = ["predicted_latency_us", "sm_efficiency", "veus", "programs", "kernels"]
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(args, expect_rc=0):
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    if expect_rc is not None and p.returncode != expect_rc:
+        fail(f"{' '.join(args)}\n  exit {p.returncode}, expected {expect_rc}\n  stdout: {p.stdout[:2000]}\n"
+             f"  stderr: {p.stderr[:2000]}")
+    return p
+
+
+def fresh_dir(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def schedule_json(a, model, policy, *extra):
+    p = run([a.rammer, "-q", "schedule", model, "--policy", policy, "--json"] + list(extra))
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError as e:
+        fail(f"schedule --json printed invalid JSON ({e}): {p.stdout[:500]}")
+
+
+def check_plan_json(j, policy, dev):
+    where = f"{j.get('model')} --policy {policy}"
+    for k in KEYS:
+        if k not in j:
+            fail(f"{where}: key {k!r} missing from {sorted(j)}")
+    if j["policy"] != policy or j["device"] != "h100":
+        fail(f"{where}: policy/device {j['policy']}/{j['device']}")
+    lat, eff = j["predicted_latency_us"], j["sm_efficiency"]
+    launch, sms = dev["launch_overhead_us"], dev["sms"]
+    progs, kernels = j["programs"], j["kernels"]
+    if not progs:
+        fail(f"{where}: no programs")
+    # Every program pays one launch before its rTasks start.
+    if not (math.isfinite(lat) and lat >= len(progs) * launch):
+        fail(f"{where}: predicted latency {lat} < {len(progs)} launches x {launch} us")
+    if not 0 < eff <= 1:
+        fail(f"{where}: SM efficiency {eff} not in (0, 1]")
+    # Programs run back to back; each has veus_per_sm vEUs on every SM.
+    t = 0.0
+    for p in progs:
+        if abs(p["start_us"] - t) > 1e-6 or p["end_us"] < p["start_us"] + launch - 1e-9:
+            fail(f"{where}: program {p['index']} runs [{p['start_us']}, {p['end_us']}] after {t}")
+        if not 1 <= p["veus_per_sm"] <= dev["max_blocks_per_sm"] or p["veus"] != p["veus_per_sm"] * sms:
+            fail(f"{where}: program {p['index']}: {p['veus']} vEUs at {p['veus_per_sm']}/SM on {sms} SMs")
+        if not p["cut_reason"]:
+            fail(f"{where}: program {p['index']} has no cut reason")
+        t = p["end_us"]
+    if abs(t - lat) > 1e-6:
+        fail(f"{where}: last program ends at {t}, predicted latency {lat}")
+    if j["veus"] != max(p["veus"] for p in progs) or j["veus_per_sm"] != max(p["veus_per_sm"] for p in progs):
+        fail(f"{where}: veus {j['veus']} / {j['veus_per_sm']} are not the programs' maxima")
+    # rTasks: the programs run exactly the kernels' rTasks.
+    real = [k for k in kernels if not k["view"]]
+    n = sum(k["rtasks"] for k in real)
+    if n != j["rtasks"] or n != sum(p["rtasks"] for p in progs):
+        fail(f"{where}: rTasks: kernels {n}, total {j['rtasks']}, programs {sum(p['rtasks'] for p in progs)}")
+    for k in real:
+        if not k["kernel"] or k["rtasks"] < 1 or not 1 <= k["threads"] <= 1024 or not 0 <= k["program"] < len(progs):
+            fail(f"{where}: bad kernel entry {k}")
+        if k["rule"] not in ("fastest", "most efficient", "pinned"):
+            fail(f"{where}: unexpected rule {k['rule']!r} for {k['op']}")
+    for k in kernels:
+        if k["view"] and k["kernel"] is not None:
+            fail(f"{where}: view {k['op']} has an rKernel")
+    if policy == "sequential":
+        # RammerBase: one program per operator, in order, no barriers.
+        if len(progs) != len(real) or [k["program"] for k in real] != list(range(len(real))):
+            fail(f"{where}: {len(progs)} programs for {len(real)} operators")
+        if j["barriers"] != 0:
+            fail(f"{where}: {j['barriers']} barriers in a sequential plan")
+
+
+def case_json(a):
+    dev = json.load(open(a.device_json))
+    for policy in POLICIES:
+        check_plan_json(schedule_json(a, a.model, policy), policy, dev)
+    # `simulate` is the same command.
+    p = run([a.rammer, "-q", "simulate", a.model, "--json"])
+    j = json.loads(p.stdout)
+    if j["policy"] != "wavefront" or "predicted_latency_us" not in j:
+        fail(f"simulate: {sorted(j)}")
+
+
+def case_trace(a):
+    dev = json.load(open(a.device_json))
+    sms = dev["sms"]
+    work = fresh_dir(a.work)
+    for policy in POLICIES:
+        out = os.path.join(work, policy + ".json")
+        j = schedule_json(a, a.model, policy, "--trace", out)
+        if j.get("trace") != out:
+            fail(f"{policy}: JSON does not name the trace file")
+        with open(out) as f:
+            doc = json.load(f)
+        events = doc["traceEvents"]
+        names = {}
+        for e in events:
+            if e["ph"] == "M" and e["name"] == "thread_name":
+                if e["tid"] in names:
+                    fail(f"{policy}: tid {e['tid']} named twice")
+                names[e["tid"]] = e["args"]["name"]
+        # One tid per vEU: tid v + 1 is "vEU v (SM v % SMs)"; tid 0 the programs.
+        want = {v + 1: f"vEU {v} (SM {v % sms})" for v in range(j["veus"])}
+        want[0] = "rPrograms"
+        if names != want:
+            extra = sorted(set(names) ^ set(want))[:5]
+            fail(f"{policy}: thread names differ from one per vEU (e.g. tids {extra})")
+        if not any(e["ph"] == "M" and e["name"] == "process_name" for e in events):
+            fail(f"{policy}: no process_name")
+        tasks = [e for e in events if e["ph"] == "X" and e.get("cat") == "rtask"]
+        barriers = [e for e in events if e["ph"] == "X" and e.get("cat") == "barrier"]
+        programs = [e for e in events if e["ph"] == "X" and e.get("cat") == "program"]
+        if len(tasks) != j["rtasks"] or len(barriers) != j["barriers"] or len(programs) != len(j["programs"]):
+            fail(f"{policy}: {len(tasks)} rTask / {len(barriers)} barrier / {len(programs)} program events for "
+                 f"{j['rtasks']} / {j['barriers']} / {len(j['programs'])}")
+        kernel_of = {k["op"]: k["kernel"] for k in j["kernels"]}
+        lanes = {}
+        for e in tasks + barriers:
+            if e["tid"] not in want or e["tid"] == 0:
+                fail(f"{policy}: event on tid {e['tid']}, not a vEU lane")
+            if e["ts"] < 0 or e["dur"] < 0:
+                fail(f"{policy}: negative time in {e}")
+            lanes.setdefault(e["tid"], []).append((e["ts"], e["dur"]))
+        for e in tasks:
+            args = e["args"]
+            if args["op"] != e["name"] or kernel_of.get(args["op"]) != args["kernel"] or args["rtask"] < 0:
+                fail(f"{policy}: rTask event {e} does not match the plan's rKernels")
+        # A vEU runs one thing at a time (times are printed to the ns).
+        for tid, spans in lanes.items():
+            spans.sort()
+            for (t0, d0), (t1, _) in zip(spans, spans[1:]):
+                if t0 + d0 > t1 + 2e-3:
+                    fail(f"{policy}: overlapping events on tid {tid} at {t0} and {t1}")
+        end = max(e["ts"] + e["dur"] for e in tasks)
+        # The last rTask ends the last program.
+        if abs(end - j["predicted_latency_us"]) > 2e-3:
+            fail(f"{policy}: last rTask ends at {end}, predicted latency {j['predicted_latency_us']}")
+
+
+def expect_error(a, args, text, rc=1):
+    p = run([a.rammer, "-q"] + args, expect_rc=rc)
+    if text not in p.stderr:
+        fail(f"{' '.join(args)}: stderr lacks {text!r}:\n{p.stderr}")
+
+
+def write_edits(path, edits):
+    with open(path, "w") as f:
+        json.dump({"version": 1, "edits": edits}, f)
+    return path
+
+
+def case_edits(a):
+    work = fresh_dir(a.work)
+    # An edit the policies apply: a pinned rKernel (the other candidate of 'stem').
+    pin = write_edits(os.path.join(work, "pin.json"),
+                      [{"op": "pin_kernel", "node": "stem", "kernel": "conv_igemm_32x32"}])
+    for policy in POLICIES:
+        j = schedule_json(a, a.model, policy, "--schedule", pin)
+        stem = [k for k in j["kernels"] if k["op"] == "stem"]
+        if len(stem) != 1 or stem[0]["kernel"] != "conv_igemm_32x32" or stem[0]["rule"] != "pinned":
+            fail(f"{policy}: the pinned rKernel was not applied: {stem}")
+    # Edits that would break the plan are refused, naming the problem.
+    far = write_edits(os.path.join(work, "far.json"), [{"op": "move", "node": "stem", "rtask": 0, "veu": 100000}])
+    early = write_edits(os.path.join(work, "early.json"),
+                        [{"op": "move", "node": "stem.relu", "rtask": 0, "veu": 0, "order": 0},
+                         {"op": "move", "node": "stem", "rtask": 0, "veu": 0, "order": 1}])
+    ghost = write_edits(os.path.join(work, "ghost.json"), [{"op": "move", "node": "nosuch", "veu": 1}])
+    alien = write_edits(os.path.join(work, "alien.json"),
+                        [{"op": "pin_kernel", "node": "stem", "kernel": "gemm_9x9"}])
+    for policy in POLICIES:
+        expect_error(a, ["schedule", a.model, "--policy", policy, "--schedule", far],
+                     "pin of stem[0] to vEU 100000: its program has only")
+        expect_error(a, ["schedule", a.model, "--policy", policy, "--schedule", ghost], "unknown node 'nosuch'")
+        expect_error(a, ["schedule", a.model, "--policy", policy, "--schedule", alien],
+                     "pinned rKernel 'gemm_9x9' is not a candidate for 'stem'")
+    # stem.relu[0] pinned ahead of its producer stem[0] on the same vEU.
+    for policy in ["wavefront", "greedy"]:
+        expect_error(a, ["schedule", a.model, "--policy", policy, "--schedule", early],
+                     "would run before their producers on the same vEU")
+
+
+def case_errors(a):
+    work = fresh_dir(a.work)
+    expect_error(a, ["schedule", a.model, "--policy", "fastest"], "unknown policy 'fastest'; policies: sequential")
+    expect_error(a, ["schedule", a.model, "--device", "tpu9"], "unknown device 'tpu9'")
+    expect_error(a, ["schedule", os.path.join(work, "missing.onnx")], "not found")
+    expect_error(a, ["schedule", a.model, "--trace", os.path.join(work, "no", "dir", "t.json")],
+                 "cannot write the trace file")
+    expect_error(a, ["schedule", a.model, "--schedule", os.path.join(work, "none.json")], "not found")
+    expect_error(a, ["schedule"], "MODEL", rc=2)
+
+
+def case_text(a):
+    p = run([a.rammer, "-q", "schedule", a.model, "--policy", "sequential", "--decisions", "--max-rows", "0"])
+    for text in ["programs", "rKernels", "vEUs/SM", "predicted ", "SM efficiency", "a prediction, not a measurement",
+                 "decisions", "RammerBase: one program per operator", "fastest"]:
+        if text not in p.stdout:
+            fail(f"text output lacks {text!r}:\n{p.stdout}")
+    if "more (--max-rows 0 lists all)" in p.stdout:
+        fail("--max-rows 0 still cut a table")
+    p = run([a.rammer, "-q", "schedule", a.model, "--max-rows", "2"])
+    if "more (--max-rows 0 lists all)" not in p.stdout:
+        fail(f"--max-rows 2 did not cut the rKernel table:\n{p.stdout}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--case", required=True)
+    ap.add_argument("--rammer", required=True)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--device-json", required=True)
+    ap.add_argument("--work", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    globals()["case_" + a.case](a)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()

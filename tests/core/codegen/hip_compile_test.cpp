@@ -1,0 +1,54 @@
+// The HIP code of the small samples (Rammer and RammerBase plans) compiles
+// with Debian's clang-15 for gfx90a, warnings as errors: device code only,
+// one clang call per sample. Skipped without clang-15 or the ROCm device
+// libraries (scripts/setup installs them).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "core/codegen/code_generator.h"
+#include "tests/core/codegen/codegen_fixtures.h"
+
+namespace rammer::codegen {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SampleHipCompile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SampleHipCompile, WavefrontAndSequentialCompileForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (clang.empty()) GTEST_SKIP() << "no clang-15";
+  if (!fs::exists(testing::kRocmDeviceLibs) || !fs::exists("/usr/include/hip/hip_runtime.h"))
+    GTEST_SKIP() << "no ROCm device libraries or HIP headers (rocm-device-libs, libamdhip64-dev)";
+  const std::string name = GetParam();
+  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/hip" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const ir::Graph graph = testing::optimizedSampleGraph(name);
+  std::string files;
+  for (const auto& [policy, instrument] : {std::pair{"wavefront", true}, std::pair{"sequential", false}}) {
+    CodegenOptions options;
+    options.target = Target::Hip;
+    options.instrument = instrument;
+    auto gp = generateProgram(testing::planSample(graph, policy, "mi250x"), graph, options);
+    ASSERT_TRUE(gp) << gp.errorText();
+    const std::string file = std::string(policy) + ".hip";
+    std::ofstream(dir / file) << gp->source;
+    files += " " + file;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto [rc, out] = testing::runCommand("cd " + dir.string() + " && " + testing::hipCompileCommand(clang) +
+                                             " --cuda-device-only -c" + files);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(rc, 0) << out.substr(0, 20000);
+  std::printf("[ clang    ] %s: wavefront + sequential, gfx90a: %.1f s\n", name.c_str(), seconds);
+}
+
+INSTANTIATE_TEST_SUITE_P(SmallSamples, SampleHipCompile,
+                         ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace rammer::codegen

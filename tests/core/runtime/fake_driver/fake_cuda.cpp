@@ -1,0 +1,187 @@
+// A stand-in for libcuda.so.1 in the runtime tests; see fake_cuda.h. Its
+// state is global because the real driver's is: one per process (tests run
+// on one thread).
+#include "tests/core/runtime/fake_driver/fake_cuda.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+
+namespace {
+
+using CUresult = int;
+
+struct Kernel {
+  FakeKernelFn fn = nullptr;
+  bool hangs = false;
+};
+
+void noKernel(int, int, void**) {}
+
+struct State {
+  // For whole-program checks (rammer run through this library as
+  // libcuda.so.1): the SM count and a catch-all kernel that does nothing.
+  State() {
+    if (const char* v = std::getenv("RAMMER_FAKE_CUDA_SMS")) sms = std::atoi(v);
+    if (const char* v = std::getenv("RAMMER_FAKE_CUDA_NOOP_KERNELS"); v && *v == '1') registry["*"] = Kernel{noKernel, false};
+  }
+  ~State() {  // what a wedged runner left behind
+    for (void* m : allocations) std::free(m);
+    for (int* e : events) delete e;
+  }
+  int deviceCount = 1, sms = 4, blocksPerSM = 8;
+  std::map<std::string, Kernel> registry;
+  std::set<void*> allocations;
+  int launches = 0;
+  bool hung = false;  // a hanging kernel was launched: later events never complete
+  std::set<void*> pendingEvents;
+  std::set<int*> events;  // kept reachable: a wedged runner never destroys its events
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+constexpr CUresult kOk = 0, kInvalidValue = 1, kNoDevice = 100, kNotFound = 500, kNotReady = 600;
+int sentinel;  // addresses handed out as contexts, streams and events
+
+}  // namespace
+
+extern "C" {
+
+static void hookReset(int deviceCount, int sms, int blocksPerSM) {
+  State& s = state();
+  s.deviceCount = deviceCount;
+  s.sms = sms;
+  s.blocksPerSM = blocksPerSM;
+  s.registry.clear();
+  s.launches = 0;
+  s.hung = false;
+  s.pendingEvents.clear();
+}
+static void hookRegister(const char* name, FakeKernelFn fn, int hangs) {
+  state().registry[name] = Kernel{fn, hangs != 0};
+}
+static int hookLive() { return static_cast<int>(state().allocations.size()); }
+static int hookLaunches() { return state().launches; }
+
+const FakeCudaHooks* fake_cuda_hooks() {
+  static const FakeCudaHooks hooks{hookReset, hookRegister, hookLive, hookLaunches};
+  return &hooks;
+}
+
+CUresult cuInit(unsigned) { return state().deviceCount > 0 ? kOk : kNoDevice; }
+CUresult cuDriverGetVersion(int* v) { *v = 13000; return kOk; }
+CUresult cuDeviceGetCount(int* n) { *n = state().deviceCount; return kOk; }
+CUresult cuDeviceGet(int* d, int ordinal) { *d = ordinal; return kOk; }
+CUresult cuDeviceGetAttribute(int* v, int attr, int) {
+  switch (attr) {
+    case 16: *v = state().sms; return kOk;
+    case 75: *v = 9; return kOk;
+    case 76: *v = 0; return kOk;
+    default: *v = 0; return kOk;
+  }
+}
+CUresult cuDeviceGetName(char* name, int len, int) {
+  std::strncpy(name, "Fake GPU", static_cast<size_t>(len));
+  return kOk;
+}
+CUresult cuDevicePrimaryCtxRetain(void** ctx, int) { *ctx = &sentinel; return kOk; }
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return kOk; }
+CUresult cuCtxSetCurrent(void*) { return kOk; }
+CUresult cuModuleLoadData(void** m, const void* image) {
+  if (!image) return kInvalidValue;
+  *m = &sentinel;
+  return kOk;
+}
+CUresult cuModuleUnload(void*) { return kOk; }
+CUresult cuModuleGetFunction(void** f, void*, const char* name) {
+  auto it = state().registry.find(name);
+  if (it == state().registry.end()) it = state().registry.find("*");  // the catch-all, when registered
+  if (it == state().registry.end()) return kNotFound;
+  *f = &it->second;
+  return kOk;
+}
+CUresult cuFuncGetAttribute(int* v, int attr, void*) { *v = attr == 4 ? 32 : 0; return kOk; }
+CUresult cuFuncSetAttribute(void*, int, int) { return kOk; }
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void*, int, size_t) {
+  *n = state().blocksPerSM;
+  return kOk;
+}
+CUresult cuMemAlloc_v2(unsigned long long* p, size_t bytes) {
+  void* m = std::malloc(bytes);
+  if (!m) return 2;
+  std::memset(m, 0xA5, bytes);  // device memory starts as garbage, not zeros
+  state().allocations.insert(m);
+  *p = reinterpret_cast<unsigned long long>(m);
+  return kOk;
+}
+CUresult cuMemFree_v2(unsigned long long p) {
+  void* m = reinterpret_cast<void*>(p);
+  if (!state().allocations.erase(m)) return kInvalidValue;
+  std::free(m);
+  return kOk;
+}
+CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void* src, size_t n) {
+  std::memcpy(reinterpret_cast<void*>(dst), src, n);
+  return kOk;
+}
+CUresult cuMemcpyDtoH_v2(void* dst, unsigned long long src, size_t n) {
+  std::memcpy(dst, reinterpret_cast<const void*>(src), n);
+  return kOk;
+}
+CUresult cuMemsetD32Async(unsigned long long p, unsigned v, size_t n, void*) {
+  auto* w = reinterpret_cast<unsigned*>(p);
+  for (size_t i = 0; i < n; ++i) w[i] = v;
+  return kOk;
+}
+CUresult cuLaunchKernel(void* f, unsigned gx, unsigned, unsigned, unsigned bx, unsigned, unsigned, unsigned, void*,
+                        void** params, void**) {
+  auto* k = static_cast<Kernel*>(f);
+  ++state().launches;
+  if (k->hangs) {
+    state().hung = true;
+    return kOk;
+  }
+  k->fn(static_cast<int>(gx), static_cast<int>(bx), params);
+  return kOk;
+}
+CUresult cuStreamCreate(void** s, unsigned) { *s = &sentinel; return kOk; }
+CUresult cuStreamDestroy_v2(void*) { return kOk; }
+CUresult cuStreamSynchronize(void*) { return kOk; }
+CUresult cuEventCreate(void** e, unsigned) {
+  int* event = new int(0);
+  state().events.insert(event);
+  *e = event;
+  return kOk;
+}
+CUresult cuEventDestroy_v2(void* e) {
+  if (!state().events.erase(static_cast<int*>(e))) return kInvalidValue;
+  delete static_cast<int*>(e);
+  return kOk;
+}
+CUresult cuEventRecord(void* e, void*) {
+  if (state().hung) state().pendingEvents.insert(e);
+  return kOk;
+}
+CUresult cuEventQuery(void* e) { return state().pendingEvents.count(e) ? kNotReady : kOk; }
+CUresult cuEventElapsedTime_v2(float* ms, void*, void*) { *ms = 0.25f; return kOk; }
+// NVRTC asks the driver found as libcuda.so.1 for its private tables; a
+// stand-in has none.
+CUresult cuGetExportTable(const void** table, const void*) {
+  *table = nullptr;
+  return 801;  // CUDA_ERROR_NOT_SUPPORTED
+}
+CUresult cuGetErrorString(CUresult r, const char** s) {
+  *s = r == kNotFound ? "named symbol not found" : "fake error";
+  return kOk;
+}
+CUresult cuGetErrorName(CUresult r, const char** s) {
+  *s = r == kNotFound ? "CUDA_ERROR_NOT_FOUND" : "CUDA_ERROR_FAKE";
+  return kOk;
+}
+
+}  // extern "C"

@@ -1,0 +1,322 @@
+// The runner's wiring against a stand-in driver (fake_driver/fake_cuda.cpp)
+// whose "kernels" are host functions: buffers and views, uploads, zeroing
+// before each launch, epochs, the recording run, output binding, freeing,
+// the watchdog and the occupancy refusal, all without a GPU.
+#include <gtest/gtest.h>
+
+#include "core/runtime/cuda_probe.h"
+#include "core/runtime/gpu_execution.h"
+#include "core/runtime/cuda_runner.h"
+#include "core/runtime/timing_decoder.h"
+#include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/core/runtime/fake_driver/fake_cuda.h"
+#include "tests/core/runtime/runtime_fixtures.h"
+
+namespace rammer::runtime {
+namespace {
+
+// What the host kernels saw, checked by the tests.
+struct Seen {
+  std::vector<unsigned long long> epochs;  // per hand_program0 launch
+  int staleViolations = 0;  // a step already at this run's value before the run wrote it
+  int waitViolations = 0;   // a barrier whose step had not arrived (a real GPU would hang)
+  int timedLaunches = 0;
+  bool viewAliased = true;
+};
+Seen seen;
+
+template <class T>
+T arg(void** params, int i) {
+  return reinterpret_cast<T>(*static_cast<unsigned long long*>(params[i]));
+}
+
+// hand_program0 of runtime_fixtures.h, one vEU after the other.
+void hostProgram0(int grid, int block, void** params) {
+  auto buffers = arg<float* const*>(params, 0);
+  auto steps = arg<unsigned long long*>(params, 1);
+  const unsigned long long epoch = *static_cast<unsigned long long*>(params[2]);
+  auto timing = arg<unsigned long long*>(params, 3);
+  const unsigned long long tag = epoch << 32;
+  seen.epochs.push_back(epoch);
+  seen.timedLaunches += timing != nullptr;
+  seen.viewAliased = seen.viewAliased && buffers[5] == buffers[2];
+  const float *x = buffers[0], *w = buffers[1], *yv = buffers[5];
+  float *y = buffers[2], *z = buffers[3];
+  for (int veu = 0; veu < grid; ++veu) {
+    if (steps[veu] >= (tag | 1)) ++seen.staleViolations;
+    for (int t = 0; t < block; ++t) y[veu * 128 + t] = x[veu * 128 + t] * w[veu * 128 + t];
+    steps[veu] = tag | 1;
+    if (timing) {
+      unsigned long long* e = timing + 3 * (veu == 0 ? 0 : 1);
+      e[0] = 1000 + 10 * static_cast<unsigned long long>(veu), e[1] = 2000, e[2] = static_cast<unsigned long long>(veu);
+    }
+  }
+  for (int veu = 0; veu < grid; ++veu) {
+    if (steps[1 - veu] < (tag | 1)) ++seen.waitViolations;
+    for (int t = 0; t < block; ++t) {
+      const int j = (1 - veu) * 128 + t;
+      z[j] = yv[j] + yv[255 - j];
+    }
+    steps[veu] = tag | 3;
+    if (timing) {
+      unsigned long long* e = timing + 3 * (veu == 0 ? 3 : 2);
+      e[0] = 3000, e[1] = 4000, e[2] = static_cast<unsigned long long>(veu);
+    }
+  }
+}
+
+void hostProgram1(int, int block, void** params) {
+  auto buffers = arg<float* const*>(params, 0);
+  auto timing = arg<unsigned long long*>(params, 3);
+  for (int t = 0; t < block; ++t) buffers[4][0] += buffers[3][t];
+  if (timing) timing[12] = 5000, timing[13] = 6000, timing[14] = 1;
+}
+
+#ifdef RAMMER_FAKE_CUDA
+class FakeDriver : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    seen = Seen{};
+    auto lib = SharedLibrary::open({RAMMER_FAKE_CUDA});
+    ASSERT_TRUE(lib.ok()) << lib.errorText();
+    lib_ = *lib;
+    auto hooksFn = reinterpret_cast<const FakeCudaHooks* (*)()>(lib_->find("fake_cuda_hooks"));
+    ASSERT_NE(hooksFn, nullptr);
+    hooks_ = hooksFn();
+    hooks_->reset(1, 4, 8);
+    hooks_->registerKernel("hand_program0", hostProgram0, 0);
+    hooks_->registerKernel("hand_program1", hostProgram1, 0);
+    auto driver = CudaDriver::load(RAMMER_FAKE_CUDA);
+    ASSERT_TRUE(driver.ok()) << driver.errorText();
+    driver_ = *driver;
+    compiled_.arch = "sm_90";
+    compiled_.cubin = {'c', 'u', 'b', 'i', 'n'};
+  }
+  std::unique_ptr<CudaRunner> openRunner() {
+    auto r = CudaRunner::open(driver_);
+    EXPECT_TRUE(r.ok()) << r.errorText();
+    return r.ok() ? std::move(r).value() : nullptr;
+  }
+  ir::Result<GpuRun> run(CudaRunner& runner, const codegen::GeneratedProgram& p, GpuRunOptions o = {}) {
+    return runner.run(testing::handGraph(), p, compiled_,
+                      {ir::Tensor::fromVector<float>({testing::kN}, testing::handInput())}, o);
+  }
+
+  std::shared_ptr<SharedLibrary> lib_;
+  const FakeCudaHooks* hooks_ = nullptr;
+  std::shared_ptr<const CudaDriver> driver_;
+  CompiledProgram compiled_;
+};
+
+TEST_F(FakeDriver, ProbeDescribesTheDevice) {
+  ProbeOptions o;
+  o.driverLibrary = RAMMER_FAKE_CUDA;
+  CudaCapability c = probeCuda(o);
+  EXPECT_TRUE(c.driverLoaded);
+  EXPECT_EQ(c.deviceCount, 1);
+  EXPECT_EQ(c.deviceName, "Fake GPU");
+  EXPECT_EQ(c.sms, 4);
+  EXPECT_EQ(c.computeCapability(), "9.0");
+  EXPECT_EQ(c.driverVersion, 13000);
+  EXPECT_EQ(c.message.rfind("Fake GPU (compute 9.0, 4 SMs), driver 13.0", 0), 0u) << c.message;
+  hooks_->reset(0, 4, 8);
+  c = probeCuda(o);
+  EXPECT_TRUE(c.driverLoaded);
+  EXPECT_FALSE(c.canRun());
+  EXPECT_EQ(c.message.rfind("CUDA driver loaded but no GPU", 0), 0u) << c.message;
+}
+
+TEST_F(FakeDriver, RunsWarmupTimedAndRecordingRunsAndFreesEverything) {
+  auto runner = openRunner();
+  ASSERT_TRUE(runner);
+  EXPECT_EQ(runner->deviceName(), "Fake GPU");
+  EXPECT_EQ(runner->arch(), "sm_90");
+  GpuRunOptions o;
+  o.warmup = 2;
+  o.repeat = 5;
+  auto r = run(*runner, testing::handProgram(), o);
+  ASSERT_TRUE(r.ok()) << r.errorText();
+  // 2 warm-up + 5 timed + 1 recording run, epochs 1..8.
+  EXPECT_EQ(seen.epochs, (std::vector<unsigned long long>{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(hooks_->launches(), 16);
+  EXPECT_EQ(seen.staleViolations, 0) << "steps must start at zero and runs must use new epochs";
+  EXPECT_EQ(seen.waitViolations, 0);
+  EXPECT_EQ(seen.timedLaunches, 1) << "only the recording run passes the timing buffer";
+  EXPECT_TRUE(seen.viewAliased) << "a view's pointer is its storage's";
+  EXPECT_EQ(r->latencyUs, std::vector<double>(5, 250.0));
+  EXPECT_EQ(r->blocksPerSM, (std::vector<int>{8, 8}));
+  EXPECT_EQ(r->registers, (std::vector<int>{32, 32}));
+
+  ASSERT_EQ(r->outputs.size(), 2u);
+  EXPECT_EQ(r->outputs[0].shape(), (ir::Shape{testing::kN}));
+  const auto want = testing::handExpectedZ();
+  double sum = 0;
+  for (int i = 0; i < testing::kN; ++i) {
+    EXPECT_NEAR(r->outputs[0].data<float>()[i], want[static_cast<size_t>(i)], 1e-5) << i;
+    sum += r->outputs[0].data<float>()[i];
+  }
+  // Zeroed before every launch: one run's sum, not eight runs' (or garbage).
+  EXPECT_NEAR(r->outputs[1].data<float>()[0], sum, 1e-3);
+
+  ASSERT_EQ(r->timing.size(), 15u);
+  auto trace = decodeTiming(testing::handPlan(), testing::handProgram(), r->timing, {runner->deviceName(), 4});
+  ASSERT_TRUE(trace.ok()) << trace.errorText();
+  EXPECT_EQ(trace->tasks.size(), 5u);
+  EXPECT_DOUBLE_EQ(trace->totalUs, 5.0);  // 1000 ns .. 6000 ns
+  EXPECT_EQ(hooks_->liveAllocations(), 0);
+}
+
+TEST_F(FakeDriver, AnUninstrumentedProgramHasNoRecordingRun) {
+  auto runner = openRunner();
+  ASSERT_TRUE(runner);
+  codegen::GeneratedProgram p = testing::handProgram();
+  p.numTimedEvents = 0;
+  GpuRunOptions o;
+  o.warmup = 0;
+  o.repeat = 3;
+  auto r = run(*runner, p, o);
+  ASSERT_TRUE(r.ok()) << r.errorText();
+  EXPECT_EQ(seen.epochs.size(), 3u);
+  EXPECT_EQ(seen.timedLaunches, 0);
+  EXPECT_TRUE(r->timing.empty());
+  EXPECT_EQ(r->latencyUs.size(), 3u);
+}
+
+TEST_F(FakeDriver, TheWatchdogNamesTheHangingProgramAndWedgesTheRunner) {
+  hooks_->registerKernel("hand_program1", hostProgram1, /*hangs=*/1);
+  auto runner = openRunner();
+  ASSERT_TRUE(runner);
+  GpuRunOptions o;
+  o.watchdogSeconds = 0.2;
+  auto r = run(*runner, testing::handProgram(), o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("program 1 did not finish in 0.2 s (barrier deadlock?)"), std::string::npos)
+      << r.errorText();
+  EXPECT_TRUE(runner->wedged());
+  EXPECT_GT(hooks_->liveAllocations(), 0) << "a wedged runner must not free memory a kernel may still use";
+  auto again = run(*runner, testing::handProgram(), o);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.errorText().find("still busy"), std::string::npos) << again.errorText();
+}
+
+TEST_F(FakeDriver, ThePersistentGridMustBeCoResident) {
+  hooks_->reset(1, 4, 1);  // 4 SMs x 1 block
+  hooks_->registerKernel("hand_program0", hostProgram0, 0);
+  hooks_->registerKernel("hand_program1", hostProgram1, 0);
+  auto runner = openRunner();
+  ASSERT_TRUE(runner);
+  codegen::GeneratedProgram p = testing::handProgram();
+  p.launches[1].gridBlocks = 5;
+  auto r = run(*runner, p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("program 1 (kernel hand_program1) has 5 vEUs but the driver fits only 1 blocks per SM "
+                               "x 4 SMs = 4 on Fake GPU"),
+            std::string::npos)
+      << r.errorText();
+  EXPECT_EQ(hooks_->launches(), 0);
+  EXPECT_EQ(hooks_->liveAllocations(), 0);
+  // An ordinary (non-persistent) kernel's blocks may run in waves.
+  p.launches[1].persistent = false;
+  auto ok = run(*runner, p);
+  EXPECT_TRUE(ok.ok()) << ok.errorText();
+}
+
+TEST_F(FakeDriver, AKernelThatFitsNowhereIsRefused) {
+  hooks_->reset(1, 4, 0);
+  hooks_->registerKernel("hand_program0", hostProgram0, 0);
+  hooks_->registerKernel("hand_program1", hostProgram1, 0);
+  auto runner = openRunner();
+  ASSERT_TRUE(runner);
+  auto r = run(*runner, testing::handProgram());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("program 0 (kernel hand_program0) cannot run on Fake GPU"), std::string::npos)
+      << r.errorText();
+}
+
+TEST_F(FakeDriver, DriverErrorsAndBadProgramsAreMessages) {
+  auto runner = openRunner();
+  ASSERT_TRUE(runner);
+  codegen::GeneratedProgram p = testing::handProgram();
+  p.launches[1].kernel = "hand_program9";
+  auto r = run(*runner, p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("cuModuleGetFunction(hand_program9) failed: CUDA_ERROR_NOT_FOUND (named symbol not "
+                               "found)"),
+            std::string::npos)
+      << r.errorText();
+
+  p = testing::handProgram();
+  p.buffers[5].storage = 4;  // a 256-element view of a 1-element storage
+  r = run(*runner, p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("'y_view' (256 elements) is larger than its storage 's' (1)"), std::string::npos)
+      << r.errorText();
+
+  p = testing::handProgram();
+  p.launches[1].zeroBuffers = {17};
+  r = run(*runner, p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("zeroes buffer 17"), std::string::npos) << r.errorText();
+
+  r = runner->run(testing::handGraph(), testing::handProgram(), compiled_, {}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("the model has 1 inputs, 0 given"), std::string::npos) << r.errorText();
+
+  ir::Graph g = testing::handGraph();
+  g.value(1).constant.reset();
+  r = runner->run(g, testing::handProgram(), compiled_,
+                  {ir::Tensor::fromVector<float>({testing::kN}, testing::handInput())}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("weight buffer 'w' has no constant data"), std::string::npos) << r.errorText();
+  EXPECT_EQ(hooks_->liveAllocations(), 0) << "every failed run frees what it allocated";
+  EXPECT_FALSE(runner->wedged());
+}
+void doNothing(int, int, void**) {}
+
+// Generated code, NVRTC and the resource check for real; the launches do
+// nothing, so the outputs are whatever memory held and no rTask records.
+TEST_F(FakeDriver, ExecuteOnGpuGoesThroughTheWholePipeline) {
+  if (!NvrtcCompiler::load().ok()) GTEST_SKIP() << "skipped: no NVRTC";
+  hooks_->reset(1, 132, 32);  // an H100-sized stand-in: the plan is for the H100 preset
+  hooks_->registerKernel("*", doNothing, 0);
+  const ir::Graph graph = testing::optimizedSampleGraph("sample_cnn");
+  schedule::Plan plan = testing::planSample(graph, "wavefront");
+  std::vector<ir::Tensor> inputs;
+  for (ir::ValueId v : graph.inputs()) inputs.emplace_back(ir::DType::Float32, graph.value(v).type.shape);
+  GpuExecutionOptions o;
+  o.libraries.driverLibrary = RAMMER_FAKE_CUDA;
+  o.run.repeat = 2;
+  o.measureTrace = true;
+  auto r = executeOnGpu(plan, graph, inputs, o);
+  ASSERT_TRUE(r.ok()) << r.errorText();
+  EXPECT_EQ(r->deviceName, "Fake GPU");
+  EXPECT_EQ(r->arch, "sm_90");
+  EXPECT_EQ(r->resources.size(), plan.programs.size());
+  EXPECT_EQ(r->run.latencyUs.size(), 2u);
+  ASSERT_EQ(r->run.outputs.size(), graph.outputs().size());
+  for (size_t i = 0; i < graph.outputs().size(); ++i)
+    EXPECT_EQ(r->run.outputs[i].shape(), graph.value(graph.outputs()[i]).type.shape);
+  // The timing buffer is cleared before the recording run: nothing recorded
+  // reads as nothing, not as the garbage the memory started with.
+  ASSERT_TRUE(r->trace.has_value());
+  EXPECT_TRUE(r->trace->tasks.empty());
+  EXPECT_EQ(r->trace->metrics.at("unrecorded_rtasks"), static_cast<double>(plan.numRTasks()));
+  EXPECT_EQ(hooks_->liveAllocations(), 0);
+}
+
+TEST(GpuExecution, WithoutADriverSaysWhatIsMissing) {
+  schedule::Plan plan = testing::handPlan();
+  GpuExecutionOptions o;
+  o.libraries.driverLibrary = "libcuda_rammer_missing.so.1";
+  auto r = executeOnGpu(plan, testing::handGraph(), {}, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("cannot run on a GPU: no CUDA driver (libcuda_rammer_missing.so.1 not found)"),
+            std::string::npos)
+      << r.errorText();
+}
+#else
+TEST(FakeDriver, NotBuilt) { GTEST_SKIP() << "the stand-in driver library was not built"; }
+#endif
+
+}  // namespace
+}  // namespace rammer::runtime

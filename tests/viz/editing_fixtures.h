@@ -1,0 +1,34 @@
+#pragma once
+// sample_cnn through the studio's pipeline (import -> optimize -> schedule
+// -> validate -> simulate) without a session: the optimized graph and a
+// plan for the editing, code and compare tests.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "viz/models/studio_pipeline.h"
+
+namespace rammer::viztest {
+
+inline std::string sampleCnnPath() { return RAMMER_SOURCE_DIR "/samples/models/sample_cnn.onnx"; }
+
+inline viz::PipelineResult planSampleCnn(const std::string& policy = "wavefront") {
+  viz::PipelineRequest q;
+  q.from = viz::PipelineStage::Import;
+  q.to = viz::PipelineStage::Simulate;
+  q.modelPath = sampleCnnPath();
+  q.policy = policy;
+  viz::PipelineResult r = viz::runPipeline(q, {});
+  std::string errors;
+  for (const auto& d : r.diagnostics) errors += ir::formatDiagnostic(d.diagnostic) + "\n";
+  EXPECT_TRUE(r.ok()) << errors;
+  return r;
+}
+
+inline int opIndex(const schedule::Plan& plan, const std::string& name) {
+  for (size_t i = 0; i < plan.ops.size(); ++i)
+    if (plan.ops[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace rammer::viztest

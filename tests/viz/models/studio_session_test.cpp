@@ -1,0 +1,513 @@
+// StudioSession end to end on real models: load -> plan -> predicted trace
+// through the worker thread, policy and device changes, schedule edits that
+// are applied or refused (the previous plan kept), cancel and supersede,
+// malformed files, Compile & Run on the CPU emulator, exports. Waits are
+// generous and nothing asserts on time.
+#include "viz/models/studio_session.h"
+
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "viz/models/diagnostics_model.h"
+#include "viz/models/graph_display.h"
+#include "viz/models/log_model.h"
+#include "viz/models/metrics_model.h"
+
+namespace rammer::viz {
+namespace {
+
+constexpr int kWaitMs = 120000;
+
+QString sampleCnn() { return QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/sample_cnn.onnx"); }
+QString lstmTc() { return QStringLiteral(RAMMER_BINARY_DIR "/samples/lstm_tc.onnx"); }
+
+// A machine without a GPU, whatever this one has: the emulator path is
+// what these tests check.
+runtime::CudaCapability noGpu() {
+  runtime::CudaCapability c;
+  c.message = "no CUDA driver (test)";
+  return c;
+}
+
+// Waits for the next jobFinished; returns its `ok`.
+bool waitJob(StudioSession& s) {
+  QSignalSpy done(&s, &StudioSession::jobFinished);
+  if (!done.wait(kWaitMs)) {
+    ADD_FAILURE() << "no jobFinished within " << kWaitMs << " ms";
+    return false;
+  }
+  return done.takeFirst().at(1).toBool();
+}
+
+bool hasError(const std::vector<StudioDiagnostic>& ds, PipelineStage stage, const std::string& text = {}) {
+  for (const auto& d : ds)
+    if (d.diagnostic.severity == ir::Severity::Error && d.stage == stage &&
+        d.diagnostic.message.find(text) != std::string::npos)
+      return true;
+  return false;
+}
+
+std::string allMessages(const std::vector<StudioDiagnostic>& ds) {
+  std::string out;
+  for (const auto& d : ds) out += ir::formatDiagnostic(d.diagnostic) + "\n";
+  return out;
+}
+
+size_t nonViewOps(const schedule::Plan& plan) {
+  size_t n = 0;
+  for (const auto& op : plan.ops) n += op.isView ? 0 : 1;
+  return n;
+}
+
+const schedule::PlannedOp* findOp(const schedule::Plan& plan, const std::string& name) {
+  for (const auto& op : plan.ops)
+    if (op.name == name) return &op;
+  return nullptr;
+}
+
+class StudioSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override { session.setCapability(noGpu()); }
+  void TearDown() override { session.waitForWorkers(); }
+
+  void loadSampleCnn() {
+    session.openModel(sampleCnn());
+    ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+    ASSERT_TRUE(session.plan());
+  }
+
+  StudioSession session;
+};
+
+TEST_F(StudioSessionTest, LoadsSampleCnnWithBatchBoundToOneAndPredicts) {
+  QSignalSpy loaded(&session, &StudioSession::modelLoaded);
+  QSignalSpy planned(&session, &StudioSession::planChanged);
+  QSignalSpy traced(&session, &StudioSession::traceChanged);
+  QSignalSpy busy(&session, &StudioSession::busyChanged);
+  EXPECT_EQ(session.policy(), "wavefront");
+  EXPECT_EQ(session.device(), "h100");
+
+  EXPECT_NE(session.openModel(sampleCnn()), 0u);
+  EXPECT_TRUE(session.isBusy());
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+
+  EXPECT_FALSE(session.isBusy());
+  ASSERT_EQ(loaded.count(), 1);
+  EXPECT_EQ(loaded.first().first().toString(), sampleCnn());
+  EXPECT_GE(planned.count(), 1);
+  EXPECT_GE(traced.count(), 1);
+  ASSERT_GE(busy.count(), 2);
+  EXPECT_TRUE(busy.first().first().toBool());
+  EXPECT_FALSE(busy.last().first().toBool());
+
+  // The symbolic batch dim of the input is bound to 1.
+  auto graph = session.graph();
+  ASSERT_TRUE(graph);
+  ASSERT_FALSE(graph->inputs().empty());
+  const ir::TensorType& in = graph->value(graph->inputs().front()).type;
+  ASSERT_TRUE(in.fullyKnown());
+  EXPECT_EQ(in.shape.front(), 1);
+  // The optimized graph is what gets scheduled: batch norms are folded away.
+  for (size_t i = 0; i < graph->numNodeSlots(); ++i) {
+    const ir::Node& node = graph->node(static_cast<ir::NodeId>(i));
+    if (!node.removed) {
+      EXPECT_NE(node.opType, "BatchNormalization") << node.name;
+    }
+  }
+  EXPECT_FALSE(session.passLog().empty());
+
+  auto plan = session.plan();
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->policy, "wavefront");
+  EXPECT_EQ(plan->device.id, "h100");
+  ASSERT_NE(findOp(*plan, "stem"), nullptr);
+  auto trace = session.predictedTrace();
+  ASSERT_TRUE(trace);
+  EXPECT_EQ(trace->tasks.size(), plan->numRTasks());
+  EXPECT_EQ(trace->programs.size(), plan->programs.size());
+  EXPECT_GT(trace->totalUs, 0);
+  EXPECT_EQ(session.diagnosticsModel()->count(ir::Severity::Error), 0);
+  EXPECT_GT(session.log()->rowCount(), 0);
+  ASSERT_NE(session.metricsModel()->find(QStringLiteral("Latency (us)")), nullptr);
+  EXPECT_DOUBLE_EQ(*session.metricsModel()->find(QStringLiteral("Latency (us)"))->predicted, trace->totalUs);
+}
+
+TEST_F(StudioSessionTest, ChangingPolicyAndDeviceMakesNewPlans) {
+  loadSampleCnn();
+  const auto wavefront = session.plan();
+  QSignalSpy planned(&session, &StudioSession::planChanged);
+
+  EXPECT_NE(session.setPolicy(QStringLiteral("sequential")), 0u);
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  ASSERT_EQ(planned.count(), 1);
+  auto sequential = session.plan();
+  ASSERT_TRUE(sequential);
+  EXPECT_NE(sequential, wavefront);
+  EXPECT_EQ(sequential->policy, "sequential");
+  // RammerBase: one program (kernel launch) per operator that has rTasks.
+  EXPECT_EQ(sequential->programs.size(), nonViewOps(*sequential));
+  EXPECT_EQ(session.predictedTrace()->programs.size(), sequential->programs.size());
+
+  EXPECT_NE(session.setDevice(QStringLiteral("a100")), 0u);
+  ASSERT_TRUE(waitJob(session));
+  EXPECT_EQ(session.plan()->device.id, "a100");
+  EXPECT_EQ(session.plan()->policy, "sequential");
+  EXPECT_EQ(session.predictedTrace()->device, "a100");
+
+  // The same setting again starts nothing.
+  EXPECT_EQ(session.setDevice(QStringLiteral("a100")), 0u);
+  EXPECT_FALSE(session.isBusy());
+}
+
+TEST_F(StudioSessionTest, UnknownPolicyIsReportedAndThePlanAndPickerKept) {
+  loadSampleCnn();
+  const auto before = session.plan();
+  QSignalSpy settings(&session, &StudioSession::settingsChanged);
+  QSignalSpy planned(&session, &StudioSession::planChanged);
+  session.setPolicy(QStringLiteral("fastest"));
+  EXPECT_FALSE(waitJob(session));
+  EXPECT_TRUE(hasError(session.diagnostics(), PipelineStage::Schedule, "unknown policy 'fastest'"))
+      << allMessages(session.diagnostics());
+  EXPECT_EQ(session.plan(), before);
+  EXPECT_EQ(planned.count(), 0);
+  // The picker goes back to the policy of the plan on screen.
+  EXPECT_EQ(session.policy(), "wavefront");
+  EXPECT_GE(settings.count(), 2);
+}
+
+TEST_F(StudioSessionTest, DeviceFromAFileStaysAFileWhenALaterChangeFails) {
+  loadSampleCnn();
+  const QString file = QStringLiteral(RAMMER_SOURCE_DIR "/resources/devices/v100.json");
+  session.setDevice(file);
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  EXPECT_EQ(session.plan()->device.id, "v100");
+  session.setPolicy(QStringLiteral("fastest"));
+  EXPECT_FALSE(waitJob(session));
+  EXPECT_EQ(session.policy(), "wavefront");
+  EXPECT_EQ(session.device(), file);
+}
+
+TEST_F(StudioSessionTest, ValidEditIsAppliedWithItsConstraints) {
+  loadSampleCnn();
+  ASSERT_NE(findOp(*session.plan(), "stem")->kernel.name, "conv_igemm_32x32");
+  QSignalSpy applied(&session, &StudioSession::constraintsApplied);
+  QSignalSpy rejected(&session, &StudioSession::constraintsRejected);
+  schedule::Constraints c;
+  c.kernelFor["stem"] = "conv_igemm_32x32";
+  const quint64 request = session.setConstraints(c);
+  EXPECT_NE(request, 0u);
+  ASSERT_TRUE(applied.wait(kWaitMs)) << allMessages(session.diagnostics());
+  EXPECT_EQ(applied.first().first().toULongLong(), request);
+  EXPECT_EQ(rejected.count(), 0);
+  const auto* stem = findOp(*session.plan(), "stem");
+  ASSERT_NE(stem, nullptr);
+  EXPECT_EQ(stem->kernel.name, "conv_igemm_32x32");
+  EXPECT_EQ(stem->kernelRule, "pinned");
+  EXPECT_EQ(session.constraints().kernelFor.at("stem"), "conv_igemm_32x32");
+  EXPECT_FALSE(session.lastRejection());
+  // A re-schedule keeps the edits.
+  session.reschedule();
+  ASSERT_TRUE(waitJob(session));
+  EXPECT_EQ(findOp(*session.plan(), "stem")->kernel.name, "conv_igemm_32x32");
+}
+
+TEST_F(StudioSessionTest, UnsafeEditIsRefusedAndThePreviousPlanKept) {
+  loadSampleCnn();
+  const auto before = session.plan();
+  const auto trace = session.predictedTrace();
+  QSignalSpy applied(&session, &StudioSession::constraintsApplied);
+  QSignalSpy rejected(&session, &StudioSession::constraintsRejected);
+  QSignalSpy planned(&session, &StudioSession::planChanged);
+
+  // stem.relu[0] pinned ahead of its producer stem[0] on the same vEU.
+  schedule::Constraints c;
+  c.pins.push_back({"stem.relu", 0, 0, 0});
+  c.pins.push_back({"stem", 0, 0, 1});
+  const quint64 request = session.setConstraints(c);
+  ASSERT_TRUE(rejected.wait(kWaitMs));
+  EXPECT_EQ(rejected.first().first().toULongLong(), request);
+  EXPECT_EQ(applied.count(), 0);
+  EXPECT_EQ(planned.count(), 0);
+  EXPECT_EQ(session.plan(), before);
+  EXPECT_EQ(session.predictedTrace(), trace);
+  EXPECT_TRUE(session.constraints().empty());
+
+  const auto& rejection = session.lastRejection();
+  ASSERT_TRUE(rejection);
+  EXPECT_EQ(rejection->request, request);
+  EXPECT_EQ(rejection->constraints.pins.size(), 2u);
+  ASSERT_FALSE(rejection->diagnostics.empty());
+  EXPECT_NE(allMessages(rejection->diagnostics).find("before their producers"), std::string::npos)
+      << allMessages(rejection->diagnostics);
+  // The Diagnostics dock shows why.
+  EXPECT_GT(session.diagnosticsModel()->count(ir::Severity::Error), 0);
+  session.waitForWorkers();
+  QCoreApplication::processEvents();
+  EXPECT_FALSE(session.isBusy());
+}
+
+TEST_F(StudioSessionTest, EditNamingAnUnknownNodeIsRefused) {
+  loadSampleCnn();
+  const auto before = session.plan();
+  QSignalSpy rejected(&session, &StudioSession::constraintsRejected);
+  schedule::Constraints c;
+  c.kernelFor["stem"] = "gemm_9x9";
+  const quint64 request = session.setConstraints(c);
+  ASSERT_TRUE(rejected.wait(kWaitMs));
+  EXPECT_EQ(rejected.first().first().toULongLong(), request);
+  EXPECT_NE(allMessages(session.lastRejection()->diagnostics).find("gemm_9x9"), std::string::npos);
+  EXPECT_EQ(session.plan(), before);
+}
+
+TEST_F(StudioSessionTest, NewerEditSupersedesAndDropsTheOlder) {
+  loadSampleCnn();
+  QSignalSpy applied(&session, &StudioSession::constraintsApplied);
+  QSignalSpy dropped(&session, &StudioSession::constraintsDropped);
+  schedule::Constraints first;
+  first.kernelFor["stem"] = "conv_igemm_32x32";
+  schedule::Constraints second;
+  second.cutBefore.insert("block.a");
+  const quint64 a = session.setConstraints(first);
+  const quint64 b = session.setConstraints(second);
+  ASSERT_EQ(dropped.count(), 1);
+  EXPECT_EQ(dropped.first().first().toULongLong(), a);
+  ASSERT_TRUE(applied.wait(kWaitMs)) << allMessages(session.diagnostics());
+  EXPECT_EQ(applied.first().first().toULongLong(), b);
+  EXPECT_EQ(session.constraints().cutBefore.count("block.a"), 1u);
+  EXPECT_TRUE(session.constraints().kernelFor.empty());
+  session.waitForWorkers();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(applied.count(), 1);
+}
+
+TEST_F(StudioSessionTest, CancelDuringALongLoadLeavesTheSessionUsable) {
+  ASSERT_TRUE(std::filesystem::exists(lstmTc().toStdString())) << "run the sample generator (build/samples)";
+  QSignalSpy cancelled(&session, &StudioSession::cancelled);
+  QSignalSpy loaded(&session, &StudioSession::modelLoaded);
+  QSignalSpy finished(&session, &StudioSession::jobFinished);
+
+  QSignalSpy progress(&session, &StudioSession::progress);
+  EXPECT_NE(session.openModel(lstmTc()), 0u);
+  EXPECT_TRUE(session.isBusy());
+  // Cancel once the import is under way (the worker reports each stage as it starts).
+  ASSERT_TRUE(progress.count() > 0 || progress.wait(kWaitMs));
+  EXPECT_TRUE(progress.first().first().toString().startsWith(QStringLiteral("Importing")));
+  session.cancel();
+  // Cancel frees the session at once; the worker stops at its next check.
+  EXPECT_EQ(cancelled.count(), 1);
+  EXPECT_FALSE(session.isBusy());
+  EXPECT_TRUE(session.modelPath().isEmpty());
+
+  // Still usable: another model loads.
+  loadSampleCnn();
+  EXPECT_EQ(session.modelPath(), sampleCnn());
+  // Whatever the cancelled worker finished is never applied.
+  session.waitForWorkers();
+  QCoreApplication::processEvents();
+  QCoreApplication::processEvents();
+  ASSERT_EQ(loaded.count(), 1);
+  EXPECT_EQ(loaded.first().first().toString(), sampleCnn());
+  EXPECT_EQ(session.modelPath(), sampleCnn());
+  EXPECT_NE(findOp(*session.plan(), "stem"), nullptr);
+  EXPECT_EQ(finished.count(), 1);
+}
+
+TEST_F(StudioSessionTest, NewerOpenSupersedesTheRunningOne) {
+  QSignalSpy loaded(&session, &StudioSession::modelLoaded);
+  session.openModel(lstmTc());
+  session.openModel(sampleCnn());
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  session.waitForWorkers();
+  QCoreApplication::processEvents();
+  ASSERT_EQ(loaded.count(), 1);
+  EXPECT_EQ(session.modelPath(), sampleCnn());
+}
+
+TEST_F(StudioSessionTest, PolicyChangedWhileLoadingAppliesToTheLoad) {
+  session.openModel(sampleCnn());
+  session.setPolicy(QStringLiteral("sequential"));
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  EXPECT_EQ(session.modelPath(), sampleCnn());
+  ASSERT_TRUE(session.plan());
+  EXPECT_EQ(session.plan()->policy, "sequential");
+}
+
+TEST_F(StudioSessionTest, MalformedFileIsADiagnosticAndKeepsTheLoadedModel) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString junk = dir.filePath(QStringLiteral("junk.onnx"));
+  {
+    std::ofstream out(junk.toStdString(), std::ios::binary);
+    out << "not a model\x01\x02\xff";
+  }
+  QSignalSpy failed(&session, &StudioSession::loadFailed);
+  QSignalSpy loaded(&session, &StudioSession::modelLoaded);
+  session.openModel(junk);
+  EXPECT_FALSE(waitJob(session));
+  ASSERT_EQ(failed.count(), 1);
+  EXPECT_FALSE(failed.first().first().toString().isEmpty());
+  EXPECT_EQ(loaded.count(), 0);
+  EXPECT_TRUE(hasError(session.diagnostics(), PipelineStage::Import)) << allMessages(session.diagnostics());
+  EXPECT_FALSE(session.hasModel());
+  EXPECT_FALSE(session.plan());
+  EXPECT_TRUE(session.modelPath().isEmpty());
+
+  session.openModel(dir.filePath(QStringLiteral("missing.onnx")));
+  EXPECT_FALSE(waitJob(session));
+  EXPECT_TRUE(hasError(session.diagnostics(), PipelineStage::Import));
+
+  // A failed open after a good one keeps the good one.
+  loadSampleCnn();
+  const auto plan = session.plan();
+  session.openModel(junk);
+  EXPECT_FALSE(waitJob(session));
+  EXPECT_EQ(session.modelPath(), sampleCnn());
+  EXPECT_EQ(session.plan(), plan);
+}
+
+TEST_F(StudioSessionTest, CompileAndRunWithoutAGpuEmulatesAndSaysSo) {
+  loadSampleCnn();
+  QSignalSpy ran(&session, &StudioSession::runFinished);
+  QSignalSpy measured(&session, &StudioSession::measuredTraceChanged);
+  EXPECT_NE(session.compileAndRun(), 0u);
+  ASSERT_TRUE(ran.wait(kWaitMs));
+  ASSERT_TRUE(ran.first().first().toBool()) << allMessages(session.diagnostics());
+  EXPECT_GE(measured.count(), 1);
+  EXPECT_EQ(session.runBackend(), RunBackend::Emulator);
+  EXPECT_EQ(session.runLabel(), QString::fromLatin1(kEmulatedNoGpuLabel));
+  auto trace = session.measuredTrace();
+  ASSERT_TRUE(trace);
+  EXPECT_EQ(trace->source, kEmulatedNoGpuLabel);
+  EXPECT_FALSE(trace->measured);
+  EXPECT_EQ(trace->tasks.size(), session.plan()->numRTasks());
+  // The emulator computes the same outputs as the reference executor.
+  bool checked = false;
+  for (const auto& [name, value] : session.runMetrics())
+    if (name == "max_abs_diff_vs_reference") {
+      checked = true;
+      EXPECT_LE(value, 1e-3);
+    }
+  EXPECT_TRUE(checked);
+  // It says why it did not use a GPU.
+  bool said = false;
+  for (const auto& d : session.diagnostics())
+    said |= d.diagnostic.severity == ir::Severity::Note &&
+            d.diagnostic.message.find("CPU emulator") != std::string::npos &&
+            d.diagnostic.message.find("no CUDA driver (test)") != std::string::npos;
+  EXPECT_TRUE(said) << allMessages(session.diagnostics());
+  EXPECT_EQ(session.metricsModel()->headerData(MetricsModel::MeasuredColumn, Qt::Horizontal).toString(),
+            QString::fromLatin1(kEmulatedNoGpuLabel));
+
+  // A new plan makes the run stale: it is cleared.
+  session.setPolicy(QStringLiteral("sequential"));
+  ASSERT_TRUE(waitJob(session));
+  EXPECT_FALSE(session.measuredTrace());
+  EXPECT_EQ(session.runBackend(), RunBackend::None);
+}
+
+TEST_F(StudioSessionTest, ExportsScheduleTraceAndGraph) {
+  loadSampleCnn();
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QSignalSpy exported(&session, &StudioSession::exportFinished);
+  const auto plan = session.plan();
+
+  const QString schedulePath = dir.filePath(QStringLiteral("schedule.json"));
+  ASSERT_NE(session.exportTo(ExportKind::ScheduleJson, schedulePath), 0u);
+  // One job at a time: a second export while busy is refused.
+  EXPECT_EQ(session.exportTo(ExportKind::GraphDot, dir.filePath(QStringLiteral("x.dot"))), 0u);
+  ASSERT_GE(exported.count(), 1);
+  EXPECT_FALSE(exported.takeFirst().first().toBool());
+  ASSERT_TRUE(exported.wait(kWaitMs));
+  EXPECT_TRUE(exported.takeFirst().first().toBool());
+  {
+    std::ifstream in(schedulePath.toStdString());
+    auto j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["policy"], "wavefront");
+    ASSERT_EQ(j["programs"].size(), plan->programs.size());
+    size_t rtasks = 0;
+    for (const auto& p : j["programs"])
+      for (const auto& stream : p["streams"])
+        for (const auto& instr : stream) rtasks += instr.contains("rtask") ? 1 : 0;
+    EXPECT_EQ(rtasks, plan->numRTasks());
+    EXPECT_EQ(j["ops"].size(), plan->ops.size());
+    EXPECT_TRUE(j["edits"].contains("edits"));
+  }
+
+  const QString tracePath = dir.filePath(QStringLiteral("trace.json"));
+  ASSERT_NE(session.exportTo(ExportKind::PredictedTrace, tracePath), 0u);
+  ASSERT_TRUE(exported.wait(kWaitMs));
+  EXPECT_TRUE(exported.takeFirst().first().toBool());
+  {
+    std::ifstream in(tracePath.toStdString());
+    auto j = nlohmann::json::parse(in);
+    const auto& events = j.is_array() ? j : j["traceEvents"];
+    size_t rtasks = 0;
+    for (const auto& e : events)
+      if (e.value("ph", "") == "X" && e.value("cat", "") != "barrier" && e.contains("args") &&
+          e["args"].contains("rtask"))
+        ++rtasks;
+    EXPECT_EQ(rtasks, plan->numRTasks());
+  }
+
+  const QString dotPath = dir.filePath(QStringLiteral("graph.dot"));
+  ASSERT_NE(session.exportTo(ExportKind::GraphDot, dotPath), 0u);
+  ASSERT_TRUE(exported.wait(kWaitMs));
+  EXPECT_TRUE(exported.takeFirst().first().toBool());
+  {
+    std::ifstream in(dotPath.toStdString());
+    std::stringstream s;
+    s << in.rdbuf();
+    const std::string dot = s.str();
+    EXPECT_EQ(dot.rfind("digraph", 0), 0u);
+    size_t arrows = 0;
+    for (size_t at = dot.find("->"); at != std::string::npos; at = dot.find("->", at + 2)) ++arrows;
+    EXPECT_EQ(arrows, buildGraphDisplay(*session.graph()).edges.size());
+    EXPECT_NE(dot.find("conv_igemm"), std::string::npos);  // the chosen rKernels are shown
+  }
+
+  // Nothing run yet: no measured trace to export.
+  EXPECT_EQ(session.exportTo(ExportKind::MeasuredTrace, dir.filePath(QStringLiteral("m.json"))), 0u);
+  EXPECT_FALSE(exported.takeFirst().first().toBool());
+  // An unwritable path is an export error in the diagnostics.
+  ASSERT_NE(session.exportTo(ExportKind::ScheduleJson, dir.filePath(QStringLiteral("no/such/dir/s.json"))), 0u);
+  ASSERT_TRUE(exported.wait(kWaitMs));
+  EXPECT_FALSE(exported.takeFirst().first().toBool());
+  EXPECT_TRUE(hasError(session.diagnostics(), PipelineStage::Export));
+}
+
+TEST_F(StudioSessionTest, ExportsACudaProject) {
+  loadSampleCnn();
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QSignalSpy exported(&session, &StudioSession::exportFinished);
+  const QString project = dir.filePath(QStringLiteral("cuda"));
+  ASSERT_NE(session.exportTo(ExportKind::CudaProject, project), 0u);
+  ASSERT_TRUE(exported.wait(kWaitMs));
+  ASSERT_TRUE(exported.first().first().toBool()) << allMessages(session.diagnostics());
+  for (const char* f : {"kernels.cu", "main.cu", "manifest.txt"})
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(project.toStdString()) / f)) << f;
+}
+
+TEST_F(StudioSessionTest, RequestsWithoutAModelStartNothing) {
+  EXPECT_EQ(session.reschedule(), 0u);
+  EXPECT_EQ(session.compileAndRun(), 0u);
+  EXPECT_EQ(session.setPolicy(QStringLiteral("greedy")), 0u);
+  EXPECT_EQ(session.policy(), "greedy");  // remembered for the next open
+  QSignalSpy rejected(&session, &StudioSession::constraintsRejected);
+  schedule::Constraints c;
+  c.cutBefore.insert("x");
+  session.setConstraints(c);
+  EXPECT_EQ(rejected.count(), 1);
+  EXPECT_FALSE(session.isBusy());
+}
+
+}  // namespace
+}  // namespace rammer::viz

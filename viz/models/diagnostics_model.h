@@ -1,0 +1,41 @@
+#pragma once
+// The Diagnostics dock's rows: one per StudioDiagnostic, columns severity,
+// stage, node and message (the file goes into the tooltip). Errors first is
+// the pipeline's order already: a stage stops at its first failure.
+#include <QAbstractTableModel>
+#include <vector>
+
+#include "viz/models/studio_pipeline.h"
+
+namespace rammer::viz {
+
+class DiagnosticsModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { SeverityColumn, StageColumn, NodeColumn, MessageColumn, ColumnCount };
+  enum Role {
+    SeverityRole = Qt::UserRole + 1,  // int(ir::Severity)
+    NodeRole,                         // node or value name ("" when none)
+    StageRole,                        // int(PipelineStage)
+  };
+
+  explicit DiagnosticsModel(QObject* parent = nullptr);
+
+  void setDiagnostics(std::vector<StudioDiagnostic> diagnostics);
+  const std::vector<StudioDiagnostic>& diagnostics() const { return rows_; }
+  const StudioDiagnostic* at(int row) const;
+  int count(ir::Severity severity) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<StudioDiagnostic> rows_;
+};
+
+QString severityName(ir::Severity severity);
+
+}  // namespace rammer::viz

@@ -1,0 +1,175 @@
+#include "viz/models/studio_export.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/codegen/code_generator.h"
+#include "core/exec/reference_executor.h"
+#include "core/schedule/schedule_edits.h"
+#include "core/sim/chrome_trace.h"
+#include "viz/models/graph_display.h"
+#include "viz/models/seeded_inputs.h"
+
+namespace rammer::viz {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string dotQuote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + '"';
+}
+
+}  // namespace
+
+std::string scheduleJson(const schedule::Plan& plan, const schedule::Constraints& constraints,
+                         const sim::Trace* predicted, const std::string& modelPath) {
+  Json j;
+  j["format"] = "rammer-schedule";
+  j["version"] = 1;
+  j["model"] = modelPath;
+  j["policy"] = plan.policy;
+  j["device"] = plan.device.id;
+  j["device_name"] = plan.device.name;
+  if (predicted) {
+    j["predicted_latency_us"] = predicted->totalUs;
+    j["sm_efficiency"] = predicted->smEfficiency;
+  }
+  j["edits"] = Json::parse(schedule::scheduleEditsToJson(constraints));
+  Json ops = Json::array();
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    const auto& op = plan.ops[i];
+    Json e;
+    e["index"] = i;
+    e["name"] = op.name;
+    e["type"] = op.opType;
+    e["view"] = op.isView;
+    if (!op.isView) {
+      e["kernel"] = op.kernel.name;
+      e["rule"] = op.kernelRule;
+      e["rtasks"] = op.kernel.numRTasks;
+      e["threads"] = op.kernel.threads();
+      e["shared_bytes"] = op.kernel.sharedBytes;
+    }
+    ops.push_back(std::move(e));
+  }
+  j["ops"] = std::move(ops);
+  Json programs = Json::array();
+  for (size_t p = 0; p < plan.programs.size(); ++p) {
+    const auto& info = plan.programs[p];
+    Json e;
+    e["index"] = p;
+    e["veus"] = info.program.numVEUs();
+    e["veus_per_sm"] = info.veusPerSM;
+    e["cut_reason"] = info.cutReason;
+    Json streams = Json::array();
+    for (const auto& stream : info.program.streams()) {
+      Json s = Json::array();
+      for (const auto& instr : stream) {
+        if (const auto* x = std::get_if<schedule::Exec>(&instr)) {
+          s.push_back(Json{{"op", x->task.op}, {"rtask", x->task.rtask}});
+        } else {
+          Json waits = Json::array();
+          for (const auto& slot : std::get<schedule::Barrier>(instr).waits) waits.push_back(Json::array({slot.veu, slot.order}));
+          s.push_back(Json{{"wait", std::move(waits)}});
+        }
+      }
+      streams.push_back(std::move(s));
+    }
+    e["streams"] = std::move(streams);
+    programs.push_back(std::move(e));
+  }
+  j["programs"] = std::move(programs);
+  j["decisions"] = plan.decisions;
+  return j.dump(1) + "\n";
+}
+
+std::string graphDot(const ir::Graph& graph, const schedule::Plan* plan) {
+  const GraphDisplay display = buildGraphDisplay(graph);
+  std::unordered_map<ir::NodeId, const schedule::PlannedOp*> planned;
+  if (plan)
+    for (const auto& op : plan->ops) planned[op.node] = &op;
+  std::string out = "digraph " + dotQuote(graph.name.empty() ? "model" : graph.name) + " {\n";
+  out += "  rankdir=TB;\n  node [fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=8];\n";
+  for (size_t i = 0; i < display.nodes.size(); ++i) {
+    const DisplayNode& n = display.nodes[i];
+    std::string label;
+    std::string attrs;
+    if (n.kind == DisplayNodeKind::Operator) {
+      label = n.name + "\n" + n.title;
+      if (auto it = planned.find(n.id); it != planned.end())
+        label += it->second->isView ? "\n(view)" : "\n" + it->second->kernel.name;
+      attrs = "shape=box, style=\"rounded,filled\", fillcolor=\"#eef3fb\"";
+    } else {
+      label = n.name;
+      attrs = "shape=ellipse, style=filled, fillcolor=\"#f2f2f2\"";
+    }
+    out += "  n" + std::to_string(i) + " [label=" + dotQuote(label) + ", " + attrs + "];\n";
+  }
+  for (const DisplayEdge& e : display.edges)
+    out += "  n" + std::to_string(e.from) + " -> n" + std::to_string(e.to) + " [label=" + dotQuote(e.label) + "];\n";
+  out += "}\n";
+  return out;
+}
+
+std::vector<ir::Diagnostic> writeTextFile(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return {ir::makeError("cannot open the file for writing", {}, path.string())};
+  out << text;
+  out.close();
+  if (!out) return {ir::makeError("writing the file failed (disk full?)", {}, path.string())};
+  return {};
+}
+
+std::vector<ir::Diagnostic> writeChromeTraceFile(const std::filesystem::path& path, const sim::Trace& trace) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return {ir::makeError("cannot open the file for writing", {}, path.string())};
+  sim::writeChromeTrace(trace, out);
+  out.close();
+  if (!out) return {ir::makeError("writing the trace failed (disk full?)", {}, path.string())};
+  return {};
+}
+
+ir::Result<codegen::ExportSummary> exportProject(const ProjectExportRequest& request, const ir::Graph& original,
+                                                 const ir::Graph& optimized, const schedule::Plan& plan,
+                                                 const JobControl& control) {
+  const bool hip = request.target == codegen::Target::Hip;
+  control.report(QStringLiteral("Generating %1 code...").arg(hip ? QStringLiteral("HIP") : QStringLiteral("CUDA")), 5);
+  codegen::CodegenOptions options;
+  options.target = request.target;
+  auto program = codegen::generateProgram(plan, optimized, options);
+  if (!program) return program.errors();
+  if (control.cancelled()) return ir::makeError("cancelled");
+
+  auto inputs = makeSeededInputs(original, request.inputSeed);
+  if (!inputs) return inputs.errors();
+  exec::ReferenceOptions ref;
+  ref.cancel = control.cancel;
+  ref.progress = [&control](size_t done, size_t total) {
+    control.report(QStringLiteral("Computing the expected outputs..."),
+                   10 + static_cast<int>(70 * done / std::max<size_t>(total, 1)));
+  };
+  auto expected = exec::runReference(original, *inputs, ref);
+  if (!expected) return expected.errors();
+  if (control.cancelled()) return ir::makeError("cancelled");
+
+  control.report(QStringLiteral("Writing %1...").arg(QString::fromStdString(request.dir.string())), 85);
+  codegen::ExportData data;
+  data.modelName = request.modelName;
+  data.policy = plan.policy;
+  data.device = plan.device.id;
+  data.inputs = std::move(inputs).value();
+  data.expected = std::move(expected).value();
+  return codegen::writeProject(request.dir, *program, optimized, data);
+}
+
+}  // namespace rammer::viz

@@ -1,0 +1,56 @@
+#pragma once
+// What the studio's Export menu writes that needs no widget: the schedule
+// as JSON, the data-flow graph as Graphviz DOT, a trace as Chrome trace
+// JSON, and a self-contained CUDA/HIP project (kernels, harness, weights,
+// inputs and the reference outputs it checks against). Each is a pure
+// function of the session's state, safe to run off the UI thread.
+// (Graph SVG/PNG and timeline PNG are drawn by the widgets themselves.)
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/codegen/generated_program.h"
+#include "core/codegen/project_export.h"
+#include "core/ir/diagnostic.h"
+#include "core/ir/graph.h"
+#include "core/schedule/constraints.h"
+#include "core/schedule/plan.h"
+#include "core/sim/trace.h"
+#include "viz/models/studio_pipeline.h"
+
+namespace rammer::viz {
+
+// {"format": "rammer-schedule", "version": 1, "model", "policy", "device",
+//  "device_name", "predicted_latency_us", "sm_efficiency" (with a
+//  prediction), "edits" (the schedule-edits object `rammer schedule
+//  --schedule` reads, docs/SCHEDULE_EDITS.md), "ops": [{index, name, type,
+//  view, kernel, rule, rtasks, threads, shared_bytes}], "programs": [{index,
+//  veus, veus_per_sm, cut_reason, streams: per vEU a list of {"op", "rtask"}
+//  or {"wait": [[veu, order], ...]}}], "decisions": [...]}
+std::string scheduleJson(const schedule::Plan& plan, const schedule::Constraints& constraints,
+                         const sim::Trace* predicted, const std::string& modelPath);
+
+// digraph of the operators (boxes "name\nOpType", with the chosen rKernel
+// when a plan is given), graph inputs and outputs (ellipses), edges labelled
+// with their shapes.
+std::string graphDot(const ir::Graph& graph, const schedule::Plan* plan = nullptr);
+
+// Writes `text` to `path`; diagnostics naming the file when it cannot.
+std::vector<ir::Diagnostic> writeTextFile(const std::filesystem::path& path, const std::string& text);
+std::vector<ir::Diagnostic> writeChromeTraceFile(const std::filesystem::path& path, const sim::Trace& trace);
+
+struct ProjectExportRequest {
+  std::filesystem::path dir;
+  codegen::Target target = codegen::Target::Cuda;
+  std::string modelName;
+  uint64_t inputSeed = 0;
+};
+
+// Generates the plan's code, makes seeded inputs, computes the expected
+// outputs with the reference executor on `original` (cancellable), and
+// writes the project (core/codegen/project_export.h).
+ir::Result<codegen::ExportSummary> exportProject(const ProjectExportRequest& request, const ir::Graph& original,
+                                                 const ir::Graph& optimized, const schedule::Plan& plan,
+                                                 const JobControl& control);
+
+}  // namespace rammer::viz

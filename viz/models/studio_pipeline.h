@@ -1,0 +1,119 @@
+#pragma once
+// The studio's pipeline as one pure function: import -> optimize -> schedule
+// -> validate -> simulate -> run, started at any stage with the outputs of
+// the earlier ones given (DESIGN.md: "re-run from stage X on"). It calls the
+// core for every stage and computes nothing itself; it runs on any thread.
+//
+// Long work is cancellable: the flag is checked between stages and handed to
+// the stages that poll one (the emulator, the reference executor). Import,
+// the passes and the policies do not poll, so a cancel lands when they end.
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ir/diagnostic.h"
+#include "core/ir/graph.h"
+#include "core/passes/pass_manager.h"
+#include "core/runtime/cuda_probe.h"
+#include "core/schedule/constraints.h"
+#include "core/schedule/plan.h"
+#include "core/schedule/validator.h"
+#include "core/sim/trace.h"
+
+namespace rammer::viz {
+
+// Export is not run by runPipeline: it names the stage of an export's
+// diagnostics.
+enum class PipelineStage { Import, Optimize, Schedule, Validate, Simulate, Run, Export };
+// "import", "optimize", ...: the words the log and the diagnostics use.
+QString stageName(PipelineStage stage);
+
+// A diagnostic with the stage that raised it (the Diagnostics dock's rows).
+struct StudioDiagnostic {
+  PipelineStage stage = PipelineStage::Import;
+  ir::Diagnostic diagnostic;
+};
+
+// What a long stage sees of the job it runs in.
+struct JobControl {
+  const std::atomic<bool>* cancel = nullptr;
+  // `percent` of the whole job; called on the worker thread.
+  std::function<void(const QString& what, int percent)> progress;
+
+  bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+  void report(const QString& what, int percent) const {
+    if (progress) progress(what, percent);
+  }
+};
+
+struct PipelineRequest {
+  PipelineStage from = PipelineStage::Import;
+  PipelineStage to = PipelineStage::Simulate;  // inclusive
+
+  std::string modelPath;
+  int64_t batch = 1;  // symbolic batch dims are bound to this
+  std::string policy = "wavefront";
+  std::string device = "h100";  // preset id or device JSON path
+  schedule::Constraints constraints;
+
+  // Outputs of the stages before `from` (the session's current state).
+  std::shared_ptr<const ir::Graph> original;   // as imported: the numeric reference
+  std::shared_ptr<const ir::Graph> optimized;  // what is scheduled
+  std::vector<passes::PassRecord> passLog;
+  std::shared_ptr<const schedule::Plan> plan;  // for a request from Run
+
+  // Run: what the machine can do; probed when absent.
+  std::optional<runtime::CudaCapability> capability;
+  // Run: where the driver and NVRTC are looked for (tests point them at a
+  // stand-in driver).
+  runtime::ProbeOptions libraries;
+  // Run on a GPU: also profile with CUPTI (where the profiler is built);
+  // parts CUPTI cannot do are estimated and labelled so.
+  bool profile = true;
+  // Run: also compute the reference outputs and compare (max |diff| / rtol).
+  bool checkOutputs = true;
+  uint64_t inputSeed = 0;
+};
+
+// How "Compile & Run" ran the plan.
+enum class RunBackend { None, Gpu, Emulator };
+
+struct PipelineResult {
+  PipelineRequest request;  // what was asked (its inputs included)
+  bool cancelled = false;
+  std::optional<PipelineStage> failedStage;
+  // The last stage that completed; nullopt when none did.
+  std::optional<PipelineStage> lastDone;
+  // Errors of the failed stage, plus warnings and notes of the others.
+  std::vector<StudioDiagnostic> diagnostics;
+  std::vector<std::string> log;  // one line per stage: what it did, how long
+
+  std::shared_ptr<const ir::Graph> original;
+  std::shared_ptr<const ir::Graph> optimized;
+  std::vector<passes::PassRecord> passLog;
+  // Set by Schedule even when validation then fails (so an editor can show
+  // the rTasks an edit breaks); `validation` holds the validator's report.
+  std::shared_ptr<const schedule::Plan> plan;
+  std::optional<schedule::ValidationReport> validation;
+  std::shared_ptr<const sim::Trace> predicted;
+
+  RunBackend backend = RunBackend::None;
+  std::shared_ptr<const sim::Trace> measured;  // measured (GPU) or emulated (CPU)
+  std::string runLabel;                        // "emulated: CPU (no GPU)", "measured: NVIDIA H100 ..."
+  std::vector<std::pair<std::string, double>> runMetrics;  // latency, CUPTI, output check
+
+  bool ok() const { return !cancelled && !failedStage; }
+  // Whether `stage` ran to completion in this job.
+  bool done(PipelineStage stage) const;
+};
+
+// The label of a trace the emulator produced because there is no GPU.
+inline constexpr const char* kEmulatedNoGpuLabel = "emulated: CPU (no GPU)";
+
+PipelineResult runPipeline(PipelineRequest request, const JobControl& control);
+
+}  // namespace rammer::viz

@@ -1,0 +1,210 @@
+#pragma once
+// The studio's document: one model and everything derived from it. Holds
+// the settings the person chose (model, batch, policy, device, schedule
+// Constraints) and the current results (imported and optimized graphs, pass
+// log, Plan, predicted Trace, measured or emulated Trace, diagnostics), and
+// re-runs the pipeline from the first stage a change affects, always off the
+// UI thread (PipelineJob). Views read the results (immutable snapshots held
+// by shared_ptr, so a worker can keep using one) and listen to the signals.
+//
+// Rules the views and the editor can rely on:
+//  - one job at a time; a newer request supersedes the running one and
+//    still covers the stages the superseded one had not delivered
+//    (changing the policy while a model loads loads it with that policy);
+//  - cancel() frees the session at once; nothing of the cancelled job is
+//    applied and the session stays usable;
+//  - results are applied only on success of their stage: a failed open
+//    keeps the previous model, a failed re-schedule keeps the previous plan
+//    and puts the policy and device back to the plan's;
+//  - setConstraints(c) re-runs policy -> validate -> simulate; if the policy
+//    refuses the edit or the validator finds the plan unsafe, nothing is
+//    applied, lastRejection() says why (with the rejected plan, so the rTasks
+//    it breaks can be shown), and constraintsRejected(id) is emitted. Every
+//    request ends in exactly one of constraintsApplied / constraintsRejected
+//    / constraintsDropped (superseded by a newer edit, cancelled, or a new
+//    model was opened).
+// Qt Core only: the session and its models are tested without a display.
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/codegen/generated_program.h"
+#include "core/runtime/cuda_probe.h"
+#include "viz/models/studio_pipeline.h"
+
+namespace rammer::viz {
+
+class DiagnosticsModel;
+class LogModel;
+class MetricsModel;
+class PipelineJob;
+
+// Why the last setConstraints request was not applied.
+struct ConstraintsRejection {
+  quint64 request = 0;
+  schedule::Constraints constraints;            // what was asked
+  std::vector<StudioDiagnostic> diagnostics;    // the policy's or validator's errors
+  std::optional<schedule::ValidationReport> validation;  // when the validator refused it
+  std::shared_ptr<const schedule::Plan> rejectedPlan;    // the unsafe plan, when one was built
+};
+
+enum class ExportKind {
+  CudaProject,      // folder
+  HipProject,       // folder
+  ScheduleJson,     // file
+  PredictedTrace,   // Chrome trace JSON of the prediction
+  MeasuredTrace,    // Chrome trace JSON of the last run (GPU or emulator)
+  GraphDot,         // Graphviz DOT of the optimized graph
+};
+
+class StudioSession : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit StudioSession(QObject* parent = nullptr);
+  ~StudioSession() override;
+
+  static QStringList policyNames();  // schedule::policyNames()
+  static QStringList deviceIds();    // device::presetIds()
+  static constexpr const char* kDefaultPolicy = "wavefront";
+  static constexpr const char* kDefaultDevice = "h100";
+
+  // --- settings
+  QString modelPath() const { return path_; }  // of the loaded model; empty when none
+  int64_t batch() const { return batch_; }
+  QString policy() const { return QString::fromStdString(policy_); }
+  QString device() const { return QString::fromStdString(device_); }
+  const schedule::Constraints& constraints() const { return constraints_; }
+  // What "Compile & Run" may use; probed on the worker when never set.
+  void setCapability(std::optional<runtime::CudaCapability> capability) { capability_ = std::move(capability); }
+  const std::optional<runtime::CudaCapability>& capability() const { return capability_; }
+
+  // --- results (null until produced)
+  bool hasModel() const { return optimized_ != nullptr; }
+  std::shared_ptr<const ir::Graph> originalGraph() const { return original_; }
+  std::shared_ptr<const ir::Graph> graph() const { return optimized_; }  // what is scheduled
+  const std::vector<passes::PassRecord>& passLog() const { return passLog_; }
+  std::shared_ptr<const schedule::Plan> plan() const { return plan_; }
+  std::shared_ptr<const sim::Trace> predictedTrace() const { return predicted_; }
+  std::shared_ptr<const sim::Trace> measuredTrace() const { return measured_; }
+  RunBackend runBackend() const { return backend_; }
+  QString runLabel() const { return runLabel_; }
+  const std::vector<std::pair<std::string, double>>& runMetrics() const { return runMetrics_; }
+  const std::vector<StudioDiagnostic>& diagnostics() const;
+  const std::optional<ConstraintsRejection>& lastRejection() const { return rejection_; }
+
+  DiagnosticsModel* diagnosticsModel() const { return diagnostics_; }
+  LogModel* log() const { return log_; }
+  MetricsModel* metricsModel() const { return metrics_; }
+
+  bool isBusy() const;
+  QString busyWhat() const;
+
+  // --- requests; each returns the job's id (0 when nothing was started)
+  // Imports (binding symbolic batch dims to `batch`), optimizes, schedules,
+  // validates and simulates with the current policy and device.
+  quint64 openModel(const QString& path, int64_t batch = 1);
+  quint64 setPolicy(const QString& policy);
+  quint64 setDevice(const QString& device);
+  // Returns the constraints request id (see the rules above).
+  quint64 setConstraints(const schedule::Constraints& constraints);
+  quint64 reschedule();  // the same settings again (F5)
+  // Compile & Run: CUDA on the GPU when there is one, else the CPU emulator
+  // (labelled "emulated: CPU (no GPU)"); outputs are checked against the
+  // reference executor.
+  quint64 compileAndRun();
+  // Writes `path` (a folder for projects). Refused (0) while busy or when
+  // what it needs does not exist yet; exportFinished says how it went.
+  quint64 exportTo(ExportKind kind, const QString& path);
+  void cancel();
+
+  // Blocks until every worker thread has returned, superseded ones included
+  // (tests; shutdown). Queued results still need the event loop.
+  void waitForWorkers();
+
+ signals:
+  void modelLoaded(const QString& path);
+  void loadFailed(const QString& message);
+  void planChanged();
+  void traceChanged();          // the predicted trace
+  void measuredTraceChanged();  // run result (or cleared by a new plan)
+  void diagnosticsChanged();
+  void settingsChanged();       // policy, device or constraints changed or were put back
+  void busyChanged(bool busy);
+  void progress(const QString& what, int percent);
+  void cancelled();
+  void constraintsApplied(quint64 request);
+  void constraintsRejected(quint64 request);
+  void constraintsDropped(quint64 request);
+  void runFinished(bool ok);
+  void exportFinished(bool ok, const QString& message);
+  // Every job that was not cancelled or superseded ends with this.
+  void jobFinished(quint64 job, bool ok);
+
+ private:
+  struct PendingConstraints {
+    quint64 request = 0;
+    schedule::Constraints constraints;
+  };
+  struct Running {
+    PipelineStage from = PipelineStage::Import;
+    PipelineStage to = PipelineStage::Simulate;
+    bool pipeline = true;  // false: an export
+    QString what;
+  };
+
+  quint64 submit(PipelineStage from, PipelineStage to);
+  void apply(PipelineResult& result);
+  void applyModel(PipelineResult& r);
+  void applyPlan(PipelineResult& r);
+  void rejectConstraints(PipelineResult& r);
+  void setDiagnostics(std::vector<StudioDiagnostic> diagnostics);
+  void revertSettings();
+  void dropPendingConstraints(const QString& why);
+  void clearMeasured();
+  void jobEnded(quint64 job, const QString& error);
+  void jobCancelled();
+  bool loading() const;
+  QString describe(PipelineStage from, PipelineStage to) const;
+  void logResult(const PipelineResult& r);
+
+  PipelineJob* job_ = nullptr;
+  DiagnosticsModel* diagnostics_ = nullptr;
+  LogModel* log_ = nullptr;
+  MetricsModel* metrics_ = nullptr;
+
+  // Requested: what the next job uses.
+  QString requestedPath_;
+  int64_t requestedBatch_ = 1;
+  std::string policy_ = kDefaultPolicy;
+  std::string device_ = kDefaultDevice;
+  std::optional<PendingConstraints> pendingConstraints_;
+  quint64 nextConstraintsRequest_ = 0;
+  std::optional<runtime::CudaCapability> capability_;
+
+  // Applied: what the views show.
+  QString path_;
+  int64_t batch_ = 1;
+  schedule::Constraints constraints_;
+  std::shared_ptr<const ir::Graph> original_;
+  std::shared_ptr<const ir::Graph> optimized_;
+  std::vector<passes::PassRecord> passLog_;
+  std::shared_ptr<const schedule::Plan> plan_;
+  std::string plannedPolicy_, plannedDevice_;  // the settings plan_ was made with
+  std::shared_ptr<const sim::Trace> predicted_;
+  std::shared_ptr<const sim::Trace> measured_;
+  RunBackend backend_ = RunBackend::None;
+  QString runLabel_;
+  std::vector<std::pair<std::string, double>> runMetrics_;
+  std::optional<ConstraintsRejection> rejection_;
+
+  std::optional<Running> running_;
+  bool lastJobOk_ = false;  // of the job whose result was applied last
+};
+
+}  // namespace rammer::viz

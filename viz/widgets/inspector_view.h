@@ -1,0 +1,33 @@
+#pragma once
+// The Inspector dock: the selected operator's attributes, shapes, parameter
+// statistics and chosen rKernel, as a tree over viz::InspectorModel.
+#include <QWidget>
+
+#include "core/ir/graph.h"
+#include "core/schedule/plan.h"
+
+class QTreeView;
+
+namespace rammer::viz {
+
+class InspectorModel;
+
+class InspectorView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit InspectorView(QWidget* parent = nullptr);
+
+  // Shows one operator; `plan` (optional) adds the rKernel the plan chose.
+  // Nothing of `graph` or `plan` is kept after the call.
+  void showNode(const ir::Graph& graph, ir::NodeId node, const schedule::Plan* plan = nullptr);
+  void clear();
+
+  InspectorModel* model() const { return model_; }
+  QTreeView* tree() const { return tree_; }
+
+ private:
+  InspectorModel* model_ = nullptr;
+  QTreeView* tree_ = nullptr;
+};
+
+}  // namespace rammer::viz
