@@ -1,8 +1,9 @@
 // rammer schedule MODEL [--policy P] [--device D] [--schedule EDITS.json]
 //                 [--batch N] [--json] [--trace OUT.json] [--decisions]
-//                 [--max-rows N]
+//                 [--max-rows N] [--profile-db FILE]
 // (alias: rammer simulate.) Plans the model and predicts its run with the
-// analytic cost model: the rPrograms (vEUs per SM and in total, why each
+// analytic cost model (or, with --profile-db, with the measured rTask times
+// `rammer profile` recorded, falling back to the analytic model per rKernel): the rPrograms (vEUs per SM and in total, why each
 // starts), the rKernel chosen per operator and the rule behind it, the
 // predicted latency and SM efficiency; --trace writes the predicted
 // timeline as Chrome trace JSON (Perfetto, chrome://tracing).
@@ -29,6 +30,8 @@
 #include "app/cli/plan_loading.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/chrome_trace.h"
+#include "core/sim/profile_db.h"
+#include "core/sim/profiled_cost_model.h"
 #include "core/sim/simulator.h"
 
 namespace rammer::cli {
@@ -42,6 +45,7 @@ struct ScheduleOptions {
   std::string traceFile;
   bool decisions = false;
   size_t maxRows = 40;
+  std::string profileDb;  // measured rTask times (rammer profile); empty: analytic only
 };
 
 // The program each operator's rTasks run in; -1 for views.
@@ -227,8 +231,22 @@ void writeTrace(const std::string& file, const sim::Trace& trace) {
   if (!out) throw CliError(file + ": cannot write the trace file");
 }
 
-int runSchedule(const ScheduleOptions& o, const GlobalOptions& global) {
+// The measured database in front of the analytic model, for the device planned for.
+std::shared_ptr<const sim::CostModel> profiledModel(const std::string& file, const std::string& device) {
+  requireFile(file, "profile database");
+  auto db = sim::loadProfileDB(file);
+  if (!db) throwDiagnostics(db.errors(), file);
+  auto spec = device::loadDevice(device);
+  if (spec && db->device() != spec->id)
+    throw CliError(fmt::format("{}: holds measurements for device '{}', not '{}' (--device)", file, db->device(),
+                               spec->id));
+  return std::make_shared<const sim::ProfiledCostModel>(std::make_shared<const sim::ProfileDB>(std::move(db).value()),
+                                                        std::make_shared<const sim::AnalyticCostModel>());
+}
+
+int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
   requireFile(o.model, "model");
+  if (!o.profileDb.empty()) o.plan.costModel = profiledModel(o.profileDb, o.plan.device);
   Progress progress(global);
   const ir::Graph graph = loadOptimizedModel(o.model, o.plan, progress);
   const PlannedModel pm = planGraph(graph, o.plan, progress);
@@ -258,6 +276,9 @@ Command addScheduleCommand(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");
   cmd->add_option("--trace", opts->traceFile, "Write the predicted timeline as Chrome trace JSON (Perfetto)");
   cmd->add_flag("--decisions", opts->decisions, "List the policy's decisions, one per line");
+  cmd->add_option("--profile-db", opts->profileDb,
+                  "Plan and predict with the rTask times measured by `rammer profile` (JSON); the analytic model "
+                  "covers rKernels it lacks");
   cmd->add_option("--max-rows", opts->maxRows, "Rows per table in the text output (0: all)")->capture_default_str();
   return Command{cmd, [opts, &global] { return runSchedule(*opts, global); }};
 }

@@ -216,6 +216,34 @@ def case_errors(a):
     expect_error(a, ["schedule"], "MODEL", rc=2)
 
 
+def write_db(path, device, entries=()):
+    with open(path, "w") as f:
+        json.dump({"format": "rammer-profile-db", "version": 1, "device": device, "gpu": "test",
+                   "entries": list(entries)}, f)
+    return path
+
+
+def case_profile_db(a):
+    work = fresh_dir(a.work)
+    analytic = schedule_json(a, a.model, "wavefront")
+    # An empty database: every rKernel falls back to the analytic model, so
+    # the prediction is the analytic one, under the combined model's name.
+    empty = write_db(os.path.join(work, "empty.json"), "h100")
+    j = schedule_json(a, a.model, "wavefront", "--profile-db", empty)
+    if not j["cost_model"].startswith("profile database (h100, 0 rKernels)"):
+        fail(f"cost_model does not name the database: {j['cost_model']!r}")
+    if abs(j["predicted_latency_us"] - analytic["predicted_latency_us"]) > 1e-9:
+        fail(f"an empty database changed the prediction: {j['predicted_latency_us']} vs {analytic['predicted_latency_us']}")
+    other = write_db(os.path.join(work, "a100.json"), "a100")
+    expect_error(a, ["schedule", a.model, "--profile-db", other], "holds measurements for device 'a100', not 'h100'")
+    bad = os.path.join(work, "bad.json")
+    with open(bad, "w") as f:
+        f.write("{\"format\": \"something else\"}")
+    expect_error(a, ["schedule", a.model, "--profile-db", bad], "bad.json")
+    expect_error(a, ["schedule", a.model, "--profile-db", os.path.join(work, "none.json")],
+                 "profile database not found")
+
+
 def case_text(a):
     p = run([a.rammer, "-q", "schedule", a.model, "--policy", "sequential", "--decisions", "--max-rows", "0"])
     for text in ["programs", "rKernels", "vEUs/SM", "predicted ", "SM efficiency", "a prediction, not a measurement",
