@@ -65,7 +65,11 @@ std::string cudaCell(const Cell& c) {
   const std::string H = std::to_string(c.hidden);
   std::string s = "    const int bb = (int)(i / " + H + "), j = (int)(i % " + H + ");\n";
   auto line = [&](const std::string& name, const std::string& e) { s += "    float " + name + " = " + e + ";\n"; };
-  auto set = [&](const std::string& name, const std::string& e) { s += "    " + name + " = " + e + ";\n"; };
+  // No `x = x;` when a step (no clip, identity activation) changes nothing:
+  // clang's -Wself-assign rejects it.
+  auto set = [&](const std::string& name, const std::string& e) {
+    if (e != name) s += "    " + name + " = " + e + ";\n";
+  };
   const RnnActivation& f = c.acts[0];
   const RnnActivation& g = c.acts[1];
   if (c.type == ops::kLstmCellOp) {
