@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
@@ -15,6 +16,7 @@
 #include "core/onnx/tensor_file.h"
 #include "core/runtime/gpu_execution.h"
 #include "core/sim/chrome_trace.h"
+#include "profiler/run_metrics.h"
 
 namespace rammer::cli {
 
@@ -74,11 +76,73 @@ Spread spreadOf(std::vector<double> v) {
   return s;
 }
 
-// The hook for hardware counters: they come from the CUPTI profiler
-// (profiler/), which `rammer run` is not connected to yet. Until then the
-// measured trace's own SM efficiency is reported, labelled as such.
-std::string hardwareMetricsUnavailable() {
-  return "metrics unavailable: the CUPTI profiler is not connected to `rammer run` in this build";
+// The hardware metrics (profiler/run_metrics.h): a separate profiled run
+// of the plan; a profile that fails leaves every value "unavailable" with
+// the reason, while the run's own results stand.
+profiler::RunMetrics collectMetrics(const CudaRunRequest& r, const schedule::Plan& plan, const ir::Graph& graph,
+                                    const std::vector<ir::Tensor>& inputs) {
+  profiler::ProfileOptions options;
+  options.warmup = r.warmup;
+  options.repeat = r.repeat;
+  auto m = profiler::measureRunMetrics(plan, graph, inputs, options);
+  if (m) return std::move(m).value();
+  const std::string text = m.errorText();
+  return profiler::unavailableRunMetrics(plan, text.substr(0, text.find('\n')));
+}
+
+Json metricJson(const profiler::MetricValue& v, bool available) {
+  return Json{{"value", available ? Json(v.value) : Json(nullptr)}, {"measured", v.measured}, {"source", v.source}};
+}
+
+Json metricsJson(const profiler::RunMetrics& m) {
+  const bool ok = m.available();
+  Json programs = Json::array();
+  for (const profiler::LaunchMetrics& l : m.programs)
+    programs.push_back(Json{{"program", l.program},
+                            {"kernel", l.kernel},
+                            {"weight_us", l.weightUs},
+                            {"sm_efficiency_pct", metricJson(l.smEfficiencyPct, ok)},
+                            {"warp_activity_pct", metricJson(l.warpActivityPct, ok)},
+                            {"sm_cycles_active", metricJson(l.smCyclesActive, ok)}});
+  Json j{{"available", ok},
+         {"kernel_times", m.timestampsNote},
+         {"counters", m.countersNote},
+         {"programs", std::move(programs)},
+         {"total", Json{{"weight_us", m.totalWeightUs},
+                        {"sm_efficiency_pct", metricJson(m.smEfficiencyPct, ok)},
+                        {"warp_activity_pct", metricJson(m.warpActivityPct, ok)},
+                        {"sm_cycles_active", metricJson(m.smCyclesActive, ok)}}}};
+  if (!ok) j["reason"] = m.unavailable;
+  return j;
+}
+
+// "85.2" for a counter, "85.2~" for an estimate, "-" when unavailable.
+std::string metricText(const profiler::MetricValue& v, bool available, int decimals) {
+  if (!available) return "-";
+  return fmt::format("{:.{}f}{}", v.value, decimals, v.measured ? " " : "~");
+}
+
+void printMetrics(const profiler::RunMetrics& m) {
+  const bool ok = m.available();
+  if (ok) {
+    fmt::print("metrics   kernel times: {}\n          counters: {}\n", m.timestampsNote, m.countersNote);
+  } else {
+    fmt::print("metrics   unavailable: {}\n", m.unavailable);
+  }
+  fmt::print("  {:>7}  {:<24} {:>10} {:>10} {:>11} {:>15}\n", "program", "kernel", "weight_us", "sm_eff_%",
+             "warp_act_%", "sm_act_cycles");
+  for (const profiler::LaunchMetrics& l : m.programs)
+    fmt::print("  {:>7}  {:<24} {:>10} {:>10} {:>11} {:>15}\n", l.program, l.kernel.empty() ? "-" : l.kernel,
+               ok ? fmt::format("{:.2f}", l.weightUs) : "-", metricText(l.smEfficiencyPct, ok, 1),
+               metricText(l.warpActivityPct, ok, 1), metricText(l.smCyclesActive, ok, 0));
+  fmt::print("  {:>7}  {:<24} {:>10} {:>10} {:>11} {:>15}\n", "total", "(time-weighted)",
+             ok ? fmt::format("{:.2f}", m.totalWeightUs) : "-", metricText(m.smEfficiencyPct, ok, 1),
+             metricText(m.warpActivityPct, ok, 1), metricText(m.smCyclesActive, ok, 0));
+  if (!ok) return;  // every value's source is the reason above
+  fmt::print("  sources (~ marks an estimate; cycles are summed over the launches)\n");
+  fmt::print("    sm_eff_%       {}\n", m.smEfficiencyPct.source);
+  fmt::print("    warp_act_%     {}\n", m.warpActivityPct.source);
+  fmt::print("    sm_act_cycles  {}\n", m.smCyclesActive.source);
 }
 
 std::vector<ir::Tensor> loadInputs(const CudaRunRequest& r, const ir::Graph& graph) {
@@ -128,7 +192,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   runtime::GpuExecutionOptions options;
   options.run.warmup = r.warmup;
   options.run.repeat = r.repeat;
-  options.measureTrace = !r.traceFile.empty() || r.metrics;
+  options.measureTrace = !r.traceFile.empty();  // --metrics profiles separately
   auto gpu = runtime::executeOnGpu(planned.plan, graph, inputs, options);
   if (!gpu) throwDiagnostics(gpu.errors(), "GPU run");
 
@@ -139,6 +203,11 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
     std::ofstream out(r.traceFile, std::ios::binary);
     if (!out) throw CliError(r.traceFile + ": cannot write the trace");
     sim::writeChromeTrace(*gpu->trace, out);
+  }
+  std::optional<profiler::RunMetrics> metrics;
+  if (r.metrics) {
+    progress.status("profiling with CUPTI...");
+    metrics = collectMetrics(r, planned.plan, graph, inputs);
   }
   int maxRegs = 0;
   int64_t spilled = 0;
@@ -162,7 +231,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
     j["max_registers"] = maxRegs;
     j["spill_store_bytes"] = spilled;
     if (gpu->trace) j["measured_sm_efficiency"] = gpu->trace->smEfficiency;
-    if (r.metrics) j["metrics"] = hardwareMetricsUnavailable();
+    if (metrics) j["metrics"] = metricsJson(*metrics);
     if (!r.traceFile.empty()) j["trace"] = r.traceFile;
     fmt::print("{}\n", j.dump(2));
     return check.pass() ? 0 : 1;
@@ -179,12 +248,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
              check.pass() ? "PASS" : "FAIL", check.maxRelError, kTolerance);
   if (!check.pass())
     for (const auto& [name, err] : check.perOutput) fmt::print("  {}  max rel error {:.2e}\n", name, err);
-  if (r.metrics) {
-    fmt::print("metrics   {}\n", hardwareMetricsUnavailable());
-    if (gpu->trace)
-      fmt::print("          SM efficiency {:.1f}% (from rTask timestamps, one instrumented run)\n",
-                 100 * gpu->trace->smEfficiency);
-  }
+  if (metrics) printMetrics(*metrics);
   if (!r.traceFile.empty()) fmt::print("trace     {} (measured, Chrome trace JSON)\n", r.traceFile);
   return check.pass() ? 0 : 1;
 }

@@ -16,6 +16,7 @@
 #include "viz/widgets/compare_view.h"
 #include "viz/widgets/graph_view.h"
 #include "viz/widgets/kernels_view.h"
+#include "viz/widgets/policy_command.h"
 #include "viz/widgets/schedule_edit_commands.h"
 #include "viz/widgets/timeline_view.h"
 
@@ -53,6 +54,7 @@ EditingController::EditingController(MainWindow* window) : QObject(window), wind
           [this](const QString& text) { window_->statusBar()->showMessage(tr("Applied: %1").arg(text), 8000); });
   connect(window_->timelinePage()->view(), &viz::TimelineView::opsSelected, this,
           [this](const QList<int>& ops) { selectOp(ops.isEmpty() ? -1 : ops.first()); });
+  connect(window_->timelinePage()->view(), &viz::TimelineView::taskDropped, this, &EditingController::onTaskDropped);
   connect(window_->graphView(), &viz::GraphView::nodeSelected, this, [this](const QList<int>& nodes) {
     int op = -1;
     if (auto plan = window_->session()->plan(); plan && !nodes.isEmpty())
@@ -178,10 +180,38 @@ void EditingController::updateActions() {
 }
 
 void EditingController::onRejected(const QString& text, const QString& reason, const QList<int>& ops) {
-  window_->timelinePage()->view()->selectOps(ops);
+  viz::TimelineView* view = window_->timelinePage()->view();
+  view->selectOps(ops);
+  QList<schedule::TaskRef> tasks;
+  const viz::StudioSession* s = window_->session();
+  if (const auto& r = s->lastRejection())
+    if (auto plan = r->rejectedPlan ? r->rejectedPlan : s->plan()) tasks = viz::ScheduleEditor::rejectedTasks(*r, *plan);
+  view->highlightTasks(tasks);
   if (QDockWidget* d = window_->dock(tr("Diagnostics"))) d->raise();
   const QString first = reason.section(QLatin1Char('\n'), 0, 0);
   window_->statusBar()->showMessage(tr("Refused: %1 — %2").arg(text, first), 15000);
+}
+
+void EditingController::onTaskDropped(schedule::TaskRef task, int /*program*/, int targetVeu, int targetOrderHint,
+                                      bool wholeOperator) {
+  auto plan = window_->session()->plan();
+  if (!plan || task.op < 0 || static_cast<size_t>(task.op) >= plan->ops.size()) return;
+  const QString node = QString::fromStdString(plan->ops[static_cast<size_t>(task.op)].name);
+  // A pin's vEU counts within the operator's own program, the one the rTask
+  // was dragged in, so `program` needs no translation here.
+  if (wholeOperator)
+    editor_->moveOp(node, targetVeu, targetOrderHint);
+  else
+    editor_->moveTask(node, task.rtask, targetVeu, targetOrderHint);
+}
+
+void EditingController::setPolicy(const QString& policy) {
+  viz::StudioSession* s = window_->session();
+  if (!s->hasModel() || policy == s->policy()) {
+    s->setPolicy(policy);
+    return;
+  }
+  editor_->undoStack()->push(new viz::PolicyCommand(s, s->policy(), policy));  // push runs redo()
 }
 
 void EditingController::moveSelected() {

@@ -4,8 +4,10 @@
 // selected operator, move it to a vEU, load/save the schedule-edits JSON
 // with Ctrl+Shift+O / Ctrl+Shift+S), the rKernels dock (pin a candidate),
 // and the Compare window (Ctrl+Shift+C). A refused edit is not applied:
-// the timeline highlights the operators whose rTasks it would break, the
-// Diagnostics dock (filled by the session) says why.
+// the timeline highlights the operators whose rTasks it would break and
+// outlines those rTasks, the Diagnostics dock (filled by the session) says
+// why. Dragging an rTask (Alt: its operator) to another vEU in the timeline
+// is a move edit; switching the policy is an undo command too.
 // The Code dock is the main window's (it already follows the selection).
 #include <QHash>
 #include <QObject>
@@ -13,6 +15,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/schedule/rprogram.h"
 #include "viz/models/kernel_choice_model.h"
 
 class QAction;
@@ -48,6 +51,9 @@ class EditingController : public QObject {
   void selectOp(int op);
   // Opens the Compare window and compares sequential with wavefront.
   void showCompare();
+  // Switches the scheduling policy through the undo stack (the toolbar's
+  // picker calls this); without a model it only sets the session's policy.
+  void setPolicy(const QString& policy);
 
  private:
   void createActions();
@@ -55,6 +61,7 @@ class EditingController : public QObject {
   void refreshKernels();
   void updateActions();
   void onRejected(const QString& text, const QString& reason, const QList<int>& ops);
+  void onTaskDropped(schedule::TaskRef task, int program, int targetVeu, int targetOrderHint, bool wholeOperator);
   QString selectedNode() const;
   void moveSelected();
   void loadEdits();

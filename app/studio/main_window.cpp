@@ -215,7 +215,12 @@ void MainWindow::createToolBar() {
   policyBox_->setToolTip(tr("Scheduling policy: sequential (RammerBase), wavefront (Rammer), greedy"));
   bar->addWidget(policyBox_);
   connect(policyBox_, &QComboBox::activated, this, [this](int) {
-    if (!syncing_) session_->setPolicy(policyBox_->currentText());
+    if (syncing_) return;
+    // Through the undo stack (Ctrl+Z restores the previous policy).
+    if (auto* editing = findChild<EditingController*>())
+      editing->setPolicy(policyBox_->currentText());
+    else
+      session_->setPolicy(policyBox_->currentText());
   });
 
   bar->addWidget(new QLabel(tr(" Device "), bar));

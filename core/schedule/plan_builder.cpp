@@ -277,16 +277,24 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
   std::map<int32_t, int64_t> remaining;  // rTasks of the op not yet appended
   for (int32_t op : draft.ops) deps[op] = depOps(op);
   for (const auto& pl : draft.placements) ++remaining[pl.first.op];
-  auto ready = [&](TaskRef t) {
-    for (int32_t p : deps[t.op])
-      if (remaining[p] > 0) return false;
-    return true;
-  };
+  // Dependencies not yet complete, per op, kept current as ops complete:
+  // greedy's stage barriers give ops hundreds of dependencies, and every
+  // blocked vEU is offered again whenever an op completes.
+  std::map<int32_t, std::vector<int32_t>> dependents;
+  std::map<int32_t, size_t> openDeps;
+  for (const auto& [op, ds] : deps) {
+    size_t open = 0;
+    for (int32_t p : ds)
+      if (remaining[p] > 0) ++open, dependents[p].push_back(op);
+    openDeps[op] = open;
+  }
+  auto ready = [&](TaskRef t) { return openDeps[t.op] == 0; };
 
   // Merge the sequences: always append the ready head that came first in
   // the policy's order, so without pins the policy's order is replayed.
   RProgram prog(numVEUs);
   std::map<int32_t, std::map<int, TaskRef>> lastOn;  // op -> vEU -> its last rTask there
+  std::map<int32_t, std::vector<TaskRef>> waitsOf;    // op -> what each of its rTasks waits for
   std::vector<size_t> head(static_cast<size_t>(numVEUs), 0);
   using Item = std::pair<size_t, int>;  // (append index, vEU)
   std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
@@ -304,14 +312,32 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
     const int v = heap.top().second;
     heap.pop();
     const TaskRef t = seq[static_cast<size_t>(v)][head[static_cast<size_t>(v)]++];
-    std::vector<TaskRef> waits;
-    for (int32_t p : deps[t.op])
-      for (const auto& [u, last] : lastOn[p]) waits.push_back(last);
-    if (!waits.empty()) prog.wait(t, waits);
+    // An op's rTasks all wait for the same thing: the last rTask of each
+    // dependency on each vEU, and only the latest of those per vEU. The
+    // dependencies are complete before its first rTask is appended (ready()),
+    // so this is computed once per op; greedy's stage barriers would
+    // otherwise repeat it for every rTask.
+    auto cached = waitsOf.find(t.op);
+    if (cached == waitsOf.end()) {
+      std::map<int, std::pair<int32_t, TaskRef>> latest;  // vEU -> (order, rTask)
+      for (int32_t p : deps[t.op])
+        for (const auto& [u, last] : lastOn[p]) {
+          const int32_t order = prog.slotOf(last).order;
+          auto [it, fresh] = latest.try_emplace(u, order, last);
+          if (!fresh && it->second.first < order) it->second = {order, last};
+        }
+      std::vector<TaskRef> waits;
+      waits.reserve(latest.size());
+      for (const auto& [u, last] : latest) waits.push_back(last.second);
+      cached = waitsOf.emplace(t.op, std::move(waits)).first;
+    }
+    if (!cached->second.empty()) prog.wait(t, cached->second);
     prog.append(t, v);
     lastOn[t.op][v] = t;
     ++placed;
     const bool opDone = --remaining[t.op] == 0;
+    if (opDone)
+      for (int32_t c : dependents[t.op]) --openDeps[c];
     offer(v);
     if (opDone) {
       std::vector<int> again;

@@ -8,7 +8,9 @@
 // already implies every dep.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -67,9 +69,16 @@ class RProgram {
   static RProgram fromStreams(std::vector<std::vector<Instr>> streams);
 
  private:
+  // Hashed: plans reach hundreds of thousands of rTasks and every append
+  // looks up each task it waits for.
+  struct TaskHash {
+    size_t operator()(const TaskRef& t) const {
+      return std::hash<int64_t>()(t.rtask * 1000003 + t.op);
+    }
+  };
   std::vector<std::vector<Instr>> streams_;
-  std::map<TaskRef, Slot> placed_;
-  std::map<TaskRef, std::vector<TaskRef>> pending_;
+  std::unordered_map<TaskRef, Slot, TaskHash> placed_;
+  std::unordered_map<TaskRef, std::vector<TaskRef>, TaskHash> pending_;
   // known_[v][u]: highest order of vEU u that vEU v has already waited for.
   std::vector<std::map<int32_t, int32_t>> known_;
   size_t barriers_ = 0;

@@ -6,7 +6,9 @@
 2. With the runtime tests' stand-in driver (--fake) found as libcuda.so.1
    through LD_LIBRARY_PATH: code generation and NVRTC run for real, the
    kernels do nothing, so the report is printed (the format
-   tests/bench/gpu/run_gpu_checks.sh parses) and the output check FAILs.
+   tests/bench/gpu/run_gpu_checks.sh parses) and the output check FAILs;
+   with --metrics the per-rProgram table (text and JSON) says every value
+   is unavailable, and why (the kernels record no rTask time).
 """
 import argparse
 import ctypes
@@ -66,11 +68,14 @@ def check_fake_driver(a):
         want = ["device    Fake GPU (sm_90), plan for h100",
                 "latency   median 250.0 us over 3 runs (min 250.0, p10 250.0, p90 250.0, max 250.0)",
                 "outputs   FAIL: max rel error",
-                "metrics   metrics unavailable:",
+                # The stand-in's kernels record no rTask time, so the profile
+                # behind --metrics fails: every value is unavailable, with why.
+                "metrics   unavailable: " + NO_RTASK_TIMES,
                 "trace     " + trace]
         for line in want:
             if line not in p.stdout:
                 fail(f"stdout lacks {line!r}:\n{p.stdout}\n{p.stderr}")
+        check_metrics_table(p.stdout)
         with open(trace) as f:
             events = json.load(f)
         if not isinstance(events, (dict, list)):
@@ -79,6 +84,44 @@ def check_fake_driver(a):
         j = json.loads(p.stdout)
         if j["latency_us"]["runs"] != 3 or j["output_check"]["pass"] or j["device"] != "Fake GPU":
             fail(f"--json: {p.stdout}")
+        if "metrics" in j:
+            fail(f"--json without --metrics has a metrics key: {p.stdout}")
+        p = run(args[:-3] + ["--metrics", "--json"], env)
+        check_metrics_json(json.loads(p.stdout)["metrics"], p.stdout)
+
+
+NO_RTASK_TIMES = "no rTask recorded a time in the instrumented run"
+METRICS = ["sm_efficiency_pct", "warp_activity_pct", "sm_cycles_active"]
+
+
+def check_metrics_table(out):
+    """One row per rProgram (sample_cnn under wavefront: one) and a total row,
+    every value '-' because none could be measured."""
+    lines = out.splitlines()
+    try:
+        head = lines.index(next(l for l in lines if l.startswith("metrics   ")))
+    except StopIteration:
+        fail("no metrics line:\n" + out)
+    header = lines[head + 1].split()
+    if header != ["program", "kernel", "weight_us", "sm_eff_%", "warp_act_%", "sm_act_cycles"]:
+        fail(f"metrics table header {header}:\n{out}")
+    rows = [lines[head + 2].split(), lines[head + 3].split()]
+    if rows[0] != ["0", "-", "-", "-", "-", "-"]:
+        fail(f"program row {rows[0]}:\n{out}")
+    if rows[1] != ["total", "(time-weighted)", "-", "-", "-", "-"]:
+        fail(f"total row {rows[1]}:\n{out}")
+
+
+def check_metrics_json(m, text):
+    if m["available"] or NO_RTASK_TIMES not in m["reason"]:
+        fail(f"--metrics --json: want available false and the reason: {text}")
+    if [p["program"] for p in m["programs"]] != [0]:
+        fail(f"--metrics --json: want one program row: {text}")
+    for row in m["programs"] + [m["total"]]:
+        for k in METRICS:
+            v = row[k]
+            if v["value"] is not None or v["measured"] or v["source"] != "unavailable: " + m["reason"]:
+                fail(f"--metrics --json: {k} = {v}, want value null, an unavailable source: {text}")
 
 
 def main():

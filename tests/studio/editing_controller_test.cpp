@@ -8,6 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QComboBox>
+#include <QScrollBar>
+#include <QTest>
+#include <cmath>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -93,6 +97,9 @@ TEST(EditingControllerTest, PinFromTheKernelsDockUndoesAndRefusalsAreHighlighted
   ASSERT_TRUE(rejected.wait(kWaitMs));
   EXPECT_EQ(editing->editor()->undoStack()->count(), stackBefore);
   EXPECT_TRUE(window.timelinePage()->view()->selectedOps().contains(opIndex(*session->plan(), "stem.relu")));
+  // ... and the rTasks the refusal names are outlined.
+  EXPECT_TRUE(window.timelinePage()->view()->highlightedTasks().contains(
+      schedule::TaskRef{opIndex(*session->plan(), "stem.relu"), 0}));
 
   // Compare: sequential against wavefront on the loaded model.
   QSignalSpy compared(editing->compareView(), &viz::CompareView::compared);
@@ -102,6 +109,146 @@ TEST(EditingControllerTest, PinFromTheKernelsDockUndoesAndRefusalsAreHighlighted
   EXPECT_TRUE(editing->compareWindow()->isVisible());
   const auto& c = *editing->compareView()->comparison();
   EXPECT_DOUBLE_EQ(c.ratio(), c.a.latencyUs / c.b.latencyUs);
+  session->waitForWorkers();
+}
+
+// Waits (event loop running) until the timeline shows the session's plan.
+bool waitForTimeline(MainWindow& window, size_t tasks) {
+  for (int i = 0; i < kWaitMs / 50; ++i) {
+    if (window.timelinePage()->view()->model().trace().tasks.size() == tasks) return true;
+    QTest::qWait(50);
+  }
+  return false;
+}
+
+void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+  const Qt::MouseButtons buttons = type == QEvent::MouseButtonRelease ? Qt::NoButton : Qt::MouseButtons(Qt::LeftButton);
+  const Qt::MouseButton button = type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton;
+  QMouseEvent ev(type, QPointF(pos), QPointF(w->mapToGlobal(pos)), button, buttons, mods);
+  QCoreApplication::sendEvent(w, &ev);
+}
+
+TEST(EditingControllerTest, DraggingAnRTaskToAnotherVeuPinsItUndoably) {
+  QTemporaryDir dir;
+  MainWindowOptions options;
+  options.settingsFile = dir.filePath(QStringLiteral("studio.ini"));
+  runtime::CudaCapability none;
+  none.message = "no CUDA driver (test)";
+  options.capability = none;
+  MainWindow window(options);
+  auto* editing = window.findChild<EditingController*>();
+  ASSERT_NE(editing, nullptr);
+  window.resize(1400, 900);
+  window.show();
+  viz::StudioSession* session = window.session();
+  QSignalSpy done(session, &viz::StudioSession::jobFinished);
+  window.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/sample_cnn.onnx"));
+  ASSERT_TRUE(done.wait(kWaitMs));
+  ASSERT_TRUE(session->plan());
+  ASSERT_TRUE(waitForTimeline(window, session->plan()->numRTasks()));
+
+  viz::TimelineView* view = window.timelinePage()->view();
+  view->raise();
+  view->resize(std::max(view->width(), 800), std::max(view->height(), 400));
+  view->setLaneHeight(14);
+  const sim::Trace& trace = view->model().trace();
+  // An rTask of a program with at least two vEUs, in the first lanes.
+  size_t k = trace.tasks.size();
+  int targetLane = -1;
+  for (size_t i = 0; i < trace.tasks.size() && targetLane < 0; ++i) {
+    const int lane = view->model().laneOfTask(static_cast<int32_t>(i));
+    if (lane > 8) continue;
+    for (int l = 0; l <= 8 && l < view->model().numLanes(); ++l) {
+      const int veu = view->model().lane(l).veu;
+      bool programHasVeu = false;
+      for (const sim::TaskEvent& e : trace.tasks)
+        if (e.program == trace.tasks[i].program && e.veu == veu) programHasVeu = true;
+      if (l != lane && veu != trace.tasks[i].veu && programHasVeu) {
+        k = i;
+        targetLane = l;
+        break;
+      }
+    }
+  }
+  ASSERT_LT(k, trace.tasks.size()) << "no rTask with a second vEU in its program";
+  const sim::TaskEvent e = trace.tasks[k];
+  const double dur = std::max(e.endUs - e.startUs, 1e-3);
+  view->setVisibleRange(e.startUs - dur, e.endUs + dur);
+  view->verticalScrollBar()->setValue(0);
+  const int lane = view->model().laneOfTask(static_cast<int32_t>(k));
+  const QPoint from(static_cast<int>(std::floor(view->xOfTime(e.startUs + 0.5 * dur))),
+                    *view->yOfLane(viz::TimelineView::Section::Primary, lane));
+  const QPoint to(from.x(), *view->yOfLane(viz::TimelineView::Section::Primary, targetLane));
+  const int targetVeu = view->model().lane(targetLane).veu;
+  const std::string node = session->plan()->ops[static_cast<size_t>(e.task.op)].name;
+
+  QSignalSpy dropped(view, &viz::TimelineView::taskDropped);
+  QSignalSpy applied(editing->editor(), &viz::ScheduleEditor::editApplied);
+  QSignalSpy rejected(editing->editor(), &viz::ScheduleEditor::editRejected);
+  sendMouse(view->viewport(), QEvent::MouseButtonPress, from);
+  sendMouse(view->viewport(), QEvent::MouseMove, to);
+  sendMouse(view->viewport(), QEvent::MouseButtonRelease, to);
+  ASSERT_EQ(dropped.count(), 1);
+  for (int i = 0; i < kWaitMs / 50 && applied.isEmpty() && rejected.isEmpty(); ++i) QTest::qWait(50);
+  ASSERT_EQ(rejected.count(), 0) << (rejected.isEmpty() ? "" : rejected.first().at(1).toString().toStdString());
+  ASSERT_EQ(applied.count(), 1);
+  ASSERT_EQ(session->constraints().pins.size(), 1u);
+  const schedule::TaskPin& pin = session->constraints().pins.front();
+  EXPECT_EQ(pin.node, node);
+  EXPECT_EQ(pin.rtask, e.task.rtask);
+  EXPECT_EQ(pin.veu, targetVeu);
+  EXPECT_EQ(pin.order, dropped.first().at(3).toInt());
+  // The plan honours it: the rTask now runs on the target vEU.
+  bool moved = false;
+  for (const auto& info : session->plan()->programs)
+    for (int v = 0; v < info.program.numVEUs(); ++v)
+      for (const auto& ins : info.program.streams()[static_cast<size_t>(v)])
+        if (const auto* x = std::get_if<schedule::Exec>(&ins); x && x->task == e.task) moved = v == targetVeu;
+  EXPECT_TRUE(moved);
+  EXPECT_EQ(editing->editor()->undoStack()->count(), 1);
+
+  QSignalSpy sessionApplied(session, &viz::StudioSession::constraintsApplied);
+  editing->action("undo")->trigger();
+  ASSERT_TRUE(sessionApplied.wait(kWaitMs));
+  EXPECT_TRUE(session->constraints().empty());
+  session->waitForWorkers();
+}
+
+TEST(EditingControllerTest, PolicyPickerGoesThroughTheUndoStack) {
+  QTemporaryDir dir;
+  MainWindowOptions options;
+  options.settingsFile = dir.filePath(QStringLiteral("studio.ini"));
+  runtime::CudaCapability none;
+  none.message = "no CUDA driver (test)";
+  options.capability = none;
+  MainWindow window(options);
+  auto* editing = window.findChild<EditingController*>();
+  ASSERT_NE(editing, nullptr);
+  window.show();
+  viz::StudioSession* session = window.session();
+  QSignalSpy done(session, &viz::StudioSession::jobFinished);
+  window.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/sample_cnn.onnx"));
+  ASSERT_TRUE(done.wait(kWaitMs));
+  const QString original = session->policy();
+  ASSERT_NE(original, QStringLiteral("sequential"));
+
+  QComboBox* picker = window.policyPicker();
+  const int row = picker->findText(QStringLiteral("sequential"));
+  ASSERT_GE(row, 0);
+  QSignalSpy planned(session, &viz::StudioSession::planChanged);
+  picker->setCurrentIndex(row);
+  emit picker->activated(row);  // what a person's pick emits
+  ASSERT_TRUE(planned.wait(kWaitMs));
+  EXPECT_EQ(session->plan()->policy, "sequential");
+  EXPECT_EQ(editing->editor()->undoStack()->count(), 1);
+  EXPECT_TRUE(editing->action("undo")->isEnabled());
+
+  editing->action("undo")->trigger();
+  ASSERT_TRUE(planned.wait(kWaitMs));
+  EXPECT_EQ(session->plan()->policy, original.toStdString());
+  EXPECT_EQ(session->policy(), original);
+  for (int i = 0; i < 100 && picker->currentText() != original; ++i) QTest::qWait(20);
+  EXPECT_EQ(picker->currentText(), original);  // the picker follows the session
   session->waitForWorkers();
 }
 

@@ -18,7 +18,7 @@
 #include "viz/models/seeded_inputs.h"
 
 #ifdef RAMMER_HAVE_PROFILER
-#include "profiler/profile_session.h"
+#include "profiler/run_metrics.h"
 #endif
 
 namespace rammer::viz {
@@ -322,49 +322,30 @@ class PipelineRun {
 #ifdef RAMMER_HAVE_PROFILER
     report(QStringLiteral("Profiling with CUPTI..."), 0.4);
     const auto start = Clock::now();
-    schedule::Plan plan = *r_.plan;
     profiler::ProfileOptions options;
     options.probe.cuda = r_.request.libraries;
-    auto profile = profiler::profilePlan(plan, *r_.optimized, inputs, options);
-    if (!profile) {
-      for (ir::Diagnostic d : profile.errors()) {
+    auto metrics = profiler::measureRunMetrics(*r_.plan, *r_.optimized, inputs, options);
+    if (!metrics) {
+      for (ir::Diagnostic d : metrics.errors()) {
         d.severity = ir::Severity::Warning;
         d.message = "CUPTI profile failed: " + d.message;
         add(std::move(d));
       }
       return;
     }
-    const profiler::ProfileResult& p = *profile;
-    struct Sum {
-      double weighted = 0, weight = 0;
-      bool measured = true;
+    const profiler::RunMetrics& m = *metrics;
+    auto put = [this](const char* name, const profiler::MetricValue& v) {
+      r_.runMetrics.emplace_back(std::string(v.measured ? "cupti_" : "estimated_") + name, v.value);
     };
-    Sum eff, warps;
-    double cycles = 0;
-    bool cyclesMeasured = true;
-    for (const auto& prog : p.programs) {
-      const double w = prog.kernelTime.samples > 0 ? prog.kernelTime.medianUs : prog.rtaskSpanUs;
-      eff.weighted += w * prog.smEfficiencyPct.value;
-      eff.weight += w;
-      eff.measured &= prog.smEfficiencyPct.measured;
-      warps.weighted += w * prog.warpActivityPct.value;
-      warps.weight += w;
-      warps.measured &= prog.warpActivityPct.measured;
-      cycles += prog.smCyclesActive.value;
-      cyclesMeasured &= prog.smCyclesActive.measured;
+    if (m.totalWeightUs > 0) {
+      put("sm_efficiency_pct", m.smEfficiencyPct);
+      put("warp_activity_pct", m.warpActivityPct);
+      put("sm_cycles_active", m.smCyclesActive);
     }
-    auto put = [this](const char* name, bool measured, double value) {
-      r_.runMetrics.emplace_back(std::string(measured ? "cupti_" : "estimated_") + name, value);
-    };
-    if (eff.weight > 0) {
-      put("sm_efficiency_pct", eff.measured, eff.weighted / eff.weight);
-      put("warp_activity_pct", warps.measured, warps.weighted / warps.weight);
-      put("sm_cycles_active", cyclesMeasured, cycles);
-    }
-    if (!p.timestampsNote.empty()) note("kernel times: " + p.timestampsNote);
-    if (!p.countersNote.empty()) note("counters: " + p.countersNote);
-    r_.log.push_back("profiled " + std::to_string(p.programs.size()) + " launch(es) with CUPTI in " +
-                     timeText(secondsSince(start)) + (eff.measured ? "" : " (some metrics are estimates)"));
+    if (!m.timestampsNote.empty()) note("kernel times: " + m.timestampsNote);
+    if (!m.countersNote.empty()) note("counters: " + m.countersNote);
+    r_.log.push_back("profiled " + std::to_string(m.programs.size()) + " launch(es) with CUPTI in " +
+                     timeText(secondsSince(start)) + (m.smEfficiencyPct.measured ? "" : " (some metrics are estimates)"));
 #else
     (void)inputs;
 #endif

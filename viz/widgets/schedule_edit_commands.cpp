@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QUndoStack>
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "core/schedule/schedule_edits.h"
@@ -169,6 +170,35 @@ QList<int> ScheduleEditor::rejectedOps(const ConstraintsRejection& rejection, co
     }
   }
   return QList<int>(ops.begin(), ops.end());
+}
+
+QList<schedule::TaskRef> ScheduleEditor::rejectedTasks(const ConstraintsRejection& rejection,
+                                                      const schedule::Plan& plan) {
+  std::set<schedule::TaskRef> tasks;
+  if (rejection.validation)
+    for (const auto& problem : rejection.validation->problems)
+      for (const auto& t : problem.tasks)
+        if (t.op >= 0 && static_cast<size_t>(t.op) < plan.ops.size()) tasks.insert(t);
+  for (const auto& d : rejection.diagnostics) {
+    if (d.diagnostic.severity != ir::Severity::Error) continue;
+    const std::string& m = d.diagnostic.message;
+    for (size_t i = 0; i < plan.ops.size(); ++i) {
+      const std::string needle = plan.ops[i].name + "[";
+      if (plan.ops[i].name.empty()) continue;
+      for (size_t at = m.find(needle); at != std::string::npos; at = m.find(needle, at + 1)) {
+        if (at > 0 && isNameChar(m[at - 1])) continue;
+        size_t p = at + needle.size();
+        int64_t rtask = 0;
+        bool digits = false;
+        for (; p < m.size() && std::isdigit(static_cast<unsigned char>(m[p])) && rtask < (int64_t{1} << 40); ++p) {
+          rtask = rtask * 10 + (m[p] - '0');
+          digits = true;
+        }
+        if (digits && p < m.size() && m[p] == ']') tasks.insert({static_cast<int32_t>(i), rtask});
+      }
+    }
+  }
+  return QList<schedule::TaskRef>(tasks.begin(), tasks.end());
 }
 
 QStringList ScheduleEditor::rejectionLines(const ConstraintsRejection& rejection, const schedule::Plan* plan) {

@@ -69,6 +69,9 @@ class ScheduleEditor : public QObject {
   // Plan ops named by a rejection: the validator's offending rTasks and the
   // operators the policy's messages name ("conv1[3] at vEU ...").
   static QList<int> rejectedOps(const ConstraintsRejection& rejection, const schedule::Plan& plan);
+  // The individual rTasks: the validator's, then every "name[r]" the
+  // policy's error messages name (ops of `plan`, rTask ids as written).
+  static QList<schedule::TaskRef> rejectedTasks(const ConstraintsRejection& rejection, const schedule::Plan& plan);
   // The rTasks ("op[r]") the validator reported, then the messages.
   static QStringList rejectionLines(const ConstraintsRejection& rejection, const schedule::Plan* plan);
 

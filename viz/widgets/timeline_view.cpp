@@ -11,6 +11,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "viz/models/timeline_palette.h"
 #include "viz/models/timeline_time_axis.h"
@@ -25,6 +26,9 @@ constexpr uint32_t kGroupLine = 0xD5D8DD;     // between SM groups
 constexpr uint32_t kProgramLine = 0x4A5A70;   // program boundaries
 constexpr uint32_t kSectionBand = 0xE4E8EE;   // section header band
 constexpr uint32_t kSelectionFrame = 0x101010;
+constexpr uint32_t kHighlightFrame = 0xE0201A;  // rTasks a refused edit would break
+constexpr uint32_t kDropMarker = 0x1E64D8;      // where a dragged rTask would land
+constexpr int kHighlightPad = 2;                // outline this far outside the box
 constexpr double kFadeUnselected = 0.72;
 constexpr int kMinLabelWidth = 36;
 constexpr int kMinSeparatedWidth = 4;  // boxes this wide get a darker left edge
@@ -66,6 +70,11 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
   comparison_.reset();
   selectedOps_.clear();
   rebuildSelectionLayers();
+  highlighted_.clear();
+  highlightedIndex_.clear();
+  drop_.reset();
+  pressedTask_ = -1;
+  if (drag_ == Drag::Task) drag_ = Drag::None;
   area_.reset();
   areaSummary_.reset();
   verticalScrollBar()->setValue(0);
@@ -122,6 +131,18 @@ void TimelineView::selectOps(const QList<int>& ops) {
   std::sort(selectedOps_.begin(), selectedOps_.end());
   selectedOps_.erase(std::unique(selectedOps_.begin(), selectedOps_.end()), selectedOps_.end());
   rebuildSelectionLayers();
+  viewport()->update();
+}
+
+void TimelineView::highlightTasks(const QList<schedule::TaskRef>& tasks) {
+  highlighted_ = tasks;
+  highlightedIndex_.clear();
+  if (!tasks.isEmpty()) {
+    const std::set<schedule::TaskRef> wanted(tasks.begin(), tasks.end());
+    const auto& events = primary_->trace().tasks;
+    for (size_t i = 0; i < events.size(); ++i)
+      if (wanted.count(events[i].task)) highlightedIndex_.push_back(static_cast<int32_t>(i));
+  }
   viewport()->update();
 }
 
@@ -570,6 +591,8 @@ void TimelineView::paintEvent(QPaintEvent* /*event*/) {
     paintLanes(s, kRulerHeight, size.height(), labels);
     paintProgramLines(s, kRulerHeight, size.height());
   }
+  paintHighlights();
+  paintDropMarker();
 
   QPainter p(viewport());
   p.drawImage(0, 0, raster_.image());
@@ -592,7 +615,78 @@ void TimelineView::paintEvent(QPaintEvent* /*event*/) {
   paintRuler(p);
 }
 
+std::pair<int, int> TimelineView::primaryRowSpan(int lane) const {
+  const int y = contentYToViewport(kSectionHeaderHeight + lane * laneHeight_);
+  const bool overlay = mode_ == CompareMode::Overlay && secondary_;
+  return {y, overlay ? y + (laneHeight_ + 1) / 2 : y + laneHeight_};
+}
+
+void TimelineView::paintHighlights() {
+  const int width = viewport()->width();
+  const int height = viewport()->height();
+  const auto& events = primary_->trace().tasks;
+  for (int32_t i : highlightedIndex_) {
+    const sim::TaskEvent& e = events[static_cast<size_t>(i)];
+    const auto [top, bottom] = primaryRowSpan(primary_->laneOfTask(i));
+    if (bottom <= kRulerHeight || top >= height) continue;
+    const double fx0 = xOfTime(e.startUs);
+    const double fx1 = xOfTime(e.endUs);
+    if (fx1 < kHeaderWidth - kHighlightPad || fx0 > width + kHighlightPad) continue;
+    // Never thinner than the frame itself, so a tiny rTask still shows.
+    const int x0 = std::max(kHeaderWidth, static_cast<int>(std::floor(fx0)) - kHighlightPad);
+    const int x1 = std::min(width, std::max(static_cast<int>(std::ceil(fx1)) + kHighlightPad, x0 + 2 * kHighlightPad + 1));
+    raster_.outline(x0, x1, top, bottom, kHighlightFrame);
+    if (x1 - x0 > 2 && bottom - top > 2) raster_.outline(x0 + 1, x1 - 1, top + 1, bottom - 1, kHighlightFrame);
+    ++stats_.highlights;
+  }
+}
+
+void TimelineView::paintDropMarker() {
+  if (drag_ != Drag::Task || !drop_) return;
+  const auto [top, bottom] = primaryRowSpan(drop_->lane);
+  if (bottom <= kRulerHeight || top >= viewport()->height()) return;
+  raster_.outline(kHeaderWidth, viewport()->width(), top, bottom, kDropMarker);
+  raster_.fill(drop_->x - 1, drop_->x + 2, top, bottom, kDropMarker);
+  stats_.dropMarker = true;
+}
+
 // ---- interaction ---------------------------------------------------------------
+
+int32_t TimelineView::primaryTaskAt(const QPoint& pos) const {
+  const auto row = rowAt(pos.y());
+  if (!row || pos.x() < kHeaderWidth || row->section != Section::Primary || row->lowerHalf) return -1;
+  if (row->lane >= primary_->numLanes()) return -1;
+  const double usPerPx = spanUs_ / plotWidth();
+  const TimelineHit hit = primary_->hitTest(row->lane, timeAtX(pos.x()) + 0.5 * usPerPx, kHitSlopPx * usPerPx);
+  return hit.kind == TimelineHit::Kind::Task ? hit.index : -1;
+}
+
+std::optional<TimelineView::DropTarget> TimelineView::dropTargetAt(const QPoint& pos) const {
+  const auto row = rowAt(pos.y());
+  if (!row || row->section != Section::Primary || row->lane >= primary_->numLanes()) return std::nullopt;
+  return DropTarget{row->lane, primary_->lane(row->lane).veu, std::max(kHeaderWidth, pos.x())};
+}
+
+void TimelineView::finishTaskDrag(const QPoint& pos, bool wholeOperator) {
+  const auto target = dropTargetAt(pos);
+  const auto& events = primary_->trace().tasks;
+  if (!target || pressedTask_ < 0 || static_cast<size_t>(pressedTask_) >= events.size()) return;
+  const sim::TaskEvent& moved = events[static_cast<size_t>(pressedTask_)];
+  const double t = timeAtX(target->x);
+  // TaskPin orders count rTasks (not barriers) on the vEU of that program.
+  int order = 0;
+  int ownOrder = 0;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const sim::TaskEvent& e = events[i];
+    if (e.program != moved.program || i == static_cast<size_t>(pressedTask_)) continue;
+    if (e.veu == moved.veu && e.startUs < moved.startUs) ++ownOrder;
+    if (e.veu != target->veu || (wholeOperator && e.task.op == moved.task.op)) continue;
+    if (e.startUs < t) ++order;
+  }
+  if (!wholeOperator && target->veu == moved.veu && order == ownOrder) return;  // dropped where it was
+  emit taskDropped(moved.task, moved.program, target->veu, order, wholeOperator);
+}
+
 
 QString TimelineView::tooltipTextAt(const QPoint& pos) const {
   const auto row = rowAt(pos.y());
@@ -695,6 +789,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
   dragScrollY_ = verticalScrollBar()->value();
   if (event->button() == Qt::LeftButton) {
     drag_ = (event->modifiers() & Qt::ShiftModifier) && pos.x() >= kHeaderWidth ? Drag::Area : Drag::Pending;
+    pressedTask_ = drag_ == Drag::Pending ? primaryTaskAt(pos) : -1;
+    pressedAlt_ = event->modifiers().testFlag(Qt::AltModifier);
   } else if (event->button() == Qt::MiddleButton || event->button() == Qt::RightButton) {
     drag_ = Drag::Pan;
   }
@@ -704,8 +800,13 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
   const QPoint pos = event->position().toPoint();
   mousePos_ = pos;
-  if (drag_ == Drag::Pending && (pos - dragStart_).manhattanLength() > kClickSlop) drag_ = Drag::Pan;
-  if (drag_ == Drag::Pan) {
+  if (drag_ == Drag::Pending && (pos - dragStart_).manhattanLength() > kClickSlop)
+    drag_ = pressedTask_ >= 0 ? Drag::Task : Drag::Pan;
+  if (drag_ == Drag::Task) {
+    drop_ = dropTargetAt(pos);
+    viewport()->setCursor(drop_ ? Qt::DragMoveCursor : Qt::ForbiddenCursor);
+    viewport()->update();
+  } else if (drag_ == Drag::Pan) {
     t0_ = dragT0_ - (pos.x() - dragStart_.x()) * (spanUs_ / plotWidth());
     clampView();
     verticalScrollBar()->setValue(dragScrollY_ - (pos.y() - dragStart_.y()));
@@ -718,7 +819,13 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
   const QPoint pos = event->position().toPoint();
-  if (drag_ == Drag::Area) {
+  if (drag_ == Drag::Task) {
+    drop_.reset();
+    viewport()->unsetCursor();
+    viewport()->update();
+    drag_ = Drag::None;  // a slot may open a dialog; the drag is over either way
+    finishTaskDrag(pos, pressedAlt_ || event->modifiers().testFlag(Qt::AltModifier));
+  } else if (drag_ == Drag::Area) {
     setAreaFromDrag(dragStart_, pos);
     if (area_) setAreaSelection(area_->section, area_->t0Us, area_->t1Us, area_->firstLane, area_->lastLane);
   } else if (drag_ == Drag::Pending) {
@@ -755,6 +862,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     }
   }
   drag_ = Drag::None;
+  pressedTask_ = -1;
   event->accept();
 }
 

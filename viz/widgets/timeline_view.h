@@ -11,9 +11,12 @@
 //
 // Keys (Perfetto): W/S zoom in/out at the mouse, A/D pan, F fit, Esc clears
 // the area selection. Mouse: Ctrl+wheel zooms, Shift+wheel pans, wheel
-// scrolls lanes, drag pans, Shift+drag selects an area (summary of busy %,
-// idle time and per-op time; in overlay mode, of the main trace), click
-// selects an rTask's operator, double-click zooms to an rTask.
+// scrolls lanes, drag on empty space pans, Shift+drag selects an area
+// (summary of busy %, idle time and per-op time; in overlay mode, of the main
+// trace), click selects an rTask's operator, double-click zooms to an rTask.
+// Dragging an rTask of the main trace (Alt: its whole operator) shows a drop
+// marker on the lane under the mouse and, on release, emits taskDropped: the
+// view only proposes the move, the editor decides whether it is applied.
 //
 // Ops are indices into Plan::ops (= sim::TaskRef::op); a graph view that
 // speaks ir::NodeId maps through PlannedOp::node. selectOps() does not emit
@@ -24,6 +27,7 @@
 #include <QString>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/sim/trace.h"
@@ -50,6 +54,8 @@ class TimelineView : public QAbstractScrollArea {
     int64_t queries = 0;  // level-of-detail queries (one per lane and layer)
     int64_t lanes = 0;    // lane rows painted
     int64_t labels = 0;   // op names drawn inside boxes
+    int64_t highlights = 0;  // outlines drawn around highlightTasks() rTasks
+    bool dropMarker = false; // a task drag's drop marker was drawn
     int plotWidth = 0;    // pixel columns of the time axis
   };
 
@@ -87,6 +93,10 @@ class TimelineView : public QAbstractScrollArea {
   // opsSelected, so a graph view and the timeline can mirror each other.
   void selectOps(const QList<int>& ops);
   QList<int> selectedOps() const;
+  // Outlines these rTasks of the main trace (e.g. the ones a refused edit
+  // would break); an empty list clears. A new trace clears them too.
+  void highlightTasks(const QList<schedule::TaskRef>& tasks);
+  QList<schedule::TaskRef> highlightedTasks() const { return highlighted_; }
   // Fits the visible time to the selected ops' rTasks.
   void zoomToSelectedOps();
 
@@ -126,6 +136,12 @@ class TimelineView : public QAbstractScrollArea {
   void opsSelected(const QList<int>& ops);
   void areaSelectionChanged();
   void visibleRangeChanged(double t0Us, double t1Us);
+  // An rTask of the main trace was dragged onto vEU `targetVeu` of its
+  // program `program`. `targetOrderHint` counts the rTasks of that program
+  // on the target vEU that start before the drop point (the dragged ones
+  // excluded): a TaskPin order. `wholeOperator`: Alt was held (move every
+  // rTask of task.op). Not emitted when an rTask is dropped where it is.
+  void taskDropped(schedule::TaskRef task, int program, int targetVeu, int targetOrderHint, bool wholeOperator);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -162,7 +178,12 @@ class TimelineView : public QAbstractScrollArea {
     double t0Us, t1Us;
     int firstLane, lastLane;
   };
-  enum class Drag { None, Pending, Pan, Area };
+  enum class Drag { None, Pending, Pan, Area, Task };
+  struct DropTarget {
+    int lane = -1;
+    int veu = -1;
+    int x = 0;  // viewport x of the drop point
+  };
 
   std::vector<SectionLayout> sections() const;
   int contentHeight() const;
@@ -178,6 +199,14 @@ class TimelineView : public QAbstractScrollArea {
   void rebuildComparisonModel();
   void rebuildSelectionLayers();
   void setAreaFromDrag(const QPoint& a, const QPoint& b);
+  // The main trace's rTask under a viewport point (trace().tasks index), or -1.
+  int32_t primaryTaskAt(const QPoint& pos) const;
+  std::optional<DropTarget> dropTargetAt(const QPoint& pos) const;
+  void finishTaskDrag(const QPoint& pos, bool wholeOperator);
+  // Viewport y range [top, bottom) of a main-trace lane row.
+  std::pair<int, int> primaryRowSpan(int lane) const;
+  void paintHighlights();
+  void paintDropMarker();
 
   void paintLanes(const SectionLayout& s, int viewTop, int viewBottom, std::vector<Label>& labels);
   enum class Layer { Barriers, Tasks, Selection };
@@ -217,6 +246,12 @@ class TimelineView : public QAbstractScrollArea {
   double dragT0_ = 0;
   int dragScrollY_ = 0;
   std::optional<QPoint> mousePos_;  // last position over the viewport
+  int32_t pressedTask_ = -1;         // main-trace rTask under the press
+  bool pressedAlt_ = false;
+  std::optional<DropTarget> drop_;   // while dragging an rTask
+
+  QList<schedule::TaskRef> highlighted_;
+  std::vector<int32_t> highlightedIndex_;  // their trace().tasks indices
 
   TimelineRaster raster_;
   LodQuery lod_;                     // this paint's pixel mapping

@@ -17,6 +17,7 @@
 #include "tests/viz/editing_fixtures.h"
 #include "viz/models/constraint_edits.h"
 #include "viz/models/kernel_choice_model.h"
+#include "viz/widgets/policy_command.h"
 
 namespace rammer::viz {
 namespace {
@@ -120,6 +121,45 @@ TEST_F(ScheduleEditorTest, ConsumerPinnedBeforeItsProducerIsRejectedAndNotKept) 
   for (int op : ops)
     EXPECT_TRUE(reason.contains(QString::fromStdString(before->ops[static_cast<size_t>(op)].name) + "["))
         << before->ops[static_cast<size_t>(op)].name;
+}
+
+TEST_F(ScheduleEditorTest, RejectedTasksAreTheRTasksTheMessagesName) {
+  QSignalSpy rejected(&editor, &ScheduleEditor::editRejected);
+  schedule::Constraints c;
+  c.pins.push_back({"stem.relu", 0, 0, 0});
+  c.pins.push_back({"stem", 0, 0, 1});
+  editor.edit(c, "bad order");
+  ASSERT_TRUE(rejected.wait(kWaitMs));
+  ASSERT_TRUE(session.lastRejection());
+  const auto tasks = ScheduleEditor::rejectedTasks(*session.lastRejection(), *session.plan());
+  const int relu = viztest::opIndex(*session.plan(), "stem.relu");
+  EXPECT_TRUE(tasks.contains(schedule::TaskRef{relu, 0}));
+  // Every one is named "op[r]" in the reason shown to the person.
+  const QString reason = rejected.first().at(1).toString();
+  for (const auto& t : tasks)
+    EXPECT_TRUE(reason.contains(QStringLiteral("%1[%2]")
+                                    .arg(QString::fromStdString(session.plan()->ops[static_cast<size_t>(t.op)].name))
+                                    .arg(t.rtask)))
+        << t.op << "[" << t.rtask << "] in " << reason.toStdString();
+}
+
+TEST_F(ScheduleEditorTest, PolicyCommandSwitchesAndUndoRestores) {
+  const QString original = session.policy();
+  ASSERT_NE(original, QStringLiteral("sequential"));
+  QUndoStack stack;
+  QSignalSpy planned(&session, &StudioSession::planChanged);
+  stack.push(new PolicyCommand(&session, original, QStringLiteral("sequential")));  // push runs redo()
+  ASSERT_TRUE(planned.wait(kWaitMs));
+  EXPECT_EQ(session.plan()->policy, "sequential");
+  EXPECT_EQ(session.policy(), QStringLiteral("sequential"));
+
+  stack.undo();
+  ASSERT_TRUE(planned.wait(kWaitMs));
+  EXPECT_EQ(session.plan()->policy, original.toStdString());
+  EXPECT_EQ(session.policy(), original);
+  stack.redo();
+  ASSERT_TRUE(planned.wait(kWaitMs));
+  EXPECT_EQ(session.plan()->policy, "sequential");
 }
 
 TEST_F(ScheduleEditorTest, VeuOutOfRangeIsRejected) {

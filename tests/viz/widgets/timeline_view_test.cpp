@@ -342,3 +342,123 @@ TEST(TimelineView, EmptyTracePaintsNothingAndDoesNotCrash) {
 
 }  // namespace
 }  // namespace rammer::viz
+
+namespace rammer::viz {
+namespace {
+
+// The rTask orders on `veu` of `program` that start before `t` (`skip`
+// excluded): what a drop at t should propose, counted straight from the trace.
+int rTasksBefore(const sim::Trace& trace, int program, int veu, double t, size_t skip) {
+  int n = 0;
+  for (size_t i = 0; i < trace.tasks.size(); ++i) {
+    const sim::TaskEvent& e = trace.tasks[i];
+    if (i != skip && e.program == program && e.veu == veu && e.startUs < t) ++n;
+  }
+  return n;
+}
+
+TEST(TimelineView, DraggingAnRTaskToAnotherLaneProposesAMove) {
+  const auto trace = smallTrace();
+  TimelineView view;
+  view.resize(900, 500);
+  view.show();
+  view.setTrace(trace);
+  QSignalSpy dropped(&view, &TimelineView::taskDropped);
+  QSignalSpy selected(&view, &TimelineView::opsSelected);
+
+  const size_t k = 1234;
+  const sim::TaskEvent& e = trace->tasks[k];
+  const double dur = e.endUs - e.startUs;
+  view.setVisibleRange(e.startUs - dur, e.endUs + dur);
+  const int lane = view.model().laneOfTask(static_cast<int32_t>(k));
+  const int targetLane = lane >= 2 ? lane - 2 : lane + 2;  // both within the first screenful
+  view.verticalScrollBar()->setValue(0);
+  const QPoint from(static_cast<int>(std::floor(view.xOfTime(e.startUs + 0.5 * dur))), *view.yOfLane(Section::Primary, lane));
+  const QPoint to(static_cast<int>(std::floor(view.xOfTime(e.startUs + 0.25 * dur))),
+                  *view.yOfLane(Section::Primary, targetLane));
+  const double t0 = view.visibleStartUs();
+
+  sendMouse(view.viewport(), QEvent::MouseButtonPress, from, Qt::LeftButton);
+  sendMouse(view.viewport(), QEvent::MouseMove, to, Qt::LeftButton);
+  view.grab();
+  EXPECT_TRUE(view.lastPaintStats().dropMarker);
+  sendMouse(view.viewport(), QEvent::MouseButtonRelease, to, Qt::LeftButton);
+
+  ASSERT_EQ(dropped.count(), 1);
+  const QList<QVariant> args = dropped.first();
+  EXPECT_EQ(args.at(0).value<schedule::TaskRef>(), e.task);
+  EXPECT_EQ(args.at(1).toInt(), e.program);
+  const int targetVeu = view.model().lane(targetLane).veu;
+  ASSERT_NE(targetVeu, e.veu);
+  EXPECT_EQ(args.at(2).toInt(), targetVeu);
+  EXPECT_EQ(args.at(3).toInt(), rTasksBefore(*trace, e.program, targetVeu, view.timeAtX(to.x()), k));
+  EXPECT_FALSE(args.at(4).toBool());
+  // Dragging an rTask neither pans nor selects.
+  EXPECT_DOUBLE_EQ(view.visibleStartUs(), t0);
+  EXPECT_EQ(selected.count(), 0);
+  view.grab();
+  EXPECT_FALSE(view.lastPaintStats().dropMarker);
+
+  // Alt: the whole operator; its own rTasks do not count in the order.
+  sendMouse(view.viewport(), QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::AltModifier);
+  sendMouse(view.viewport(), QEvent::MouseMove, to, Qt::LeftButton, Qt::AltModifier);
+  sendMouse(view.viewport(), QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::AltModifier);
+  ASSERT_EQ(dropped.count(), 2);
+  EXPECT_TRUE(dropped.at(1).at(4).toBool());
+  int expected = 0;
+  for (const sim::TaskEvent& x : trace->tasks)
+    if (x.program == e.program && x.veu == targetVeu && x.task.op != e.task.op && x.startUs < view.timeAtX(to.x()))
+      ++expected;
+  EXPECT_EQ(dropped.at(1).at(3).toInt(), expected);
+
+  // Dropped back where it was: nothing proposed.
+  sendMouse(view.viewport(), QEvent::MouseButtonPress, from, Qt::LeftButton);
+  sendMouse(view.viewport(), QEvent::MouseMove, from + QPoint(0, 6), Qt::LeftButton);
+  sendMouse(view.viewport(), QEvent::MouseButtonRelease, from + QPoint(1, 0), Qt::LeftButton);
+  EXPECT_EQ(dropped.count(), 2);
+
+  // Dragging empty space (the section's title band) still pans.
+  const QPoint band(TimelineView::kHeaderWidth + 300, TimelineView::kRulerHeight + 5);
+  sendMouse(view.viewport(), QEvent::MouseButtonPress, band, Qt::LeftButton);
+  sendMouse(view.viewport(), QEvent::MouseMove, band - QPoint(100, 0), Qt::LeftButton);
+  sendMouse(view.viewport(), QEvent::MouseButtonRelease, band - QPoint(100, 0), Qt::LeftButton);
+  EXPECT_EQ(dropped.count(), 2);
+  EXPECT_GT(view.visibleStartUs(), t0);
+}
+
+TEST(TimelineView, HighlightedRTasksGetAnOutline) {
+  const auto trace = smallTrace();
+  TimelineView view;
+  view.resize(900, 500);
+  view.show();
+  view.setTrace(trace);
+  const size_t k = 1234;
+  const sim::TaskEvent& e = trace->tasks[k];
+  const double dur = e.endUs - e.startUs;
+  view.setVisibleRange(e.startUs - dur, e.endUs + dur);
+  const int lane = view.model().laneOfTask(static_cast<int32_t>(k));
+  const QPoint centre = pointOn(view, Section::Primary, lane, e.startUs + 0.5 * dur);
+  // Two pixels left of the box: the outline's outer column.
+  const QPoint edge(static_cast<int>(std::floor(view.xOfTime(e.startUs))) - 2, centre.y());
+  const QRgb before = pixelAt(view, edge);
+  ASSERT_NE(before, 0xE0201Au);
+  EXPECT_EQ(view.lastPaintStats().highlights, 0);
+
+  view.highlightTasks({e.task});
+  EXPECT_EQ(view.highlightedTasks(), QList<schedule::TaskRef>{e.task});
+  EXPECT_EQ(pixelAt(view, edge), 0xE0201Au);
+  // The box itself keeps its operator's colour inside the frame.
+  EXPECT_EQ(pixelAt(view, centre), view.model().opColor(e.task.op));
+  EXPECT_GE(view.lastPaintStats().highlights, 1);
+
+  view.highlightTasks({});
+  EXPECT_EQ(pixelAt(view, edge), before);
+  EXPECT_EQ(view.lastPaintStats().highlights, 0);
+  // A new trace drops the highlight.
+  view.highlightTasks({e.task});
+  view.setTrace(trace);
+  EXPECT_TRUE(view.highlightedTasks().isEmpty());
+}
+
+}  // namespace
+}  // namespace rammer::viz
