@@ -10,30 +10,12 @@
    per capability; its kernels record nothing, so no database is written.
 """
 import argparse
-import ctypes
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 
-
-def driver_present():
-    try:
-        ctypes.CDLL("libcuda.so.1")
-        return True
-    except OSError:
-        return False
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def run(args, env=None):
-    return subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
+from gpu_cli_support import driver_present, fail, run
 
 
 def expect(args, rc, needle, env=None, where="stderr"):

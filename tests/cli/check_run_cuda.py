@@ -11,29 +11,11 @@
    is unavailable, and why (the kernels record no rTask time).
 """
 import argparse
-import ctypes
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
-
-def driver_present():
-    try:
-        ctypes.CDLL("libcuda.so.1")
-        return True
-    except OSError:
-        return False
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def run(args, env=None):
-    return subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
+from gpu_cli_support import driver_present, fail, run
 
 
 def check_no_driver(a):
