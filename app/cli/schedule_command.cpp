@@ -1,12 +1,14 @@
 // rammer schedule MODEL [--policy P] [--device D] [--schedule EDITS.json]
 //                 [--batch N] [--json] [--trace OUT.json] [--decisions]
-//                 [--max-rows N] [--profile-db FILE]
+//                 [--max-rows N] [--profile-db FILE] [--redundant-barriers]
 // (alias: rammer simulate.) Plans the model and predicts its run with the
 // analytic cost model (or, with --profile-db, with the measured rTask times
 // `rammer profile` recorded, falling back to the analytic model per rKernel): the rPrograms (vEUs per SM and in total, why each
 // starts), the rKernel chosen per operator and the rule behind it, the
 // predicted latency and SM efficiency; --trace writes the predicted
-// timeline as Chrome trace JSON (Perfetto, chrome://tracing).
+// timeline as Chrome trace JSON (Perfetto, chrome://tracing);
+// --redundant-barriers lists the barriers the plan would stay valid without
+// (each alone: deleting two redundant ones together may break something).
 //
 // --json keys: model, policy, device, device_name, cost_model,
 // schedule_seconds, predicted_latency_us, sm_efficiency (0..1), veus and
@@ -15,7 +17,8 @@
 // veus_per_sm, veus, rtasks, barriers, start_us, end_us, cut_reason},
 // kernels[] per operator {op, type, view, kernel (null for views), family,
 // rule, rtasks, threads, shared_bytes, flops, bytes, program}, and with
-// --decisions decisions[], with --trace the trace file.
+// --decisions decisions[], with --trace the trace file, with
+// --redundant-barriers redundant_barriers[] {program, veu, order, guards}.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -28,6 +31,7 @@
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
 #include "app/cli/plan_loading.h"
+#include "core/schedule/barrier_removal.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/chrome_trace.h"
 #include "core/sim/profile_db.h"
@@ -46,7 +50,36 @@ struct ScheduleOptions {
   bool decisions = false;
   size_t maxRows = 40;
   std::string profileDb;  // measured rTask times (rammer profile); empty: analytic only
+  bool redundantBarriers = false;
 };
+
+struct RedundantBarrier {
+  int program = 0;
+  schedule::Slot at;
+  std::string guards;  // the rTask right after it, "op[r]"
+};
+
+// Barriers the plan is still valid without, each judged alone.
+std::vector<RedundantBarrier> findRedundantBarriers(const schedule::Plan& plan, const ir::Graph& graph) {
+  auto removal = schedule::BarrierRemoval::analyse(plan, graph);
+  if (!removal) throwDiagnostics(removal.errors(), "judging the plan's barriers");
+  std::vector<RedundantBarrier> out;
+  for (const auto& [p, at] : removal->barriers()) {
+    auto verdict = removal->without(p, at);
+    // A barrier another barrier waits on is never redundant here: the edit
+    // would renumber that wait.
+    if (!verdict || verdict->needed) continue;
+    RedundantBarrier r{p, at, "the end of the stream"};
+    const auto& stream = plan.programs[static_cast<size_t>(p)].program.stream(at.veu);
+    for (size_t o = static_cast<size_t>(at.order); o < stream.size(); ++o)
+      if (const auto* e = std::get_if<schedule::Exec>(&stream[o])) {
+        r.guards = plan.ops[static_cast<size_t>(e->task.op)].name + "[" + std::to_string(e->task.rtask) + "]";
+        break;
+      }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
 
 // The program each operator's rTasks run in; -1 for views.
 std::vector<int> programOfOps(const schedule::Plan& plan) {
@@ -79,7 +112,8 @@ Summary summarize(const schedule::Plan& plan) {
   return s;
 }
 
-Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model) {
+Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
+            const std::vector<RedundantBarrier>& redundant) {
   const schedule::Plan& plan = pm.plan;
   const Summary s = summarize(plan);
   const std::vector<int> programOf = programOfOps(plan);
@@ -138,6 +172,12 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
   }
   if (o.decisions) j["decisions"] = plan.decisions;
   if (!o.traceFile.empty()) j["trace"] = o.traceFile;
+  if (o.redundantBarriers) {
+    j["redundant_barriers"] = Json::array();
+    for (const auto& r : redundant)
+      j["redundant_barriers"].push_back(
+          {{"program", r.program}, {"veu", r.at.veu}, {"order", r.at.order}, {"guards", r.guards}});
+  }
   return j;
 }
 
@@ -165,8 +205,8 @@ void printMore(size_t shown, size_t total) {
   if (shown < total) fmt::print("  ... {} more (--max-rows 0 lists all)\n", total - shown);
 }
 
-void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace,
-               const sim::CostModel& model) {
+void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
+               const std::vector<RedundantBarrier>& redundant) {
   const schedule::Plan& plan = pm.plan;
   const Summary s = summarize(plan);
   const size_t rows = o.maxRows == 0 ? SIZE_MAX : o.maxRows;
@@ -218,6 +258,15 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
     fmt::print("decisions\n");
     for (const auto& d : plan.decisions) fmt::print("  {}\n", d);
   }
+  if (o.redundantBarriers) {
+    fmt::print("redundant  {} of {} barriers: the plan stays valid without any one of them (not all at once)\n",
+               redundant.size(), s.barriers);
+    const size_t nr = std::min(rows, redundant.size());
+    for (size_t i = 0; i < nr; ++i)
+      fmt::print("  program {} vEU {} order {}, before {}\n", redundant[i].program, redundant[i].at.veu,
+                 redundant[i].at.order, redundant[i].guards);
+    printMore(nr, redundant.size());
+  }
   if (!o.traceFile.empty())
     fmt::print("trace      {} ({} rTask and {} barrier events)\n", o.traceFile, trace.tasks.size(),
                trace.barriers.size());
@@ -259,8 +308,13 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
   if (!trace) throwDiagnostics(trace.errors(), "simulating the plan");
   if (!o.traceFile.empty()) writeTrace(o.traceFile, *trace);
 
-  if (o.json) fmt::print("{}\n", toJson(o, pm, *trace, *model).dump(2));
-  else printText(o, pm, *trace, *model);
+  std::vector<RedundantBarrier> redundant;
+  if (o.redundantBarriers) {
+    progress.status("judging barriers...");
+    redundant = findRedundantBarriers(pm.plan, graph);
+  }
+  if (o.json) fmt::print("{}\n", toJson(o, pm, *trace, *model, redundant).dump(2));
+  else printText(o, pm, *trace, *model, redundant);
   return 0;
 }
 
@@ -279,6 +333,8 @@ Command addScheduleCommand(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--profile-db", opts->profileDb,
                   "Plan and predict with the rTask times measured by `rammer profile` (JSON); the analytic model "
                   "covers rKernels it lacks");
+  cmd->add_flag("--redundant-barriers", opts->redundantBarriers,
+                "List barriers the plan would stay valid without (each judged alone)");
   cmd->add_option("--max-rows", opts->maxRows, "Rows per table in the text output (0: all)")->capture_default_str();
   return Command{cmd, [opts, &global] { return runSchedule(*opts, global); }};
 }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/schedule/operator_graph.h"
+#include "core/schedule/ordering_clocks.h"
 #include "core/schedule/veu_layout.h"
 
 namespace rammer::schedule {
@@ -27,8 +28,6 @@ size_t ValidationReport::count(ProblemKind k) const {
 }
 
 namespace {
-
-using Known = std::vector<int32_t>;  // per vEU: highest order known complete (-1: none)
 
 PlanProblem mk(ProblemKind kind, std::string message, int program = -1, std::vector<TaskRef> tasks = {},
                std::vector<Slot> slots = {}, std::string node = {}) {
@@ -83,34 +82,10 @@ class Checker {
     return !op.isView && t.rtask >= 0 && t.rtask < op.kernel.numRTasks;
   }
 
-  // Producers come from the graph itself (through the plan's views), so a
-  // plan that forgot a dependency is still caught.
   void resolveProducers() {
-    std::map<ir::NodeId, int32_t> planIndex;
-    for (size_t i = 0; i < plan_.ops.size(); ++i) planIndex[plan_.ops[i].node] = static_cast<int32_t>(i);
-    producers_.assign(plan_.ops.size(), {});
-    for (size_t i = 0; i < plan_.ops.size(); ++i) producers_[i] = plan_.ops[i].producers;
-    auto dag = buildOperatorGraph(graph_, [&](ir::NodeId id) {
-      auto it = planIndex.find(id);
-      return it != planIndex.end() && plan_.ops[static_cast<size_t>(it->second)].isView;
-    });
-    if (!dag) {
-      add(mk(ProblemKind::Structure, "the graph has no topological order: " + dag.errorText()));
-      return;
-    }
-    for (const OperatorNode& n : dag->ops) {
-      auto it = planIndex.find(n.node);
-      if (it == planIndex.end()) {
-        add(mk(ProblemKind::Structure, "operator '" + n.name + "' of the graph is not in the plan", -1, {}, {}, n.name));
-        continue;
-      }
-      std::vector<int32_t> ps;
-      for (int32_t p : n.producers) {
-        auto pi = planIndex.find(dag->ops[static_cast<size_t>(p)].node);
-        if (pi != planIndex.end()) ps.push_back(pi->second);
-      }
-      producers_[static_cast<size_t>(it->second)] = std::move(ps);
-    }
+    std::vector<PlanProblem> problems;
+    producers_ = producersFromGraph(plan_, graph_, problems);
+    for (PlanProblem& pr : problems) add(std::move(pr));
   }
 
   void checkCoverage() {
@@ -215,101 +190,34 @@ class Checker {
            p));
   }
 
-  // Vector-clock propagation through barriers: a vEU knows a slot of another
-  // vEU complete when a barrier chain leads from that slot to it. Snapshots
-  // after each barrier are interned, since stage barriers produce many equal ones.
+  // Dependencies are judged on the program's vector clocks (OrderingClocks).
   void checkOrdering(int p) {
     const RProgram& prog = plan_.programs[static_cast<size_t>(p)].program;
     const int V = prog.numVEUs();
-    const auto nv = static_cast<size_t>(V);
-    snapshots_.clear();
-    intern_.clear();
-    std::vector<std::vector<std::pair<int32_t, int32_t>>> barrierSnaps(nv);  // (order, snapshot id)
-    // Filled on a vEU's first barrier: most vEUs of a one-operator program
-    // never wait, and V x V clocks per program add up over thousands.
-    std::vector<Known> cur(nv);
-    std::vector<size_t> pos(nv, 0);
-    std::vector<std::vector<int>> waiters(nv);
-
-    auto snapshotAt = [&](int u, int32_t q) -> int32_t {
-      const auto& bs = barrierSnaps[static_cast<size_t>(u)];
-      auto it = std::upper_bound(bs.begin(), bs.end(), std::make_pair(q, INT32_MAX));
-      return it == bs.begin() ? -1 : std::prev(it)->second;
-    };
-    auto valid = [&](Slot s) { return s.veu >= 0 && s.veu < V && s.order >= 0 && static_cast<size_t>(s.order) < prog.stream(s.veu).size(); };
-
-    std::vector<int> work;
-    for (int v = V - 1; v >= 0; --v) work.push_back(v);
-    while (!work.empty()) {
-      const int v = work.back();
-      work.pop_back();
-      const auto& s = prog.stream(v);
-      size_t& i = pos[static_cast<size_t>(v)];
-      const size_t before = i;
-      while (i < s.size()) {
-        if (const auto* b = std::get_if<Barrier>(&s[i])) {
-          const Slot* blocker = nullptr;
-          for (const Slot& w : b->waits)
-            if (!valid(w) || pos[static_cast<size_t>(w.veu)] <= static_cast<size_t>(w.order)) {
-              blocker = &w;
-              break;
-            }
-          if (blocker) {
-            if (valid(*blocker)) waiters[static_cast<size_t>(blocker->veu)].push_back(v);
-            break;
-          }
-          Known& k = cur[static_cast<size_t>(v)];
-          if (k.empty()) k.assign(nv, -1);
-          std::set<int32_t> joined;
-          for (const Slot& w : b->waits) {
-            const int32_t sid = snapshotAt(w.veu, w.order);
-            if (sid >= 0 && joined.insert(sid).second) {
-              const Known& other = snapshots_[static_cast<size_t>(sid)];
-              for (size_t u = 0; u < nv; ++u) k[u] = std::max(k[u], other[u]);
-            }
-            k[static_cast<size_t>(w.veu)] = std::max(k[static_cast<size_t>(w.veu)], w.order);
-          }
-          barrierSnaps[static_cast<size_t>(v)].emplace_back(static_cast<int32_t>(i), intern(k));
-        }
-        ++i;
-      }
-      if (i != before) {
-        for (int u : waiters[static_cast<size_t>(v)]) work.push_back(u);
-        waiters[static_cast<size_t>(v)].clear();
-      }
-    }
+    const OrderingClocks clocks(prog);
+    const std::vector<size_t>& pos = clocks.progress();
     reportDeadlocks(p, prog, pos);
 
-    // Per producer op: its rTasks here, as the latest order per vEU.
-    std::map<int32_t, std::map<int, std::pair<int32_t, TaskRef>>> latest;
+    const LastSlots latest = lastSlotsByOp(prog, [&](TaskRef t) { return validTask(t); });
     for (int v = 0; v < V; ++v) {
       const auto& s = prog.stream(v);
-      for (size_t o = 0; o < s.size(); ++o)
-        if (const auto* e = std::get_if<Exec>(&s[o]); e && validTask(e->task))
-          latest[e->task.op][v] = {static_cast<int32_t>(o), e->task};
-    }
-    for (int v = 0; v < V; ++v) {
-      const auto& s = prog.stream(v);
+      const auto& barriers = clocks.barriers(v);
+      size_t nextBarrier = 0;
+      int32_t sid = -1;
       for (size_t o = 0; o < s.size() && o < pos[static_cast<size_t>(v)]; ++o) {
+        if (nextBarrier < barriers.size() && static_cast<size_t>(barriers[nextBarrier].order) == o)
+          sid = barriers[nextBarrier++].snapshot;
         const auto* e = std::get_if<Exec>(&s[o]);
         if (!e || !validTask(e->task)) continue;
         const Slot me{v, static_cast<int32_t>(o)};
-        const int32_t sid = snapshotAt(v, me.order);
         for (int32_t prod : producers_[static_cast<size_t>(e->task.op)]) {
           checkLaterProgram(p, e->task, me, prod);
           auto it = latest.find(prod);
           if (it == latest.end()) continue;
-          for (const auto& [u, last] : it->second) {
-            const auto [order, task] = last;
-            const bool ok = u == v ? order < me.order
-                                   : sid >= 0 && snapshots_[static_cast<size_t>(sid)][static_cast<size_t>(u)] >= order;
-            if (ok) continue;
-            const Slot ps{u, order};
-            const std::string why = u == v ? "it comes later on the same vEU" : "no barrier chain orders them";
-            add(mk(ProblemKind::Dependency,
-                 name(e->task) + " (" + at(p, me) + ") may start before its producer " + name(task) + " (" + at(ps) +
-                     ") finishes: " + why,
-                 p, {e->task, task}, {me, ps}, opName(e->task.op)));
+          for (const LastSlot& last : it->second) {
+            const int u = last.veu;
+            const bool ok = u == v ? last.order < me.order : clocks.knows(sid, u, last.order);
+            if (!ok) add(unorderedProducer(plan_, p, e->task, me, last.task, Slot{u, last.order}));
           }
         }
       }
@@ -413,17 +321,6 @@ class Checker {
     }
   }
 
-  int32_t intern(const Known& k) {
-    size_t h = k.size();
-    for (int32_t x : k) h = h * 1000003u ^ static_cast<size_t>(x + 1);
-    auto& ids = intern_[h];
-    for (int32_t id : ids)
-      if (snapshots_[static_cast<size_t>(id)] == k) return id;
-    snapshots_.push_back(k);
-    ids.push_back(static_cast<int32_t>(snapshots_.size() - 1));
-    return ids.back();
-  }
-
   const Plan& plan_;
   const ir::Graph& graph_;
   size_t cap_;
@@ -431,11 +328,52 @@ class Checker {
   std::vector<std::vector<int32_t>> producers_;
   std::vector<std::vector<std::vector<Where>>> where_;  // op -> rtask -> placements
   std::vector<int> lastProgram_;  // op -> latest program holding one of its rTasks
-  std::vector<Known> snapshots_;
-  std::unordered_map<size_t, std::vector<int32_t>> intern_;
 };
 
 }  // namespace
+
+PlanProblem unorderedProducer(const Plan& plan, int program, TaskRef consumer, Slot at, TaskRef producer,
+                              Slot producerAt) {
+  auto name = [&](TaskRef t) { return plan.ops.at(static_cast<size_t>(t.op)).name + "[" + std::to_string(t.rtask) + "]"; };
+  auto where = [](Slot s) { return "vEU " + std::to_string(s.veu) + " order " + std::to_string(s.order); };
+  const std::string why =
+      at.veu == producerAt.veu ? "it comes later on the same vEU" : "no barrier chain orders them";
+  return mk(ProblemKind::Dependency,
+            name(consumer) + " (program " + std::to_string(program) + " " + where(at) + ") may start before its producer " +
+                name(producer) + " (" + where(producerAt) + ") finishes: " + why,
+            program, {consumer, producer}, {at, producerAt}, plan.ops.at(static_cast<size_t>(consumer.op)).name);
+}
+
+std::vector<std::vector<int32_t>> producersFromGraph(const Plan& plan, const ir::Graph& graph,
+                                                     std::vector<PlanProblem>& problems) {
+  std::map<ir::NodeId, int32_t> planIndex;
+  for (size_t i = 0; i < plan.ops.size(); ++i) planIndex[plan.ops[i].node] = static_cast<int32_t>(i);
+  std::vector<std::vector<int32_t>> producers(plan.ops.size());
+  for (size_t i = 0; i < plan.ops.size(); ++i) producers[i] = plan.ops[i].producers;
+  auto dag = buildOperatorGraph(graph, [&](ir::NodeId id) {
+    auto it = planIndex.find(id);
+    return it != planIndex.end() && plan.ops[static_cast<size_t>(it->second)].isView;
+  });
+  if (!dag) {
+    problems.push_back(mk(ProblemKind::Structure, "the graph has no topological order: " + dag.errorText()));
+    return producers;
+  }
+  for (const OperatorNode& n : dag->ops) {
+    auto it = planIndex.find(n.node);
+    if (it == planIndex.end()) {
+      problems.push_back(
+          mk(ProblemKind::Structure, "operator '" + n.name + "' of the graph is not in the plan", -1, {}, {}, n.name));
+      continue;
+    }
+    std::vector<int32_t> ps;
+    for (int32_t p : n.producers) {
+      auto pi = planIndex.find(dag->ops[static_cast<size_t>(p)].node);
+      if (pi != planIndex.end()) ps.push_back(pi->second);
+    }
+    producers[static_cast<size_t>(it->second)] = std::move(ps);
+  }
+  return producers;
+}
 
 ValidationReport checkPlan(const Plan& plan, const ir::Graph& graph, size_t maxProblems) {
   return Checker(plan, graph, maxProblems).run();

@@ -41,6 +41,19 @@ struct ValidationReport {
   size_t count(ProblemKind k) const;
 };
 
+// Each plan operator's producers as the graph has them (through views), not
+// as the plan lists them, so that a plan that forgot a dependency is still
+// caught. An operator the graph lacks keeps the plan's list; graph operators
+// missing from the plan, or a graph without topological order, come back as
+// Structure problems.
+std::vector<std::vector<int32_t>> producersFromGraph(const Plan& plan, const ir::Graph& graph,
+                                                     std::vector<PlanProblem>& problems);
+
+// How the validator words an rTask that may start before a producer rTask
+// of the same program finishes.
+PlanProblem unorderedProducer(const Plan& plan, int program, TaskRef consumer, Slot at, TaskRef producer,
+                              Slot producerAt);
+
 // At most `maxProblems` problems are listed.
 ValidationReport checkPlan(const Plan& plan, const ir::Graph& graph, size_t maxProblems = 200);
 // The same as diagnostics (errors), plus one note when problems were omitted.

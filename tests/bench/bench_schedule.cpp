@@ -19,6 +19,7 @@
 #include "core/onnx/importer.h"
 #include "core/passes/pass_manager.h"
 #include "core/schedule/policy.h"
+#include "core/schedule/validator.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
 
@@ -48,7 +49,7 @@ struct Row {
   std::string sample, policy;
   size_t ops = 0, programs = 0, rtasks = 0, barriers = 0;
   int minVeusPerSM = 0, maxVeusPerSM = 0;
-  double scheduleS = 0, scheduleCpuS = 0, simulateS = 0, simulateCpuS = 0;
+  double scheduleS = 0, scheduleCpuS = 0, simulateS = 0, simulateCpuS = 0, validateCpuS = 0;
   double latencyUs = 0, smEfficiency = 0;
   // The same programs if each launch overlapped the previous kernel's run
   // (asynchronous launches): sum over programs of max(launch, run time).
@@ -136,6 +137,15 @@ int main(int argc, char** argv) {
         rows.push_back(row);
         continue;
       }
+      // The GUI re-validates the whole plan after every edit.
+      std::vector<double> vc;
+      for (int i = 0; i < std::max(repeat, 1); ++i) {
+        const double c0 = threadCpuSeconds();
+        const schedule::ValidationReport report = schedule::checkPlan(*plan, *graph);
+        vc.push_back(threadCpuSeconds() - c0);
+        if (!report.ok()) row.note = "invalid plan: " + report.problems.front().message;
+      }
+      row.validateCpuS = median(vc);
       std::optional<sim::Trace> trace;
       for (int i = 0; i < std::max(repeat, 1); ++i) {
         const auto t0 = Clock::now();
@@ -178,9 +188,9 @@ int main(int argc, char** argv) {
              "thread); times are medians of {} runs\n\n",
              device->id, device->name, device->launchOverheadUs, device->barrierLatencyUs, model->name(),
              modelOptions.memoryLatencyCycles, modelOptions.bytesInFlightPerThread, repeat);
-  fmt::print("{:<16} {:<10} {:>5} {:>5} {:>8} {:>8} {:>7} {:>11} {:>7} {:>9} {:>9} {:>9} {:>9} {:>10}\n", "sample",
+  fmt::print("{:<16} {:<10} {:>5} {:>5} {:>8} {:>8} {:>7} {:>11} {:>7} {:>9} {:>9} {:>9} {:>9} {:>10} {:>9}\n", "sample",
              "policy", "ops", "progs", "rTasks", "barriers", "vEU/SM", "predict us", "SM eff", "sched ms", "sched cpu",
-             "sim ms", "sim cpu", "M rTasks/s");
+             "sim ms", "sim cpu", "M rTasks/s", "valid cpu");
   for (const auto& r : rows) {
     if (!r.note.empty()) {
       fmt::print("{:<16} {:<10} failed: {}\n", r.sample, r.policy, r.note);
@@ -189,13 +199,14 @@ int main(int argc, char** argv) {
     const std::string veus = r.minVeusPerSM == r.maxVeusPerSM ? std::to_string(r.maxVeusPerSM)
                                                                : fmt::format("{}-{}", r.minVeusPerSM, r.maxVeusPerSM);
     fmt::print(
-        "{:<16} {:<10} {:>5} {:>5} {:>8} {:>8} {:>7} {:>11.1f} {:>6.1f}% {:>9.1f} {:>9.1f} {:>9.2f} {:>9.2f} {:>10.2f}\n",
+        "{:<16} {:<10} {:>5} {:>5} {:>8} {:>8} {:>7} {:>11.1f} {:>6.1f}% {:>9.1f} {:>9.1f} {:>9.2f} {:>9.2f} {:>10.2f} {:>9.1f}\n",
         r.sample, r.policy, r.ops, r.programs, r.rtasks, r.barriers, veus, r.latencyUs, 100 * r.smEfficiency,
         1e3 * r.scheduleS, 1e3 * r.scheduleCpuS, 1e3 * r.simulateS, 1e3 * r.simulateCpuS,
-               r.simulateCpuS > 0 ? static_cast<double>(r.rtasks) / r.simulateCpuS / 1e6 : 0.0);
+               r.simulateCpuS > 0 ? static_cast<double>(r.rtasks) / r.simulateCpuS / 1e6 : 0.0, 1e3 * r.validateCpuS);
   }
   fmt::print("sched ms / sched cpu: Policy::schedule, wall / thread CPU time; sim ms / sim cpu: Simulator::run;\n"
-             "M rTasks/s: rTasks / sim cpu. predict us, SM eff: the analytic model's prediction.\n");
+             "M rTasks/s: rTasks / sim cpu; valid cpu: checkPlan, thread CPU ms.\n"
+             "predict us, SM eff: the analytic model's prediction.\n");
 
   fmt::print("\nRammerBase (sequential) / Rammer (wavefront): predicted on {}, us; paper: measured on V100\n",
              device->id);

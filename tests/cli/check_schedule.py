@@ -257,6 +257,33 @@ def case_text(a):
         fail(f"--max-rows 2 did not cut the rKernel table:\n{p.stdout}")
 
 
+def case_redundant(a):
+    # seq2seq's greedy plan waits again for rTasks it already knows through
+    # other barriers (an rProgram tracks only the waits it emitted itself).
+    plain = schedule_json(a, a.model, "greedy")
+    if "redundant_barriers" in plain:
+        fail("redundant_barriers present without --redundant-barriers")
+    j = schedule_json(a, a.model, "greedy", "--redundant-barriers")
+    found = j["redundant_barriers"]
+    if not found:
+        fail("no redundant barrier found in seq2seq's greedy plan")
+    if len(found) > j["barriers"]:
+        fail(f"{len(found)} redundant of {j['barriers']} barriers")
+    seen = set()
+    for r in found:
+        where = (r["program"], r["veu"], r["order"])
+        if where in seen:
+            fail(f"barrier {where} listed twice")
+        seen.add(where)
+        if not (0 <= r["program"] < len(j["programs"]) and 0 <= r["veu"] < j["programs"][r["program"]]["veus"]
+                and r["order"] >= 0 and r["guards"]):
+            fail(f"bad entry {r}")
+    p = run([a.rammer, "-q", "schedule", a.model, "--policy", "greedy", "--redundant-barriers", "--max-rows", "2"])
+    line = f"redundant  {len(found)} of {j['barriers']} barriers"
+    if line not in p.stdout or "more (--max-rows 0 lists all)" not in p.stdout:
+        fail(f"text output lacks {line!r} or the cut list:\n{p.stdout[-2000:]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", required=True)

@@ -8,6 +8,7 @@
 #include "core/device/device_spec.h"
 #include "core/kernels/kernel_library.h"
 #include "core/schedule/policy.h"
+#include "core/schedule/validator.h"
 #include "tests/support/graph_builder.h"
 
 namespace rammer::testing {
@@ -61,6 +62,31 @@ struct FakeLibrary {
     return o;
   }
 };
+
+// A one-program plan by hand: every node of `g` an operator (index = node
+// id) whose rKernel has tasks[node] rTasks, producers as the graph has
+// them, and the given streams.
+inline schedule::Plan handPlan(const ir::Graph& g, const std::vector<int64_t>& tasks,
+                               std::vector<std::vector<schedule::Instr>> streams, int veusPerSM = 8) {
+  schedule::Plan plan;
+  plan.policy = "hand";
+  plan.device = smallDevice();
+  for (size_t i = 0; i < g.numNodeSlots(); ++i) {
+    schedule::PlannedOp op;
+    op.node = static_cast<ir::NodeId>(i);
+    op.name = g.node(op.node).name;
+    op.opType = g.node(op.node).opType;
+    op.kernel = fakeKernel(op.name + "_k", tasks.at(i), 1e6);
+    plan.ops.push_back(op);
+  }
+  std::vector<schedule::PlanProblem> ignored;  // the tests check plans with the validator themselves
+  const auto producers = schedule::producersFromGraph(plan, g, ignored);
+  for (size_t i = 0; i < plan.ops.size(); ++i) plan.ops[i].producers = producers[i];
+  plan.programs.push_back(schedule::ProgramInfo{schedule::RProgram::fromStreams(std::move(streams)), veusPerSM, "hand"});
+  return plan;
+}
+inline schedule::Instr exec(int32_t op, int64_t r) { return schedule::Exec{{op, r}}; }
+inline schedule::Instr wait(std::vector<schedule::Slot> s) { return schedule::Barrier{std::move(s)}; }
 
 // x -> a0 -> a1 -> ... -> a{n-1}
 inline ir::Graph chainGraph(int n) {

@@ -8,6 +8,7 @@
 #include "core/schedule/policy.h"
 #include "core/schedule/validator.h"
 #include "tests/core/schedule/schedule_fixtures.h"
+#include "tests/support/plan_mutation.h"
 
 using namespace rammer;
 using namespace rammer::schedule;
@@ -18,24 +19,10 @@ namespace {
 // A plan over the chain x -> a0 -> a1 (ops 0, 1), each rKernel with `tasks`
 // rTasks, and hand-written streams.
 Plan handPlan(const ir::Graph& g, int64_t tasks, std::vector<std::vector<Instr>> streams, int veusPerSM = 8) {
-  Plan plan;
-  plan.policy = "hand";
-  plan.device = rt::smallDevice();
-  for (size_t i = 0; i < g.numNodeSlots(); ++i) {
-    PlannedOp op;
-    op.node = static_cast<ir::NodeId>(i);
-    op.name = g.node(op.node).name;
-    op.opType = g.node(op.node).opType;
-    op.kernel = rt::fakeKernel(op.name + "_k", tasks, 1e6);
-    if (i > 0) op.producers = {static_cast<int32_t>(i - 1)};
-    plan.ops.push_back(op);
-  }
-  plan.programs.push_back(ProgramInfo{RProgram::fromStreams(std::move(streams)), veusPerSM, "hand"});
-  return plan;
+  return rt::handPlan(g, std::vector<int64_t>(g.numNodeSlots(), tasks), std::move(streams), veusPerSM);
 }
-
-Instr exec(int32_t op, int64_t r) { return Exec{{op, r}}; }
-Instr wait(std::vector<Slot> s) { return Barrier{std::move(s)}; }
+using rt::exec;
+using rt::wait;
 
 std::string allMessages(const ValidationReport& r) {
   std::string s;
@@ -170,20 +157,6 @@ bool naiveBroken(const Plan& plan) {
   return false;
 }
 
-// Removes the barrier at (veu, order) and renumbers waits on that vEU.
-Plan withoutBarrier(const Plan& plan, size_t program, int veu, int32_t order) {
-  Plan out = plan;
-  auto streams = plan.programs[program].program.streams();
-  streams[static_cast<size_t>(veu)].erase(streams[static_cast<size_t>(veu)].begin() + order);
-  for (auto& s : streams)
-    for (Instr& in : s)
-      if (auto* b = std::get_if<Barrier>(&in))
-        for (Slot& w : b->waits)
-          if (w.veu == veu && w.order > order) --w.order;
-  out.programs[program].program = RProgram::fromStreams(std::move(streams));
-  return out;
-}
-
 void mutationTest(const ir::Graph& g, const rt::FakeLibrary& lib) {
   auto policy = makePolicy("wavefront", lib.options());
   auto plan = (*policy)->schedule(g, rt::smallDevice(1), {});
@@ -197,7 +170,7 @@ void mutationTest(const ir::Graph& g, const rt::FakeLibrary& lib) {
       for (size_t o = 0; o < prog.stream(v).size(); ++o) {
         if (!std::holds_alternative<Barrier>(prog.stream(v)[o])) continue;
         ++barriers;
-        const Plan mutated = withoutBarrier(*plan, p, v, static_cast<int32_t>(o));
+        const Plan mutated = rt::withoutBarrier(*plan, p, Slot{v, static_cast<int32_t>(o)});
         const bool expectBroken = naiveBroken(mutated);
         broken += expectBroken;
         const ValidationReport r = checkPlan(mutated, g);

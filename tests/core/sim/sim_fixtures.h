@@ -61,7 +61,6 @@ inline schedule::Plan handPlan(int numOps, int64_t tasks, std::vector<HandProgra
   return plan;
 }
 
-inline schedule::Instr exec(int32_t op, int64_t r) { return schedule::Exec{{op, r}}; }
-inline schedule::Instr wait(std::vector<schedule::Slot> s) { return schedule::Barrier{std::move(s)}; }
+// exec() and wait() come from schedule_fixtures.h.
 
 }  // namespace rammer::testing

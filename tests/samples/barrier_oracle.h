@@ -1,0 +1,229 @@
+#pragma once
+// Oracles for the barrier-deletion tests, written apart from the validator
+// (core/schedule/validator, ordering_clocks, barrier_removal): they share no
+// code with it and take other routes to the same answer.
+//
+//  dependencyBroken   walks a whole program in an order that respects its
+//                     happens-before edges and says whether some rTask may
+//                     start before a producer rTask finishes.
+//  DeletionOracle     the same question for the program without one barrier,
+//                     asked for every barrier: it keeps what every vEU knows
+//                     after each barrier and lowers those values by chaotic
+//                     iteration from where the barrier was.
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+#include <variant>
+#include <vector>
+
+#include "core/schedule/plan.h"
+
+namespace rammer::oracle {
+
+using schedule::Barrier;
+using schedule::Exec;
+using schedule::Instr;
+using schedule::Plan;
+using schedule::RProgram;
+using schedule::Slot;
+using schedule::TaskRef;
+
+// Per producer operator: the last order of its rTasks on each vEU.
+inline std::map<int32_t, std::map<int32_t, int32_t>> lastOrders(const RProgram& prog) {
+  std::map<int32_t, std::map<int32_t, int32_t>> lastOn;
+  for (int v = 0; v < prog.numVEUs(); ++v)
+    for (size_t o = 0; o < prog.stream(v).size(); ++o)
+      if (const auto* e = std::get_if<Exec>(&prog.stream(v)[o])) {
+        int32_t& last = lastOn[e->task.op][v];
+        last = std::max(last, static_cast<int32_t>(o));
+      }
+  return lastOn;
+}
+
+// Runs every vEU's stream in an order that respects the happens-before
+// edges (program order, barrier -> waited slot): visit(v, o) is called as
+// instruction o of vEU v completes (for a barrier: once all it waits for
+// has). Returns false when some vEU waits forever; stops early, returning
+// true, when visit returns false.
+template <class Visit>
+bool walkHappensBefore(const RProgram& prog, Visit visit) {
+  const size_t numVEUs = static_cast<size_t>(prog.numVEUs());
+  std::vector<size_t> next(numVEUs, 0);
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (size_t v = 0; v < numVEUs; ++v) {
+      const auto& stream = prog.stream(static_cast<int>(v));
+      for (; next[v] < stream.size(); ++next[v], progress = true) {
+        if (const auto* b = std::get_if<Barrier>(&stream[next[v]])) {
+          bool ready = true;
+          for (const Slot& w : b->waits) ready = ready && w.veu >= 0 && static_cast<size_t>(w.veu) < numVEUs &&
+                                                 next[static_cast<size_t>(w.veu)] > static_cast<size_t>(w.order);
+          if (!ready) break;
+        }
+        if (!visit(v, next[v])) return true;
+      }
+    }
+  }
+  for (size_t v = 0; v < numVEUs; ++v)
+    if (next[v] < prog.stream(static_cast<int>(v)).size()) return false;
+  return true;
+}
+
+// Carries per vEU the latest order of every vEU known complete, snapshots
+// it at each waited slot, and says whether some rTask may start before a
+// producer rTask finishes: its knowledge must cover the last slot its
+// producer has on each vEU.
+inline bool dependencyBroken(const Plan& plan, size_t program) {
+  const RProgram& prog = plan.programs[program].program;
+  const size_t numVEUs = static_cast<size_t>(prog.numVEUs());
+  std::map<Slot, std::vector<int32_t>> snapshots;  // waited slot -> knowledge after it completes
+  for (size_t v = 0; v < numVEUs; ++v)
+    for (const Instr& in : prog.stream(static_cast<int>(v)))
+      if (const auto* b = std::get_if<Barrier>(&in))
+        for (const Slot& w : b->waits) snapshots.emplace(w, std::vector<int32_t>());
+  const auto lastOn = lastOrders(prog);
+
+  std::vector<std::vector<int32_t>> know(numVEUs, std::vector<int32_t>(numVEUs, -1));
+  bool broken = false;
+  const bool finished = walkHappensBefore(prog, [&](size_t v, size_t o) {
+    const Instr& in = prog.stream(static_cast<int>(v))[o];
+    if (const auto* b = std::get_if<Barrier>(&in)) {
+      for (const Slot& w : b->waits) {
+        const auto& seen = snapshots.at(w);
+        for (size_t u = 0; u < numVEUs; ++u) know[v][u] = std::max(know[v][u], seen[u]);
+      }
+    } else {
+      const TaskRef task = std::get<Exec>(in).task;
+      for (int32_t prod : plan.ops[static_cast<size_t>(task.op)].producers) {
+        auto it = lastOn.find(prod);
+        if (it == lastOn.end()) continue;  // an earlier program: the launch boundary orders it
+        for (const auto& [u, order] : it->second)
+          if (static_cast<size_t>(u) == v ? order >= static_cast<int32_t>(o) : know[v][static_cast<size_t>(u)] < order)
+            broken = true;
+      }
+      if (broken) return false;
+    }
+    know[v][v] = static_cast<int32_t>(o);  // complete: what follows on v knows it
+    if (auto it = snapshots.find(Slot{static_cast<int32_t>(v), static_cast<int32_t>(o)}); it != snapshots.end())
+      it->second = know[v];
+    return true;
+  });
+  return broken || !finished;  // !finished: a wait that never ends
+}
+
+// For one program of a plan that dependencyBroken finds sound: whether
+// deleting a given barrier breaks a dependency. Values only fall when a
+// barrier goes, so iterating from the old ones in any order reaches the
+// new ones, and a dependency that fails on the way fails at the end.
+class DeletionOracle {
+ public:
+  DeletionOracle(const Plan& plan, size_t program)
+      : plan_(plan), prog_(plan.programs[program].program), n_(static_cast<size_t>(prog_.numVEUs())),
+        lastOn_(lastOrders(prog_)) {
+    for (size_t v = 0; v < n_; ++v) {
+      const auto& stream = prog_.stream(static_cast<int>(v));
+      for (size_t o = 0; o < stream.size(); ++o)
+        if (const auto* b = std::get_if<Barrier>(&stream[o])) {
+          const Slot here{static_cast<int32_t>(v), static_cast<int32_t>(o)};
+          barrierOrders_[here.veu].push_back(here.order);
+          for (const Slot& w : b->waits) readers_[w].push_back(here);
+        }
+    }
+    // Old values: the walk of dependencyBroken, keeping what each vEU knows
+    // once past each barrier.
+    std::vector<std::vector<int32_t>> know(n_, std::vector<int32_t>(n_, -1));
+    walkHappensBefore(prog_, [&](size_t v, size_t o) {
+      if (const auto* b = std::get_if<Barrier>(&prog_.stream(static_cast<int>(v))[o])) {
+        for (const Slot& w : b->waits) joinSlot(know[v], w, {});
+        after_[Slot{static_cast<int32_t>(v), static_cast<int32_t>(o)}] = know[v];
+      }
+      know[v][v] = static_cast<int32_t>(o);
+      return true;
+    });
+  }
+
+  bool brokenWithout(Slot deleted) const {
+    std::map<Slot, std::vector<int32_t>> lowered;
+    std::deque<Slot> work{deleted};
+    std::set<Slot> pending{deleted};
+    while (!work.empty()) {
+      const Slot z = work.front();
+      work.pop_front();
+      pending.erase(z);
+      std::vector<int32_t> value = recompute(z, deleted, lowered);
+      if (value == current(z, lowered)) continue;
+      lowered[z] = value;
+      if (guardedBroken(z, value)) return true;
+      const int32_t end = governedEnd(z);
+      auto more = [&](Slot s) {
+        if (pending.insert(s).second) work.push_back(s);
+      };
+      if (end < static_cast<int32_t>(prog_.stream(z.veu).size())) more(Slot{z.veu, end});
+      for (auto it = readers_.lower_bound(z); it != readers_.end() && it->first.veu == z.veu && it->first.order < end; ++it)
+        for (const Slot& r : it->second) more(r);
+    }
+    return false;
+  }
+
+ private:
+  using Values = std::map<Slot, std::vector<int32_t>>;
+
+  // The barrier of u in force at order s (the latest at or before it).
+  const int32_t* barrierBefore(int32_t u, int32_t s) const {
+    auto it = barrierOrders_.find(u);
+    if (it == barrierOrders_.end()) return nullptr;
+    auto b = std::upper_bound(it->second.begin(), it->second.end(), s);
+    return b == it->second.begin() ? nullptr : &*std::prev(b);
+  }
+  // into |= what vEU w.veu knew when slot w completed.
+  void joinSlot(std::vector<int32_t>& into, Slot w, const Values& lowered) const {
+    if (const int32_t* b = barrierBefore(w.veu, w.order)) {
+      const auto& seen = current(Slot{w.veu, *b}, lowered);
+      for (size_t u = 0; u < n_; ++u) into[u] = std::max(into[u], seen[u]);
+    }
+    into[static_cast<size_t>(w.veu)] = std::max(into[static_cast<size_t>(w.veu)], w.order);
+  }
+  const std::vector<int32_t>& current(Slot z, const Values& lowered) const {
+    auto it = lowered.find(z);
+    return it != lowered.end() ? it->second : after_.at(z);
+  }
+  std::vector<int32_t> recompute(Slot z, Slot deleted, const Values& lowered) const {
+    std::vector<int32_t> value(n_, -1);
+    if (const int32_t* b = barrierBefore(z.veu, z.order - 1)) value = current(Slot{z.veu, *b}, lowered);
+    value[static_cast<size_t>(z.veu)] = std::max(value[static_cast<size_t>(z.veu)], z.order - 1);
+    if (z == deleted) return value;
+    for (const Slot& w : std::get<Barrier>(prog_.stream(z.veu)[static_cast<size_t>(z.order)]).waits)
+      joinSlot(value, w, lowered);
+    return value;
+  }
+  int32_t governedEnd(Slot z) const {
+    const auto& orders = barrierOrders_.at(z.veu);
+    auto it = std::upper_bound(orders.begin(), orders.end(), z.order);
+    return it == orders.end() ? static_cast<int32_t>(prog_.stream(z.veu).size()) : *it;
+  }
+  // The rTasks after barrier z up to the next one, against producers on other vEUs.
+  bool guardedBroken(Slot z, const std::vector<int32_t>& value) const {
+    const auto& stream = prog_.stream(z.veu);
+    for (int32_t o = z.order + 1; o < governedEnd(z); ++o) {
+      const TaskRef task = std::get<Exec>(stream[static_cast<size_t>(o)]).task;
+      for (int32_t prod : plan_.ops[static_cast<size_t>(task.op)].producers) {
+        auto it = lastOn_.find(prod);
+        if (it == lastOn_.end()) continue;
+        for (const auto& [u, order] : it->second)
+          if (u != z.veu && value[static_cast<size_t>(u)] < order) return true;
+      }
+    }
+    return false;
+  }
+
+  const Plan& plan_;
+  const RProgram& prog_;
+  size_t n_;
+  std::map<int32_t, std::map<int32_t, int32_t>> lastOn_;
+  std::map<int32_t, std::vector<int32_t>> barrierOrders_;  // per vEU, ascending
+  std::map<Slot, std::vector<Slot>> readers_;              // waited slot -> barriers waiting on it
+  Values after_;                                           // barrier -> its vEU's knowledge once past it
+};
+
+}  // namespace rammer::oracle
