@@ -5,12 +5,14 @@
 #include <cmath>
 #include <limits>
 
+#include "viz/models/studio_pipeline.h"
+
 namespace rammer::viz {
 
 ir::Result<KernelChoiceCatalog> KernelChoiceCatalog::build(const ir::Graph& graph, const device::DeviceSpec& device) {
   // A builder with no constraints: the candidates and estimates the
-  // policies start from.
-  auto b = schedule::PlanBuilder::start("inspect", graph, device, {}, {});
+  // studio's policies start from.
+  auto b = schedule::PlanBuilder::start("inspect", graph, device, {}, sim::policyOptions(studioCostModel()));
   if (!b) return b.errors();
   return KernelChoiceCatalog(std::make_shared<const schedule::PlanBuilder>(std::move(b).value()), device.id);
 }

@@ -205,7 +205,7 @@ class PipelineRun {
       add(device.errors());
       return false;
     }
-    auto policy = schedule::makePolicy(q.policy);
+    auto policy = schedule::makePolicy(q.policy, sim::policyOptions(studioCostModel()));
     if (!policy) {
       add(policy.errors());
       return false;
@@ -247,7 +247,7 @@ class PipelineRun {
   bool simulate() {
     if (!need(r_.plan != nullptr, "plan")) return false;
     const auto start = Clock::now();
-    sim::Simulator simulator(std::make_shared<sim::AnalyticCostModel>());
+    sim::Simulator simulator(studioCostModel());
     auto trace = simulator.run(*r_.plan);
     if (!trace) {
       add(trace.errors());
@@ -439,6 +439,11 @@ class PipelineRun {
 };
 
 }  // namespace
+
+std::shared_ptr<const sim::CostModel> studioCostModel() {
+  static const auto model = std::make_shared<const sim::AnalyticCostModel>();
+  return model;
+}
 
 PipelineResult runPipeline(PipelineRequest request, const JobControl& control) {
   request.to = std::min(request.to, PipelineStage::Run);

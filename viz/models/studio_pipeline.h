@@ -22,6 +22,7 @@
 #include "core/schedule/constraints.h"
 #include "core/schedule/plan.h"
 #include "core/schedule/validator.h"
+#include "core/sim/cost_model.h"
 #include "core/sim/trace.h"
 
 namespace rammer::viz {
@@ -115,5 +116,9 @@ struct PipelineResult {
 inline constexpr const char* kEmulatedNoGpuLabel = "emulated: CPU (no GPU)";
 
 PipelineResult runPipeline(PipelineRequest request, const JobControl& control);
+
+// The model the studio plans and predicts with: the analytic cost model, as
+// `rammer schedule` uses without --profile-db, so both show the same plan.
+std::shared_ptr<const sim::CostModel> studioCostModel();
 
 }  // namespace rammer::viz

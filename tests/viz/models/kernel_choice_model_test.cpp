@@ -9,6 +9,7 @@
 
 #include <QAbstractItemModelTester>
 
+#include "core/sim/analytic_cost_model.h"
 #include "tests/viz/editing_fixtures.h"
 
 namespace rammer::viz {
@@ -23,7 +24,9 @@ TEST(KernelChoiceModelTest, FlagsAgreeWithPlanBuilderAndThePlansChoice) {
   const schedule::Plan& plan = *r.plan;
   auto catalog = KernelChoiceCatalog::build(*r.optimized, plan.device);
   ASSERT_TRUE(catalog) << ir::formatDiagnostics(catalog.errors());
-  auto builder = schedule::PlanBuilder::start("check", *r.optimized, plan.device, {}, {});
+  // With the analytic model's rTask times, as the studio and `rammer schedule` plan.
+  auto builder = schedule::PlanBuilder::start("check", *r.optimized, plan.device, {},
+                                              sim::policyOptions(std::make_shared<const sim::AnalyticCostModel>()));
   ASSERT_TRUE(builder);
 
   int multi = 0;

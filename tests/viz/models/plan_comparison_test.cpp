@@ -25,15 +25,17 @@ TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
   ASSERT_GT(c.b.latencyUs, 0);
   EXPECT_DOUBLE_EQ(c.ratio(), c.a.latencyUs / c.b.latencyUs);
 
-  // The same numbers straight from core.
+  // The same numbers straight from core, planned as `rammer schedule` plans:
+  // with the analytic model's rTask times.
   auto device = device::loadDevice("h100");
   ASSERT_TRUE(device);
+  const auto model = std::make_shared<const sim::AnalyticCostModel>();
   for (const PlanSummary* s : {&c.a, &c.b}) {
-    auto policy = schedule::makePolicy(s->policy);
+    auto policy = schedule::makePolicy(s->policy, sim::policyOptions(model));
     ASSERT_TRUE(policy);
     auto plan = (*policy)->schedule(*r.optimized, *device, {});
     ASSERT_TRUE(plan);
-    auto trace = sim::Simulator(std::make_shared<sim::AnalyticCostModel>()).run(*plan);
+    auto trace = sim::Simulator(model).run(*plan);
     ASSERT_TRUE(trace);
     EXPECT_DOUBLE_EQ(s->latencyUs, trace->totalUs) << s->policy;
     EXPECT_DOUBLE_EQ(s->smEfficiency, trace->smEfficiency) << s->policy;
