@@ -15,7 +15,7 @@
 #include "app/cli/model_loading.h"
 #include "app/cli/optimize.h"
 #include "app/cli/plan_loading.h"
-#include "app/cli/random_inputs.h"
+#include "core/exec/random_inputs.h"
 #include "core/codegen/code_generator.h"
 #include "core/codegen/project_export.h"
 #include "core/exec/reference_executor.h"
@@ -84,7 +84,7 @@ int runExport(const ExportOptions& o, const GlobalOptions& global) {
   auto gp = codegen::generateProgram(planned.plan, optimized, cg);
   if (!gp) throwDiagnostics(gp.errors(), "generating code");
 
-  auto inputs = makeRandomInputs(original, o.seed);
+  auto inputs = exec::makeRandomInputs(original, o.seed);
   if (!inputs) throwDiagnostics(inputs.errors(), "making inputs");
   exec::ReferenceOptions ref;
   ref.progress = [&progress](size_t done, size_t total) { progress.steps("computing expected outputs", done, total); };

@@ -18,7 +18,7 @@
 #include "app/cli/model_loading.h"
 #include "app/cli/plan_loading.h"
 #include "app/cli/profile_report.h"
-#include "app/cli/random_inputs.h"
+#include "core/exec/random_inputs.h"
 #include "core/sim/profile_db.h"
 #include "profiler/profile_session.h"
 
@@ -64,7 +64,7 @@ int runProfile(const ProfileCommandOptions& o, const GlobalOptions& global) {
   progress.status("profiler: " + capability.message);
   const ir::Graph graph = loadOptimizedModel(o.model, o.plan, progress);
   PlannedModel planned = planGraph(graph, o.plan, progress);
-  auto inputs = makeRandomInputs(graph, o.seed);
+  auto inputs = exec::makeRandomInputs(graph, o.seed);
   if (!inputs) throwDiagnostics(inputs.errors(), "random inputs");
 
   progress.status(fmt::format("compiling and profiling on {} ({} timed runs)...", capability.cuda.deviceName,

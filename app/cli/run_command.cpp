@@ -13,7 +13,7 @@
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
 #include "app/cli/optimize.h"
-#include "app/cli/random_inputs.h"
+#include "core/exec/random_inputs.h"
 #include "app/cli/run_cuda.h"
 #include "app/cli/run_emulator.h"
 #include "core/exec/reference_executor.h"
@@ -89,7 +89,7 @@ ir::Graph importForInputs(const RunOptions& o, const std::vector<onnx_import::Na
 }
 
 std::vector<ir::Tensor> randomInputs(const RunOptions& o, const ir::Graph& graph) {
-  auto inputs = makeRandomInputs(graph, o.seed);
+  auto inputs = exec::makeRandomInputs(graph, o.seed);
   if (inputs) return std::move(inputs).value();
   std::vector<ir::Diagnostic> errors = inputs.errors();
   bool unknownDims = false;

@@ -11,7 +11,7 @@
 
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
-#include "app/cli/random_inputs.h"
+#include "core/exec/random_inputs.h"
 #include "core/exec/reference_executor.h"
 #include "core/onnx/tensor_file.h"
 #include "core/runtime/gpu_execution.h"
@@ -147,7 +147,7 @@ void printMetrics(const profiler::RunMetrics& m) {
 
 std::vector<ir::Tensor> loadInputs(const CudaRunRequest& r, const ir::Graph& graph) {
   if (r.inputsDir.empty()) {
-    auto inputs = makeRandomInputs(graph, r.seed);
+    auto inputs = exec::makeRandomInputs(graph, r.seed);
     if (!inputs) throwDiagnostics(inputs.errors(), "random inputs");
     return std::move(inputs).value();
   }

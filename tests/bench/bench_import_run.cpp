@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "app/cli/random_inputs.h"
+#include "core/exec/random_inputs.h"
 #include "core/exec/reference_executor.h"
 #include "core/onnx/importer.h"
 #include "core/onnx/tensor_file.h"
@@ -135,7 +135,7 @@ Row bench(const fs::path& arg, int repeat, int runs) {
   row.params = summary.parameterCount;
   row.gflop = summary.flops / 1e9;
   if (paths.inputs.empty()) {
-    auto random = cli::makeRandomInputs(*graph, 1);
+    auto random = exec::makeRandomInputs(*graph, 1);
     if (!random) {
       row.note = random.errorText();
       return row;

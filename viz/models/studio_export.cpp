@@ -8,7 +8,7 @@
 #include "core/schedule/schedule_edits.h"
 #include "core/sim/chrome_trace.h"
 #include "viz/models/graph_display.h"
-#include "viz/models/seeded_inputs.h"
+#include "core/exec/random_inputs.h"
 
 namespace rammer::viz {
 
@@ -150,7 +150,7 @@ ir::Result<codegen::ExportSummary> exportProject(const ProjectExportRequest& req
   if (!program) return program.errors();
   if (control.cancelled()) return ir::makeError("cancelled");
 
-  auto inputs = makeSeededInputs(original, request.inputSeed);
+  auto inputs = exec::makeRandomInputs(original, request.inputSeed);
   if (!inputs) return inputs.errors();
   exec::ReferenceOptions ref;
   ref.cancel = control.cancel;

@@ -15,7 +15,7 @@
 #include "core/schedule/policy.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
-#include "viz/models/seeded_inputs.h"
+#include "core/exec/random_inputs.h"
 
 #ifdef RAMMER_HAVE_PROFILER
 #include "profiler/run_metrics.h"
@@ -264,7 +264,7 @@ class PipelineRun {
     if (!need(r_.plan != nullptr && r_.optimized != nullptr && r_.original != nullptr, "plan")) return false;
     const PipelineRequest& q = r_.request;
     const runtime::CudaCapability cuda = q.capability ? *q.capability : runtime::probeCuda(q.libraries);
-    auto inputs = makeSeededInputs(*r_.optimized, q.inputSeed);
+    auto inputs = exec::makeRandomInputs(*r_.optimized, q.inputSeed);
     if (!inputs) {
       add(inputs.errors());
       return false;

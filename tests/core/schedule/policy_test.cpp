@@ -206,8 +206,11 @@ TEST(Policy, GreedyIsOneProgramWithStageBarriers) {
   ASSERT_NE(barrier, nullptr);
   std::set<int> waited;
   for (const Slot& s : barrier->waits) waited.insert(s.veu);
-  for (int v : veusOf(plan, s1))
-    if (v != first.veu) EXPECT_EQ(waited.count(v), 1u) << "stage barrier misses vEU " << v;
+  for (int v : veusOf(plan, s1)) {
+    if (v != first.veu) {
+      EXPECT_EQ(waited.count(v), 1u) << "stage barrier misses vEU " << v;
+    }
+  }
   EXPECT_TRUE(validate(plan, g).empty());
 }
 

@@ -1,10 +1,10 @@
-#include "app/cli/random_inputs.h"
+#include "core/exec/random_inputs.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-namespace rammer::cli {
+namespace rammer::exec {
 namespace {
 
 ir::Graph graphWithInputs(std::vector<ir::TensorType> types) {
@@ -72,6 +72,7 @@ TEST(RandomInputs, UnknownDimsNameTheInput) {
   ASSERT_FALSE(in.ok());
   EXPECT_NE(in.errorText().find("'in0'"), std::string::npos) << in.errorText();
   EXPECT_NE(in.errorText().find("[?, 3]"), std::string::npos) << in.errorText();
+  EXPECT_EQ(in.errors().front().node, "in0");  // the studio's Diagnostics jump to it
 }
 
 TEST(RandomInputs, AbsurdShapesFailInsteadOfAllocating) {
@@ -82,4 +83,4 @@ TEST(RandomInputs, AbsurdShapesFailInsteadOfAllocating) {
 }
 
 }  // namespace
-}  // namespace rammer::cli
+}  // namespace rammer::exec

@@ -1,6 +1,6 @@
-#include "app/cli/random_inputs.h"
+#include "core/exec/random_inputs.h"
 
-namespace rammer::cli {
+namespace rammer::exec {
 
 namespace {
 
@@ -22,16 +22,19 @@ double uniformSigned(uint64_t& state) {
 ir::Result<ir::Tensor> randomTensor(const std::string& name, const ir::TensorType& type, uint64_t& state) {
   if (!type.fullyKnown())
     return ir::makeError("input '" + name + "' has shape " + (type.rankKnown ? ir::shapeToString(type.shape) : "[*]") +
-                         " with unknown dims");
+                             " with unknown dims; give the model a batch size or fixed shapes",
+                         name);
   const ir::DType dt = type.dtype;
   if (dt == ir::DType::String || dt == ir::DType::Undefined)
     return ir::makeError("input '" + name + "' has dtype " + std::string(ir::dtypeName(dt)) +
-                         ", random values cannot be made for it");
+                             ", random values cannot be made for it",
+                         name);
   // A guard against absurd declared shapes: fail with a message, not bad_alloc.
   constexpr int64_t kMaxElements = int64_t{1} << 31;
   if (ir::numElements(type.shape) > kMaxElements)
     return ir::makeError("input '" + name + "' has shape " + ir::shapeToString(type.shape) +
-                         ", too large for random inputs");
+                             ", too large for random inputs",
+                         name);
   ir::Tensor t(dt, type.shape);
   const int64_t n = t.numel();
   if (dt == ir::DType::Float32) {
@@ -64,4 +67,4 @@ ir::Result<std::vector<ir::Tensor>> makeRandomInputs(const ir::Graph& graph, uin
   return out;
 }
 
-}  // namespace rammer::cli
+}  // namespace rammer::exec
