@@ -63,6 +63,7 @@ ir::Result<Plan> GreedyPolicy::schedule(const ir::Graph& optimizedGraph, const d
   for (size_t p = 0; p < drafts.size(); ++p) freeAt[p].assign(static_cast<size_t>(drafts[p].layout.numVEUs), 0.0);
   double prevEnd = 0;
   for (size_t s = 0; s < stages.size(); ++s) {
+    if (b.cancelled()) return PlanBuilder::cancelledError();
     const size_t p = stages[s].program;
     ProgramDraft& d = drafts[p];
     auto& free = freeAt[p];

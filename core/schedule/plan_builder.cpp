@@ -334,7 +334,7 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
     if (!cached->second.empty()) prog.wait(t, cached->second);
     prog.append(t, v);
     lastOn[t.op][v] = t;
-    ++placed;
+    if (++placed % 1024 == 0 && cancelled()) return cancelledError();
     const bool opDone = --remaining[t.op] == 0;
     if (opDone)
       for (int32_t c : dependents[t.op]) --openDeps[c];
@@ -360,6 +360,8 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
   return prog;
 }
 
+ir::Diagnostic PlanBuilder::cancelledError() { return ir::makeError("scheduling cancelled"); }
+
 ir::Result<Plan> PlanBuilder::finish(std::vector<ProgramDraft> drafts) && {
   std::vector<ir::Diagnostic> errors;
   for (const TaskPin& p : constraints_.pins) {
@@ -373,6 +375,7 @@ ir::Result<Plan> PlanBuilder::finish(std::vector<ProgramDraft> drafts) && {
   }
   if (!errors.empty()) return errors;
   for (ProgramDraft& d : drafts) {
+    if (cancelled()) return cancelledError();
     auto prog = materialize(d);
     if (!prog) return prog.errors();
     plan_.programs.push_back(ProgramInfo{std::move(*prog), d.layout.veusPerSM, d.cutReason});

@@ -72,6 +72,11 @@ class PlanBuilder {
 
   void decide(std::string line) { plan_.decisions.push_back(std::move(line)); }
 
+  // Whether the caller asked to stop (PolicyOptions::cancelled); policies
+  // then return cancelledError().
+  bool cancelled() const { return options_.cancelled && options_.cancelled(); }
+  static ir::Diagnostic cancelledError();
+
   // Applies pinned orders, finds an append order that places every producer
   // before its consumers, and builds the rPrograms with wait/append.
   ir::Result<Plan> finish(std::vector<ProgramDraft> drafts) &&;

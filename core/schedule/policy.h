@@ -34,6 +34,10 @@ double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSp
 struct PolicyOptions {
   KernelSource kernelSource = kernels::kernelsFor;
   TaskTimeFn taskTime = estimateTaskTimeUs;
+  // Polled while planning (per operator, wave or stage, and every thousand
+  // rTasks placed); once it returns true the policy stops with the error
+  // "scheduling cancelled". Empty: never.
+  std::function<bool()> cancelled;
 };
 
 class Policy {

@@ -14,6 +14,7 @@ ir::Result<Plan> SequentialPolicy::schedule(const ir::Graph& optimizedGraph, con
   std::vector<ProgramDraft> drafts;
   for (size_t i = 0; i < b.dag().ops.size(); ++i) {
     const auto op = static_cast<int32_t>(i);
+    if (b.cancelled()) return PlanBuilder::cancelledError();
     if (b.dag().ops[i].isView) continue;
     b.choosePinnedOrFastest(op);
     if (!drafts.empty() && b.noCutBefore(op)) {

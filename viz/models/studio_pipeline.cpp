@@ -205,7 +205,9 @@ class PipelineRun {
       add(device.errors());
       return false;
     }
-    auto policy = schedule::makePolicy(q.policy, sim::policyOptions(studioCostModel()));
+    schedule::PolicyOptions options = sim::policyOptions(studioCostModel());
+    options.cancelled = [this] { return control_.cancelled(); };
+    auto policy = schedule::makePolicy(q.policy, std::move(options));
     if (!policy) {
       add(policy.errors());
       return false;
@@ -213,6 +215,7 @@ class PipelineRun {
     const auto start = Clock::now();
     auto plan = (*policy)->schedule(*r_.optimized, *device, q.constraints);
     if (!plan) {
+      if (control_.cancelled()) return false;  // not a failure: the person asked to stop
       add(plan.errors());
       return false;
     }

@@ -5,8 +5,9 @@
 // core for every stage and computes nothing itself; it runs on any thread.
 //
 // Long work is cancellable: the flag is checked between stages and handed to
-// the stages that poll one (the emulator, the reference executor). Import,
-// the passes and the policies do not poll, so a cancel lands when they end.
+// the stages that poll one (the policies, the emulator, the reference
+// executor). Import and the passes do not poll, so a cancel lands when they
+// end.
 #include <QString>
 #include <atomic>
 #include <functional>

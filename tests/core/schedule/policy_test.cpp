@@ -338,3 +338,33 @@ TEST(Policy, FactoryAndEstimate) {
   // Memory-bound: 3350 GB/s = 3.35e6 B/us over 132 x 8 vEUs; 1e6 B per rTask.
   EXPECT_NEAR(estimateTaskTimeUs(fakeKernel("k", 10, 0, 256, 0, 1e7), h100, 8), 1e6 / (3.35e6 / (132 * 8)), 1e-9);
 }
+
+TEST(Policy, EveryPolicyStopsWhenCancelled) {
+  FakeLibrary lib;
+  lib.defaultTasks = 3000;  // enough rTasks that materialising polls too
+  const ir::Graph g = rt::gridGraph(3, 6);
+  for (const auto& name : policyNames()) {
+    SCOPED_TRACE(name);
+    // Cancelled from the start, and after a few polls (mid-planning).
+    for (int after : {0, 3}) {
+      PolicyOptions options = lib.options();
+      int polls = 0;
+      options.cancelled = [&] { return ++polls > after; };
+      auto policy = makePolicy(name, options);
+      ASSERT_TRUE(policy.ok());
+      auto plan = (*policy)->schedule(g, rt::smallDevice(), {});
+      ASSERT_FALSE(plan.ok());
+      EXPECT_EQ(plan.errors().front().message, "scheduling cancelled");
+      EXPECT_EQ(polls, after + 1);  // stops at the first poll that says so
+    }
+    // A flag that never turns: the same plan as without one.
+    PolicyOptions options = lib.options();
+    int polls = 0;
+    options.cancelled = [&] { return ++polls < 0; };
+    const Plan watched = *(*makePolicy(name, options))->schedule(g, rt::smallDevice(), {});
+    const Plan plain = mustSchedule(name, g, lib);
+    EXPECT_GT(polls, 3);
+    EXPECT_EQ(watched.decisions, plain.decisions);
+    EXPECT_EQ(watched.numRTasks(), plain.numRTasks());
+  }
+}

@@ -152,6 +152,24 @@ TEST(StudioPipeline, ACancelledJobStopsBeforeItsNextStage) {
   EXPECT_FALSE(m.plan);
 }
 
+// The policies poll the flag: a cancel while scheduling stops the policy
+// itself (no plan), and is not reported as a failure.
+TEST(StudioPipeline, ACancelWhileSchedulingStopsThePolicy) {
+  std::atomic<bool> flag{false};
+  JobControl control;
+  control.cancel = &flag;
+  control.progress = [&](const QString& what, int) {
+    if (what.startsWith(QStringLiteral("Scheduling"))) flag = true;
+  };
+  PipelineRequest q;
+  q.modelPath = sampleCnn();
+  PipelineResult r = runPipeline(q, control);
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_EQ(r.lastDone, PipelineStage::Optimize);
+  EXPECT_FALSE(r.plan);
+  for (const auto& d : r.diagnostics) EXPECT_NE(d.diagnostic.severity, ir::Severity::Error) << d.diagnostic.message;
+}
+
 TEST(StudioPipeline, RunOnTheEmulatorWithoutAGpu) {
   PipelineRequest q;
   q.modelPath = sampleCnn();
