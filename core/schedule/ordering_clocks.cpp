@@ -4,8 +4,8 @@
 
 namespace rammer::schedule {
 
-// Baseline x86-64 has no packed 32-bit max; an AVX2 clone is picked at load
-// time where the CPU has it (3-5x on the big plans' joins).
+// Baseline x86-64 has no packed 32-bit max (SSE4.1); an AVX2 clone is
+// picked at load time where the CPU has it.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
@@ -42,6 +42,7 @@ OrderingClocks::OrderingClocks(const RProgram& prog) {
   std::vector<std::vector<int>> waiters(nv);
   std::vector<uint32_t> joinedIn;  // per snapshot: the barrier (epoch) that last joined it
   uint32_t epoch = 0;
+  int32_t rank = 0;  // barriers in the order they are passed: a happens-before order
   // Per vEU: how many waits of the barrier it is stuck at are already met
   // (progress only grows, so a retry resumes there).
   std::vector<size_t> met(nv, 0);
@@ -92,7 +93,7 @@ OrderingClocks::OrderingClocks(const RProgram& prog) {
           k[u] = std::max(k[u], w.order);
         }
         barriers_[static_cast<size_t>(v)].push_back(
-            {static_cast<int32_t>(i), intern(k), static_cast<int32_t>(passed_++)});
+            {static_cast<int32_t>(i), intern(k), rank++});
       }
       ++i;
     }
@@ -108,11 +109,6 @@ int32_t OrderingClocks::barrierIndexAt(int veu, int32_t order) const {
   auto it = std::upper_bound(bs.begin(), bs.end(), order,
                              [](int32_t q, const BarrierClock& b) { return q < b.order; });
   return static_cast<int32_t>(it - bs.begin()) - 1;
-}
-
-int32_t OrderingClocks::snapshotAt(int veu, int32_t order) const {
-  const int32_t at = barrierIndexAt(veu, order);
-  return at < 0 ? -1 : barriers_[static_cast<size_t>(veu)][static_cast<size_t>(at)].snapshot;
 }
 
 int32_t OrderingClocks::intern(const Knowledge& k) {

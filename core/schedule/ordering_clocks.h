@@ -45,18 +45,14 @@ class OrderingClocks {
   const std::vector<BarrierClock>& barriers(int veu) const { return barriers_[static_cast<size_t>(veu)]; }
   // Per vEU, the first order it never passes (its stream size when it finishes).
   const std::vector<size_t>& progress() const { return progress_; }
-  // The snapshot in force at (veu, order): that of the latest barrier at or
-  // before it; -1 when the vEU has passed none.
-  int32_t snapshotAt(int veu, int32_t order) const;
-  // Index into barriers(veu) of that barrier, -1 when none.
+  // The barrier in force at (veu, order), as an index into barriers(veu):
+  // the latest at or before it; -1 when the vEU has passed none.
   int32_t barrierIndexAt(int veu, int32_t order) const;
   const Knowledge& snapshot(int32_t id) const { return snapshots_[static_cast<size_t>(id)]; }
-  size_t numSnapshots() const { return snapshots_.size(); }
   // Whether slot (veu, order) is known complete under `snapshot` (-1: nothing is).
   bool knows(int32_t snapshot, int veu, int32_t order) const {
     return snapshot >= 0 && snapshots_[static_cast<size_t>(snapshot)][static_cast<size_t>(veu)] >= order;
   }
-  size_t numPassedBarriers() const { return passed_; }
 
  private:
   int32_t intern(const Knowledge& k);
@@ -65,7 +61,6 @@ class OrderingClocks {
   std::vector<size_t> progress_;
   std::vector<Knowledge> snapshots_;
   std::unordered_map<size_t, std::vector<int32_t>> interned_;
-  size_t passed_ = 0;
 };
 
 }  // namespace rammer::schedule
