@@ -49,6 +49,11 @@ struct BarrierRemoval::Program {
   const Barrier& barrierAt(int veu, size_t index) const {
     return std::get<Barrier>(prog.stream(veu)[static_cast<size_t>(clocks.barriers(veu)[index].order)]);
   }
+  // The first barrier waiting on a slot of `veu` at or after `order`.
+  std::vector<Waiter>::const_iterator waitersFrom(int veu, int32_t order) const {
+    const auto& ws = waitedBy[static_cast<size_t>(veu)];
+    return std::lower_bound(ws.begin(), ws.end(), order, [](const Waiter& w, int32_t q) { return w.order < q; });
+  }
   // Where the instructions a barrier governs end: its vEU's next barrier, or the stream's end.
   int32_t governedEnd(int veu, size_t index) const {
     const auto& bs = clocks.barriers(veu);
@@ -94,11 +99,13 @@ ir::Result<BarrierRemoval::Verdict> BarrierRemoval::without(int program, Slot at
   const int32_t removed = clocks.barrierIndexAt(at.veu, at.order);
   if (removed < 0 || clocks.barriers(at.veu)[static_cast<size_t>(removed)].order != at.order)
     return ir::makeError("no barrier at " + slotText(program, at));
-  for (const auto& w : P.waitedBy[static_cast<size_t>(at.veu)])
-    if (w.order == at.order)
-      return ir::makeError("the barrier at " + slotText(program, at) + " is itself waited on by the barrier at " +
-                           slotText(program, Slot{w.veu, clocks.barriers(w.veu)[static_cast<size_t>(w.index)].order}) +
-                           "; deleting it renumbers that wait: check the edited plan with checkPlan");
+  const auto first = P.waitersFrom(at.veu, at.order);
+  if (first != P.waitedBy[static_cast<size_t>(at.veu)].end() && first->order == at.order) {
+    const Program::Waiter& w = *first;
+    return ir::makeError("the barrier at " + slotText(program, at) + " is itself waited on by the barrier at " +
+                         slotText(program, Slot{w.veu, clocks.barriers(w.veu)[static_cast<size_t>(w.index)].order}) +
+                         "; deleting it renumbers that wait: check the edited plan with checkPlan");
+  }
 
   const size_t nv = static_cast<size_t>(P.prog.numVEUs());
   // Knowledge after each barrier that differs without the removed one.
@@ -166,9 +173,7 @@ ir::Result<BarrierRemoval::Verdict> BarrierRemoval::without(int program, Slot at
     // barriers waiting on the slots it governs.
     if (static_cast<size_t>(i) + 1 < clocks.barriers(x).size()) push(x, i + 1);
     const auto& ws = P.waitedBy[static_cast<size_t>(x)];
-    auto from = std::lower_bound(ws.begin(), ws.end(), clock.order,
-                                 [](const Program::Waiter& w, int32_t q) { return w.order < q; });
-    for (auto it = from; it != ws.end() && it->order < end; ++it) push(it->veu, it->index);
+    for (auto it = P.waitersFrom(x, clock.order); it != ws.end() && it->order < end; ++it) push(it->veu, it->index);
   }
   return Verdict{};
 }
