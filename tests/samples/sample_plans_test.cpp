@@ -1,5 +1,6 @@
-// Every policy on every sample model (optimized, batch 1, H100 preset): the
-// plan is valid, and deleting a barrier is reported exactly when it breaks a
+// Every policy on every sample model (optimized, batch 1, H100 preset),
+// planned with the analytic model's rTask times (as `rammer schedule` and the
+// studio plan) and with the policies' built-in estimate: the plan is valid, and deleting a barrier is reported exactly when it breaks a
 // dependency, judged by oracles written apart from the validator
 // (barrier_oracle.h).
 //  - A seeded sample of barriers per plan goes all the way: the edited plan
@@ -24,6 +25,7 @@
 #include "core/schedule/barrier_removal.h"
 #include "core/schedule/policy.h"
 #include "core/schedule/validator.h"
+#include "core/sim/analytic_cost_model.h"
 #include "tests/samples/barrier_oracle.h"
 #include "tests/support/plan_mutation.h"
 
@@ -58,16 +60,21 @@ const ir::Graph& optimizedSample(const std::string& name) {
   return cache.emplace(name, std::move(g).value()).first->second;
 }
 
-using Case = std::tuple<std::string, std::string>;  // sample, policy
+// sample, policy, and the rTask times the policy plans with: "analytic"
+// (the cost model, as `rammer schedule` and the studio plan) or "estimate"
+// (the policies' built-in roofline estimate).
+using Case = std::tuple<std::string, std::string, std::string>;
 
 class SamplePlan : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SamplePlan, IsValidAndEveryBarrierDeletionIsJudgedRight) {
-  const auto& [sample, policyName] = GetParam();
+  const auto& [sample, policyName, times] = GetParam();
   const ir::Graph& graph = optimizedSample(sample);
   auto device = device::loadDevice("h100");
   ASSERT_TRUE(device.ok());
-  auto policy = makePolicy(policyName);
+  auto policy = makePolicy(policyName, times == "analytic"
+                                           ? sim::policyOptions(std::make_shared<const sim::AnalyticCostModel>())
+                                           : PolicyOptions{});
   ASSERT_TRUE(policy.ok());
   auto plan = (*policy)->schedule(graph, *device, {});
   ASSERT_TRUE(plan.ok()) << plan.errorText();
@@ -173,20 +180,21 @@ TEST_P(SamplePlan, IsValidAndEveryBarrierDeletionIsJudgedRight) {
   // Policies emit a barrier only where program order does not already
   // cover a dependency, so most deletions must break something.
   EXPECT_GT(broken, barriers.size() / 2);
-  std::cout << "[ barriers ] " << sample << " " << policyName << ": " << barriers.size() << " deleted in turn, "
-            << broken << " needed, " << barriers.size() - broken << " redundant; "
+  std::cout << "[ barriers ] " << sample << " " << policyName << " (" << times << "): " << barriers.size()
+            << " deleted in turn, " << broken << " needed, " << barriers.size() - broken << " redundant; "
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
 }
 
 std::vector<Case> allCases() {
   std::vector<Case> out;
   for (const auto& s : sampleNames())
-    for (const auto& p : policyNames()) out.push_back({s, p});
+    for (const auto& p : policyNames())
+      for (const char* times : {"analytic", "estimate"}) out.push_back({s, p, times});
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSamples, SamplePlan, ::testing::ValuesIn(allCases()), [](const auto& info) {
-  return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+  return std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" + std::get<2>(info.param);
 });
 
 }  // namespace
