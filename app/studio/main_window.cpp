@@ -97,6 +97,10 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+  // QWidget's destructor deletes the children after this part of the object
+  // is gone; their last signals (a dock hiding) must not reach it (UBSan
+  // caught codeVisible_ written from a dying dock).
+  for (QObject* child : findChildren<QObject*>()) child->disconnect(this);
   probe_.waitForFinished();
   // The session waits for its workers in its destructor; cancel first so
   // the ones that poll stop early.
