@@ -16,19 +16,9 @@ tests=$build/bin/runtime_tests
 out=$(mktemp -d)
 status=0
 
-for f in "$rammer" "$tests"; do
-  [[ -x $f ]] || { echo "missing $f: build the rammer and runtime_tests targets first" >&2; exit 2; }
-done
-
-echo "== runtime tests"
-"$tests" --gtest_brief=1 > "$out/tests.log" 2>&1
-rc=$?
-tail -n 25 "$out/tests.log"
-if [[ $rc -ne 0 ]]; then status=1; fi
-if grep -q "skipped: no GPU" "$out/tests.log"; then
-  echo "FAIL: GPU tests skipped on a machine that should have a GPU" >&2
-  status=1
-fi
+source "$root/tests/bench/gpu/gpu_check_common.sh"
+require_built "$rammer" "$tests"
+run_gpu_tests "runtime tests" "$tests" "$out/tests.log" || status=1
 
 echo
 echo "== rammer run --backend cuda (repeat $repeat)"
