@@ -10,16 +10,7 @@ namespace rammer::exec {
 
 sim::Trace assembleEmulatedTrace(const schedule::Plan& plan, std::vector<WorkerEvents> workers,
                                  std::vector<sim::ProgramEvent> programs, int threads) {
-  sim::Trace trace;
-  trace.measured = false;
-  trace.source = "emulated: CPU";
-  trace.device = plan.device.id;
-  trace.sms = plan.device.sms;
-  for (const auto& op : plan.ops) {
-    trace.opNames.push_back(op.name);
-    trace.opTypes.push_back(op.opType);
-    trace.kernelNames.push_back(op.isView ? std::string() : op.kernel.name);
-  }
+  sim::Trace trace = sim::traceOf(plan, "emulated: CPU", false, plan.device.sms);
   for (WorkerEvents& w : workers) {
     trace.tasks.insert(trace.tasks.end(), w.tasks.begin(), w.tasks.end());
     trace.barriers.insert(trace.barriers.end(), w.barriers.begin(), w.barriers.end());

@@ -56,16 +56,9 @@ ir::Result<sim::Trace> decodeTiming(const schedule::Plan& plan, const codegen::G
   if (words.size() < static_cast<size_t>(program.numTimedEvents) * 3)
     return ir::makeError("the timing buffer holds " + std::to_string(words.size()) + " words, the program records " +
                          std::to_string(program.numTimedEvents) + " rTasks x 3");
-  sim::Trace trace;
-  trace.measured = true;
-  trace.source = "measured: " + (source.deviceName.empty() ? plan.device.name : source.deviceName) + " %globaltimer";
-  trace.device = plan.device.id;
-  trace.sms = source.sms > 0 ? source.sms : plan.device.sms;
-  for (const auto& op : plan.ops) {
-    trace.opNames.push_back(op.name);
-    trace.opTypes.push_back(op.opType);
-    trace.kernelNames.push_back(op.kernel.name);
-  }
+  sim::Trace trace =
+      sim::traceOf(plan, "measured: " + (source.deviceName.empty() ? plan.device.name : source.deviceName) + " %globaltimer",
+                   true, source.sms > 0 ? source.sms : plan.device.sms);
 
   struct Raw {
     sim::TaskEvent event;

@@ -307,16 +307,7 @@ class ProgramRunner {
 Simulator::Simulator(std::shared_ptr<const CostModel> model) : model_(std::move(model)) {}
 
 ir::Result<Trace> Simulator::run(const schedule::Plan& plan) const {
-  Trace trace;
-  trace.measured = false;
-  trace.source = "predicted: " + model_->name();
-  trace.device = plan.device.id;
-  trace.sms = plan.device.sms;
-  for (const auto& op : plan.ops) {
-    trace.opNames.push_back(op.name);
-    trace.opTypes.push_back(op.opType);
-    trace.kernelNames.push_back(op.isView ? std::string() : op.kernel.name);
-  }
+  Trace trace = traceOf(plan, "predicted: " + model_->name(), false, plan.device.sms);
   size_t barriers = 0;
   for (const auto& p : plan.programs) barriers += p.program.numBarriers();
   trace.tasks.reserve(plan.numRTasks());

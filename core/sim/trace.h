@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/schedule/plan.h"
 #include "core/schedule/rprogram.h"
 
 namespace rammer::sim {
@@ -66,6 +67,22 @@ struct Trace {
   double smEfficiency = 0;
   std::map<std::string, double> metrics;  // extra named numbers (CUPTI, model details)
 };
+
+// A trace of `plan` with no events yet: its source, device and SMs, and the
+// plan's op names, types and rKernels.
+inline Trace traceOf(const schedule::Plan& plan, std::string source, bool measured, int sms) {
+  Trace trace;
+  trace.measured = measured;
+  trace.source = std::move(source);
+  trace.device = plan.device.id;
+  trace.sms = sms;
+  for (const auto& op : plan.ops) {
+    trace.opNames.push_back(op.name);
+    trace.opTypes.push_back(op.opType);
+    trace.kernelNames.push_back(op.isView ? std::string() : op.kernel.name);
+  }
+  return trace;
+}
 
 // The SM a vEU lands on when blocks are spread round-robin (the prediction).
 inline int32_t predictedSM(int32_t veu, int sms) { return sms > 0 ? veu % sms : 0; }

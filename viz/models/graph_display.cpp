@@ -23,15 +23,17 @@ std::string shapeLabel(const ir::TensorType& type) {
   return s;
 }
 
+std::vector<ir::NodeId> displayOrder(const ir::Graph& graph) {
+  if (auto topo = graph.topologicalOrder(); topo.ok()) return std::move(topo.value());
+  std::vector<ir::NodeId> order;
+  for (size_t i = 0; i < graph.numNodeSlots(); ++i)
+    if (!graph.node(static_cast<ir::NodeId>(i)).removed) order.push_back(static_cast<ir::NodeId>(i));
+  return order;
+}
+
 GraphDisplay buildGraphDisplay(const ir::Graph& graph) {
   GraphDisplay d;
-  std::vector<ir::NodeId> order;
-  if (auto topo = graph.topologicalOrder(); topo.ok()) {
-    order = std::move(topo.value());
-  } else {
-    for (size_t i = 0; i < graph.numNodeSlots(); ++i)
-      if (!graph.node(static_cast<ir::NodeId>(i)).removed) order.push_back(static_cast<ir::NodeId>(i));
-  }
+  const std::vector<ir::NodeId> order = displayOrder(graph);
   for (ir::NodeId id : order) {
     const ir::Node& n = graph.node(id);
     DisplayNode dn;

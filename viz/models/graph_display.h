@@ -50,6 +50,9 @@ struct GraphDisplay {
 // Operators in topological order (insertion order when the graph has a
 // cycle, so a broken graph still draws), then inputs, then outputs.
 GraphDisplay buildGraphDisplay(const ir::Graph& graph);
+// The order the views list a graph's operators in: topological, or (for a
+// graph with a cycle) the live nodes by id.
+std::vector<ir::NodeId> displayOrder(const ir::Graph& graph);
 
 // "1×64×56×56"; "scalar" for rank 0; "?" for unknown dims or rank.
 std::string shapeLabel(const ir::TensorType& type);

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "viz/models/graph_display.h"
+
 namespace rammer::viz {
 
 namespace {
@@ -116,14 +118,7 @@ std::vector<ir::NodeId> findNodes(const ir::Graph& graph, std::string_view query
   const std::optional<ShapePattern> shape = parseShape(q);
   if (field == Field::Shape && !shape) return found;
 
-  std::vector<ir::NodeId> order;
-  if (auto topo = graph.topologicalOrder(); topo.ok()) {
-    order = std::move(topo.value());
-  } else {
-    for (size_t i = 0; i < graph.numNodeSlots(); ++i)
-      if (!graph.node(static_cast<ir::NodeId>(i)).removed) order.push_back(static_cast<ir::NodeId>(i));
-  }
-  for (ir::NodeId id : order) {
+  for (ir::NodeId id : displayOrder(graph)) {
     const ir::Node& n = graph.node(id);
     const bool byName = (field == Field::Any || field == Field::Name) && contains(n.name, needle);
     const bool byOp = (field == Field::Any || field == Field::Op) && opMatches(n, needle);
