@@ -65,7 +65,8 @@ void printSummary(const ExportOptions& o, const codegen::GeneratedProgram& gp, c
 }
 
 int runExport(const ExportOptions& o, const GlobalOptions& global) {
-  if (o.emit != "cuda" && o.emit != "hip") throw CliError("--emit must be cuda or hip, not '" + o.emit + "'");
+  if (o.emit != "cuda" && o.emit != "hip" && o.emit != "host")
+    throw CliError("--emit must be cuda, hip or host, not '" + o.emit + "'");
   requireFile(o.model, "model");
   Progress progress(global);
   const auto start = std::chrono::steady_clock::now();
@@ -80,7 +81,7 @@ int runExport(const ExportOptions& o, const GlobalOptions& global) {
 
   progress.status("generating " + o.emit + " code...");
   codegen::CodegenOptions cg;
-  cg.target = o.emit == "hip" ? codegen::Target::Hip : codegen::Target::Cuda;
+  cg.target = o.emit == "hip" ? codegen::Target::Hip : o.emit == "host" ? codegen::Target::Host : codegen::Target::Cuda;
   auto gp = codegen::generateProgram(planned.plan, optimized, cg);
   if (!gp) throwDiagnostics(gp.errors(), "generating code");
 
@@ -109,10 +110,14 @@ int runExport(const ExportOptions& o, const GlobalOptions& global) {
 Command addExportCommand(CLI::App& app, const GlobalOptions& global) {
   auto opts = std::make_shared<ExportOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "export", "Generate a model's kernels and write a project that builds with nvcc (or hipcc), checks and times them");
+      "export",
+      "Generate a model's kernels and write a project that builds with nvcc, hipcc or the system C++ compiler (host), "
+      "checks and times them");
   cmd->add_option("MODEL", opts->model, "ONNX model file")->required();
   addPlanOptions(cmd, opts->plan);
-  cmd->add_option("--emit", opts->emit, "Code to emit: cuda or hip")->capture_default_str()->check(CLI::IsMember({"cuda", "hip"}));
+  cmd->add_option("--emit", opts->emit, "Code to emit: cuda, hip or host (the same kernels on the CPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cuda", "hip", "host"}));
   cmd->add_option("-o,--output", opts->outDir, "Folder to write the project into (created)")->required();
   cmd->add_option("--seed", opts->seed, "Seed of the random inputs the project checks with")->capture_default_str();
   cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");

@@ -4,10 +4,14 @@
 //            [--repeat N] (run_cuda.h)
 // rammer run MODEL --backend emulator [--policy P] [--threads N] [--trace T.json]
 //            with inputs and outputs as for reference (run_emulator.h)
+// rammer run MODEL --backend host [--policy P] [--threads N] [--trace T.json]
+//            [--repeat N] [--tsan], inputs and outputs as for reference: the
+//            generated program itself on the CPU (run_host.h)
 #include <fmt/core.h>
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
@@ -16,6 +20,7 @@
 #include "core/exec/random_inputs.h"
 #include "app/cli/run_cuda.h"
 #include "app/cli/run_emulator.h"
+#include "app/cli/run_host.h"
 #include "core/exec/reference_executor.h"
 #include "core/onnx/tensor_file.h"
 #include "core/ops/type_inference.h"
@@ -38,9 +43,15 @@ struct RunOptions {
   PlanOptions plan;
   std::string traceFile;
   bool metrics = false;
-  int repeat = 10;
-  int threads = 0;  // emulator workers; 0: one per core
+  int repeat = 0;   // timed runs; 0: the backend's default (cuda 10, host 1)
+  int threads = 0;  // emulator or host workers; 0: one per core
+  bool tsan = false;  // host: build with ThreadSanitizer
 };
+
+// The backends that run the inputs given and write outputs (cuda only checks them).
+bool writesOutputs(const std::string& backend) {
+  return backend == "reference" || backend == "emulator" || backend == "host";
+}
 
 struct OutputFile {
   std::string name;
@@ -100,8 +111,9 @@ std::vector<ir::Tensor> randomInputs(const RunOptions& o, const ir::Graph& graph
   throwDiagnostics(errors);
 }
 
+// `host`: what the host backend adds (its build and run figures), or null.
 void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, double importSeconds,
-                 double runSeconds, size_t nodes) {
+                 double runSeconds, size_t nodes, const HostRunReport* host) {
   if (o.json) {
     Json j;
     j["model"] = o.model;
@@ -110,6 +122,7 @@ void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, do
     j["nodes"] = nodes;
     j["import_seconds"] = importSeconds;
     j["run_seconds"] = runSeconds;
+    if (host) j["host"] = host->json;
     j["outputs"] = Json::array();
     for (const auto& out : outputs) {
       Json e;
@@ -126,6 +139,8 @@ void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, do
   fmt::print("backend  {}\n", o.backend);
   fmt::print("import   {}\n", formatSeconds(importSeconds));
   fmt::print("run      {} ({} nodes)\n", formatSeconds(runSeconds), nodes);
+  if (host)
+    for (const std::string& line : host->lines) fmt::print("{}\n", line);
   fmt::print("outputs\n");
   size_t width = 0;
   for (const auto& out : outputs) width = std::max(width, out.name.size());
@@ -136,13 +151,14 @@ void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, do
 
 int runRun(const RunOptions& o, const GlobalOptions& global) {
   if (o.backend == "cuda") {
-    CudaRunRequest r{o.model, o.plan, o.inputsDir, o.seed, o.outputsDir, o.traceFile, o.metrics, o.repeat};
+    CudaRunRequest r{o.model, o.plan, o.inputsDir, o.seed, o.outputsDir, o.traceFile, o.metrics, o.repeat > 0 ? o.repeat : 10};
     r.plan.batch = o.batch;
     r.json = o.json;
     return runCudaBackend(r, global);
   }
-  if (o.backend != "reference" && o.backend != "emulator")
-    throw CliError("backend '" + o.backend + "' is not available; choose reference, emulator or cuda");
+  if (!writesOutputs(o.backend))
+    throw CliError("backend '" + o.backend + "' is not available; choose reference, emulator, host or cuda");
+  if (o.tsan && o.backend != "host") throw CliError("--tsan needs --backend host");
   requireFile(o.model, "model");
   Progress progress(global);
 
@@ -159,14 +175,19 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     graph = importForInputs(o, named, progress);
     for (auto& n : named) inputs.push_back(std::move(n.tensor));
   }
-  // The emulator runs a plan, and plans are made for the optimized graph.
-  if (o.optimize || o.backend == "emulator") optimizeGraph(graph, progress);
+  // The emulator and the host run a plan, and plans are made for the optimized graph.
+  if (o.optimize || o.backend != "reference") optimizeGraph(graph, progress);
   const double importSeconds = secondsSince(start);
 
   start = std::chrono::steady_clock::now();
   ir::Result<std::vector<ir::Tensor>> results = std::vector<ir::Tensor>{};
+  std::optional<HostRunReport> host;
   if (o.backend == "emulator") {
     results = runOnEmulator(graph, inputs, EmulatorRunRequest{o.plan, o.threads, o.traceFile}, progress);
+  } else if (o.backend == "host") {
+    host = runOnHost(graph, inputs, HostRunRequest{o.plan, o.threads, o.repeat > 0 ? o.repeat : 1, o.traceFile, o.tsan},
+                     progress);
+    results = host->outputs;
   } else {
     exec::ReferenceOptions options;
     options.progress = [&progress](size_t done, size_t total) { progress.steps("running", done, total); };
@@ -187,7 +208,7 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     if (auto errs = onnx_import::writeTensorFile(file, t, name); !errs.empty()) throwDiagnostics(errs, file.string());
     written.push_back(OutputFile{name, file.string(), t.type()});
   }
-  printResult(o, written, importSeconds, runSeconds, graph.numNodes());
+  printResult(o, written, importSeconds, runSeconds, graph.numNodes(), host ? &*host : nullptr);
   return 0;
 }
 
@@ -197,7 +218,10 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand("run", "Run a model on given or seeded random inputs and write its outputs");
   sub->add_option("MODEL", opts->model, "ONNX model file")->required();
-  sub->add_option("--backend", opts->backend, "Execution backend: reference, emulator, cuda")->capture_default_str();
+  sub->add_option("--backend", opts->backend,
+                  "Execution backend: reference, emulator (the plan on CPU tiles), host (the generated code on the "
+                  "CPU), cuda")
+      ->capture_default_str();
   CLI::Option_group* source = sub->add_option_group("input source", "Where the inputs come from (one of)");
   source->add_option("--inputs", opts->inputsDir, "Folder with input_0.pb, input_1.pb, ... bound in order");
   CLI::Option* random = source->add_flag("--random", opts->random, "Seeded random inputs (floats in [-1, 1], ints 0..9)");
@@ -207,19 +231,23 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--json", opts->json, "Print one JSON object instead of text");
   sub->add_option("--batch", opts->batch, "Bind symbolic leading dims of the inputs to N")->check(CLI::PositiveNumber);
   sub->add_flag("--optimize", opts->optimize, "Run the graph passes before running");
-  sub->add_option("--policy", opts->plan.policy, "Scheduling policy (emulator, cuda)")->capture_default_str();
-  sub->add_option("--device", opts->plan.device, "Device preset or JSON the plan is made for (emulator, cuda)")
+  sub->add_option("--policy", opts->plan.policy, "Scheduling policy (emulator, host, cuda)")->capture_default_str();
+  sub->add_option("--device", opts->plan.device, "Device preset or JSON the plan is made for (emulator, host, cuda)")
       ->capture_default_str();
-  sub->add_option("--schedule", opts->plan.scheduleFile, "Schedule edits JSON (emulator, cuda)");
-  sub->add_option("--trace", opts->traceFile, "Write the measured (cuda) or emulated (emulator) Chrome trace JSON here");
-  sub->add_option("--threads", opts->threads, "Worker threads (emulator; default: one per core)")
+  sub->add_option("--schedule", opts->plan.scheduleFile, "Schedule edits JSON (emulator, host, cuda)");
+  sub->add_option("--trace", opts->traceFile,
+                  "Write the measured (cuda, host) or emulated (emulator) Chrome trace JSON here");
+  sub->add_option("--threads", opts->threads, "Worker threads (emulator, host; default: one per core)")
       ->check(CLI::PositiveNumber);
   sub->add_flag("--metrics", opts->metrics, "Report hardware metrics (cuda)");
-  sub->add_option("--repeat", opts->repeat, "Timed runs (cuda)")->capture_default_str()->check(CLI::PositiveNumber);
+  sub->add_option("--repeat", opts->repeat, "Timed runs (cuda: default 10, host: 1)")->check(CLI::PositiveNumber);
+  sub->add_flag("--tsan", opts->tsan,
+                "Build the host program with ThreadSanitizer and fail on any data race (host; plan for a small "
+                "device, every CUDA thread becomes a fiber)");
   // The reference backend reads given inputs and writes outputs; the GPU
   // defaults to seeded random inputs and only checks its outputs.
   sub->parse_complete_callback([opts] {
-    if (opts->backend != "reference" && opts->backend != "emulator") return;
+    if (!writesOutputs(opts->backend)) return;
     if (opts->inputsDir.empty() && !opts->random) throw CLI::RequiredError("--inputs or --random");
     if (opts->outputsDir.empty()) throw CLI::RequiredError("--outputs");
   });

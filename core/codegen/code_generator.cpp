@@ -20,14 +20,16 @@ constexpr int64_t kMaxWord = std::numeric_limits<int32_t>::max();
 
 // One non-inlined wrapper per function group: each rKernel body is compiled
 // once, however many operators and programs call it, and the kernels stay
-// small switches.
-std::string groupWrapper(size_t g, const FunctionGroup& group) {
+// small switches. RAMMER_BLOCK_THREADS is the call itself on a GPU, where
+// every thread of the block runs it; the host prelude runs it for each of
+// the block's threads (a loop, or fibers when the body has __syncthreads).
+std::string groupWrapper(size_t g, const FunctionGroup& group, int syncCount) {
   std::string call = group.function + "(rtask, tid, smem";
   for (int i = 0; i < group.numArgs; ++i) call += fmt::format(", rammer_ptr(b, a[{}])", i);
   return fmt::format(
       "static __device__ __noinline__ void rammer_fn{}(int rtask, int tid, float* smem, float* const* b, const int* a) {{\n"
-      "  {});\n}}\n",
-      g, call);
+      "  RAMMER_BLOCK_THREADS({}, {}));\n}}\n",
+      g, syncCount, call);
 }
 
 // What a program runs: its ops, whether it has barriers, and the block it
@@ -121,7 +123,8 @@ std::string persistentKernel(const CodegenOptions& options, const KernelLaunch& 
   // CUDA: the plan's vEUs per SM as the minimum resident blocks, so the
   // compiler keeps registers low enough for the planned occupancy. HIP's
   // second argument means something else; it gets the block size only.
-  const std::string bounds = options.target == Target::Cuda
+  // The host target keeps CUDA's text (its prelude ignores the bounds).
+  const std::string bounds = options.target != Target::Hip
                                  ? fmt::format("__launch_bounds__({}, {})", l.blockThreads, std::max(1, l.veusPerSM))
                                  : fmt::format("__launch_bounds__({})", l.blockThreads);
   s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", bounds, p, kSignature);
@@ -285,13 +288,15 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
                                 plan.policy, plan.device.id, plan.programs.size(), groups.groups.size());
   src += "// Kernel ABI and protocol: docs/CODEGEN.md. The instruction tables are data: buffer ";
   src += fmt::format("{} ({} words).\n", out.tableBuffer, words.size());
+  src += kPreludeBegin;
   src += devicePrelude(options.target);
+  src += kPreludeEnd;
   src += "\n// ---- rKernel functions (one per distinct rKernel) ----\n";
   for (size_t g = 0; g < groups.groups.size(); ++g) {
     const auto& rep = plan.ops[static_cast<size_t>(groups.groups[g].representative)];
     src += fmt::format("// group {}: {} ({}), {} operator(s)\n", g, rep.kernel.name, rep.name, groups.groups[g].ops.size());
     src += rep.kernel.cudaSource;
-    src += groupWrapper(g, groups.groups[g]);
+    src += groupWrapper(g, groups.groups[g], rep.kernel.syncCount);
   }
   src += "\n// ---- kernels ----\n";
   for (size_t p = 0; p < plan.programs.size(); ++p)

@@ -1,5 +1,7 @@
 #include "core/codegen/device_prelude.h"
 
+#include "core/codegen/host_sources.h"
+
 namespace rammer::codegen {
 
 namespace {
@@ -70,7 +72,8 @@ __device__ __forceinline__ unsigned long long rammer_smid() {
 }
 )";
 
-constexpr const char* kCommon = R"(
+// Every target: the table check and the argument lookup.
+constexpr const char* kTable = R"(
 // The table buffer (GeneratedProgram::tableWords) starts with this magic
 // word; a runtime that did not upload it gets a trap, not wrong results.
 #define RAMMER_TABLE_MAGIC @MAGIC@
@@ -80,11 +83,17 @@ __device__ __forceinline__ const int* rammer_table(float* const* buffers, int in
   return t;
 }
 
-extern __shared__ float rammer_smem[];
-
 __device__ __forceinline__ float* rammer_ptr(float* const* buffers, int index) {
   return index < 0 ? nullptr : buffers[index];
 }
+)";
+
+// CUDA and HIP: the block's threads run the kernel text themselves, so an
+// rTask call is just the call (the host prelude fans it out instead).
+constexpr const char* kGpuProtocol = R"(
+extern __shared__ float rammer_smem[];
+
+#define RAMMER_BLOCK_THREADS(syncs, call) call
 
 // Barrier-rTask: the block's threads poll the awaited vEUs' step counters
 // in parallel until each shows this run's epoch and at least order + 1
@@ -114,10 +123,15 @@ __device__ __forceinline__ void rammer_publish(unsigned long long* step, unsigne
 }  // namespace
 
 std::string devicePrelude(Target target) {
-  std::string common = kCommon;
+  std::string table = kTable;
   const std::string token = "@MAGIC@";
-  common.replace(common.find(token), token.size(), std::to_string(kTableMagic));
-  return std::string(target == Target::Hip ? kHipPrimitives : kCudaPrimitives) + common;
+  table.replace(table.find(token), token.size(), std::to_string(kTableMagic));
+  switch (target) {
+    case Target::Host: return std::string(hostSource(kHostHeader)) + table;
+    case Target::Hip: return std::string(kHipPrimitives) + table + kGpuProtocol;
+    case Target::Cuda: break;
+  }
+  return std::string(kCudaPrimitives) + table + kGpuProtocol;
 }
 
 }  // namespace rammer::codegen

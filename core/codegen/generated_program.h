@@ -44,9 +44,16 @@
 
 namespace rammer::codegen {
 
-enum class Target { Cuda, Hip };
+// Host: the same kernel text on the CPU (core/codegen/host/rammer_host.h).
+enum class Target { Cuda, Hip, Host };
 
 inline constexpr int32_t kTableMagic = 0x524d5442;  // "RMTB"
+
+// `source` holds the target's prelude between these two lines; what follows
+// is the kernel text, the same for every target but for HIP's
+// __launch_bounds__ (code_generator_test compares the host's with CUDA's).
+inline constexpr const char* kPreludeBegin = "// ---- prelude (target-specific) ----\n";
+inline constexpr const char* kPreludeEnd = "// ---- end of prelude ----\n";
 
 struct CodegenOptions {
   Target target = Target::Cuda;

@@ -10,8 +10,13 @@ namespace {
 constexpr const char* kHarness = R"rammer(// Harness for an exported Rammer program: loads the weights and inputs
 // written next to it, runs every kernel launch, checks the outputs against
 // the reference executor's, then times repeated runs with GPU events.
-//   usage: prog [DIR] [--runs N] [--rtol X] [--atol X]
-// DIR defaults to the folder holding this executable.
+//   usage: prog [DIR] [--runs N] [--warmup N] [--rtol X] [--atol X]
+//               [--outputs DIR] [--timing FILE] [--threads N]
+// DIR defaults to the folder holding this executable. --outputs writes
+// output_K.bin (raw float32) from the first run; --timing runs once more
+// with per-rTask timing (an instrumented build) and writes the words (raw
+// uint64); --threads sets the host target's worker threads.
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +26,71 @@ constexpr const char* kHarness = R"rammer(// Harness for an exported Rammer prog
 #include <string>
 #include <vector>
 
-#ifdef RAMMER_HIP
+#if defined(RAMMER_HOST)
+// The host target: the generated program on the CPU (rammer_host.h). The
+// few runtime calls below are what the CUDA runtime does for this harness.
+#define RAMMER_HOST_NO_CUDA_NAMES 1
+#include <chrono>
+#include "rammer_host.h"
+typedef int gpuError_t;
+typedef std::chrono::steady_clock::time_point* gpuEvent_t;
+struct dim3 {
+  unsigned x, y, z;
+  dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+struct gpuDeviceProp {
+  char name[256];
+  int multiProcessorCount;
+};
+enum { gpuSuccess = 0, gpuErrorLaunch = 1, gpuErrorMemory = 2, gpuMemcpyHostToDevice = 1, gpuMemcpyDeviceToHost = 2,
+       gpuMaxDynamicShared = 0 };
+inline const char* gpuGetErrorString(gpuError_t e) {
+  return e == gpuErrorLaunch ? rammer_host::lastError() : e == gpuErrorMemory ? "out of memory" : "no error";
+}
+inline gpuError_t gpuMalloc(void** p, size_t bytes) {
+  *p = std::calloc(bytes ? bytes : 1, 1);  // 16-byte aligned: fine for the 8-byte step counters
+  return *p ? gpuSuccess : gpuErrorMemory;
+}
+inline gpuError_t gpuMemcpy(void* dst, const void* src, size_t bytes, int) {
+  std::memcpy(dst, src, bytes);
+  return gpuSuccess;
+}
+inline gpuError_t gpuMemset(void* p, int value, size_t bytes) {
+  std::memset(p, value, bytes);
+  return gpuSuccess;
+}
+inline gpuError_t gpuDeviceSynchronize() { return gpuSuccess; }  // launches run to their end
+inline gpuError_t gpuGetLastError() { return gpuSuccess; }
+inline gpuError_t gpuEventCreate(gpuEvent_t* e) {
+  *e = new std::chrono::steady_clock::time_point();
+  return gpuSuccess;
+}
+inline gpuError_t gpuEventRecord(gpuEvent_t e, int) {
+  *e = std::chrono::steady_clock::now();
+  return gpuSuccess;
+}
+inline gpuError_t gpuEventSynchronize(gpuEvent_t) { return gpuSuccess; }
+inline gpuError_t gpuEventElapsedTime(float* ms, gpuEvent_t a, gpuEvent_t b) {
+  *ms = std::chrono::duration<float, std::milli>(*b - *a).count();
+  return gpuSuccess;
+}
+inline gpuError_t gpuGetDevice(int* d) {
+  *d = 0;
+  return gpuSuccess;
+}
+inline gpuError_t gpuGetDeviceProperties(gpuDeviceProp* p, int) {
+  const int workers = rammer_host::workers();
+  std::snprintf(p->name, sizeof p->name, "the host CPU (%d worker thread%s)", workers, workers == 1 ? "" : "s");
+  p->multiProcessorCount = workers;
+  return gpuSuccess;
+}
+// Every vEU is a fiber: any grid is co-resident.
+inline gpuError_t gpuOccupancy(int* perSM, const void*, int, size_t) {
+  *perSM = INT_MAX / 4096;
+  return gpuSuccess;
+}
+inline gpuError_t gpuFuncSetAttribute(const void*, int, int) { return gpuSuccess; }
+#elif defined(RAMMER_HIP)
 #include <hip/hip_runtime.h>
 typedef hipError_t gpuError_t;
 typedef hipEvent_t gpuEvent_t;
@@ -188,16 +257,48 @@ struct Program {
   unsigned long long* steps = nullptr;
 };
 
-void run(Program& p, unsigned long long epoch) {
-  unsigned long long* timing = nullptr;
+gpuError_t launchKernel(const Launch& l, void** args) {
+#if defined(RAMMER_HOST)
+  rammer_host::LaunchConfig c;
+  c.kernel = (rammer_host::KernelFn)rammer_kernel_table[l.kernel];
+  c.grid = (unsigned)l.grid;
+  c.block = (unsigned)l.block;
+  c.sharedBytes = (size_t)l.shared;
+  c.persistent = l.persistent != 0;
+  c.program = l.program;
+  return rammer_host::launch(c, args) == 0 ? gpuSuccess : gpuErrorLaunch;
+#else
+  return gpuLaunchKernel(rammer_kernel_table[l.kernel], dim3((unsigned)l.grid), dim3((unsigned)l.block), args,
+                         (size_t)l.shared, 0);
+#endif
+}
+
+// `timing`: nullptr, or the per-rTask timing words of an instrumented build.
+void run(Program& p, unsigned long long epoch, unsigned long long* timing = nullptr) {
   for (size_t k = 0; k < p.m.launches.size(); ++k) {
     const Launch& l = p.m.launches[k];
     int launch = (int)k;
     for (int z : l.zero) check(gpuMemset(p.pointers[(size_t)z], 0, (size_t)p.m.buffers[(size_t)z].numel * 4), "zeroing a split-K output");
     void* args[] = {(void*)&p.devicePointers, (void*)&p.steps, (void*)&epoch, (void*)&timing, (void*)&launch};
-    check(gpuLaunchKernel(rammer_kernel_table[l.kernel], dim3((unsigned)l.grid), dim3((unsigned)l.block), args,
-                          (size_t)l.shared, 0),
-          "launching a kernel");
+    const std::string what = "running program " + std::to_string(l.program);
+    check(launchKernel(l, args), what.c_str());
+  }
+}
+
+void writeRaw(const std::string& path, const void* data, size_t bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(static_cast<const char*>(data), (std::streamsize)bytes);
+  if (!out) fail("cannot write " + path);
+}
+
+// output_K.bin per graph output, raw float32.
+void writeOutputs(const Program& p, const std::string& dir) {
+  for (size_t k = 0; k < p.m.outputs.size(); ++k) {
+    const Buffer& b = p.m.buffers[(size_t)p.m.outputs[k].buffer];
+    std::vector<float> got((size_t)b.numel);
+    check(gpuMemcpy(got.data(), p.pointers[(size_t)p.m.outputs[k].buffer], (size_t)b.numel * 4, gpuMemcpyDeviceToHost),
+          "reading an output");
+    writeRaw(join(dir, "output_" + std::to_string(k) + ".bin"), got.data(), got.size() * 4);
   }
 }
 
@@ -205,6 +306,7 @@ void run(Program& p, unsigned long long epoch) {
 bool compare(const Program& p, const std::string& dir, const char* when, double rtol, double atol) {
   bool ok = true;
   for (const Output& o : p.m.outputs) {
+    if (o.file == "-") continue;  // no expected values (rammer run compares them itself)
     const Buffer& b = p.m.buffers[(size_t)o.buffer];
     const std::vector<float> want = readFloats(join(dir, o.file), b.numel);
     std::vector<float> got((size_t)b.numel);
@@ -240,15 +342,26 @@ bool compare(const Program& p, const std::string& dir, const char* when, double 
 
 int main(int argc, char** argv) {
   std::string dir = ownDir(argc > 0 ? argv[0] : nullptr);
-  int runs = 20;
+#if defined(RAMMER_HOST)
+  int runs = 3, warmup = 1;  // the CPU is slow; a few runs show the spread
+#else
+  int runs = 20, warmup = 3;
+#endif
   double rtol = 1e-4, atol = 1e-4;
+  std::string outputsDir, timingFile;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
+    else if (a == "--warmup" && i + 1 < argc) warmup = std::atoi(argv[++i]);
     else if (a == "--rtol" && i + 1 < argc) rtol = std::atof(argv[++i]);
     else if (a == "--atol" && i + 1 < argc) atol = std::atof(argv[++i]);
+    else if (a == "--outputs" && i + 1 < argc) outputsDir = argv[++i];
+    else if (a == "--timing" && i + 1 < argc) timingFile = argv[++i];
+#if defined(RAMMER_HOST)
+    else if (a == "--threads" && i + 1 < argc) rammer_host::setWorkers(std::atoi(argv[++i]));
+#endif
     else if (!a.empty() && a[0] != '-') dir = a;
-    else fail("usage: prog [DIR] [--runs N] [--rtol X] [--atol X]");
+    else fail("usage: prog [DIR] [--runs N] [--warmup N] [--rtol X] [--atol X] [--outputs DIR] [--timing FILE] [--threads N]");
   }
 
   Program p;
@@ -304,9 +417,10 @@ int main(int argc, char** argv) {
   check(gpuGetLastError(), "launching");
   check(gpuDeviceSynchronize(), "running the program");
   bool ok = compare(p, dir, "run 1", rtol, atol);
+  if (!outputsDir.empty()) writeOutputs(p, outputsDir);
 
   // Timing: a few warm-up runs, then `runs` runs between two events.
-  for (int i = 0; i < 3; ++i) run(p, epoch++);
+  for (int i = 0; i < warmup; ++i) run(p, epoch++);
   gpuEvent_t start, stop;
   check(gpuEventCreate(&start), "creating an event");
   check(gpuEventCreate(&stop), "creating an event");
@@ -319,7 +433,21 @@ int main(int argc, char** argv) {
   std::printf("time: %.4f ms per run (mean of %d runs, %zu kernel launches each)\n", runs > 0 ? ms / runs : 0.0,
               runs, p.m.launches.size());
   // Later runs must compute the same (stale step counters would break them).
-  ok = compare(p, dir, "last run", rtol, atol) && ok;
+  if (runs + warmup > 0) ok = compare(p, dir, "last run", rtol, atol) && ok;
+  if (!timingFile.empty()) {
+    // One more run that records start, end and SM of every rTask.
+    const size_t words = (size_t)(p.m.timedEvents > 0 ? p.m.timedEvents : 0) * 3;
+    if (words == 0) fail("--timing needs an instrumented build (timed_events is 0 in the manifest)");
+    unsigned long long* timing = nullptr;
+    check(gpuMalloc((void**)&timing, words * 8), "allocating the timing buffer");
+    check(gpuMemset(timing, 0, words * 8), "zeroing the timing buffer");
+    run(p, epoch++, timing);
+    check(gpuDeviceSynchronize(), "running the program");
+    std::vector<unsigned long long> host(words);
+    check(gpuMemcpy(host.data(), timing, words * 8, gpuMemcpyDeviceToHost), "reading the timing buffer");
+    writeRaw(timingFile, host.data(), words * 8);
+    std::printf("timing: %zu words written to %s\n", words, timingFile.c_str());
+  }
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
@@ -335,6 +463,27 @@ set(CMAKE_CUDA_STANDARD 17)
 add_executable(prog kernels.cu main.cu)
 target_compile_options(prog PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O2>)
 # The harness finds manifest.txt and data/ next to the executable.
+add_custom_command(TARGET prog POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:prog> ${CMAKE_CURRENT_SOURCE_DIR}/prog)
+)";
+
+// The host target: the system C++ compiler; Boost.Context for the fibers.
+// RAMMER_TSAN=ON builds with ThreadSanitizer (docs/CODEGEN.md).
+constexpr const char* kHostCMake = R"(cmake_minimum_required(VERSION 3.18)
+project(rammer_export LANGUAGES CXX)
+# Same as: c++ -std=c++20 -O2 -march=native -pthread -o prog kernels.cpp main.cpp rammer_host_runtime.cpp -lboost_context
+set(CMAKE_CXX_STANDARD 20)
+option(RAMMER_TSAN "Build with ThreadSanitizer" OFF)
+find_package(Threads REQUIRED)
+find_library(BOOST_CONTEXT boost_context REQUIRED)
+add_executable(prog kernels.cpp main.cpp rammer_host_runtime.cpp)
+target_include_directories(prog PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(prog PRIVATE ${BOOST_CONTEXT} Threads::Threads)
+if(RAMMER_TSAN)
+  target_compile_options(prog PRIVATE -O1 -g -fsanitize=thread -Wno-tsan)
+  target_link_options(prog PRIVATE -fsanitize=thread)
+else()
+  target_compile_options(prog PRIVATE -O2 -march=native)
+endif()
 add_custom_command(TARGET prog POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:prog> ${CMAKE_CURRENT_SOURCE_DIR}/prog)
 )";
 
@@ -354,9 +503,33 @@ add_custom_command(TARGET prog POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy $<TAR
 }  // namespace
 
 std::string harnessSource(Target target) {
-  return target == Target::Hip ? std::string("#define RAMMER_HIP 1\n") + kHarness : std::string(kHarness);
+  switch (target) {
+    case Target::Hip: return std::string("#define RAMMER_HIP 1\n") + kHarness;
+    case Target::Host: return std::string("#define RAMMER_HOST 1\n") + kHarness;
+    case Target::Cuda: break;
+  }
+  return kHarness;
 }
 
-std::string projectCMakeLists(Target target) { return target == Target::Hip ? kHipCMake : kCudaCMake; }
+std::string projectCMakeLists(Target target) {
+  switch (target) {
+    case Target::Hip: return kHipCMake;
+    case Target::Host: return kHostCMake;
+    case Target::Cuda: break;
+  }
+  return kCudaCMake;
+}
+
+std::vector<std::string> hostCompileFlags(bool threadSanitizer) {
+  std::vector<std::string> f = {"-std=c++20", "-pthread"};
+  if (threadSanitizer) {
+    // -Wno-tsan: the fences are not what orders the protocol (acquire/release is).
+    f.insert(f.end(), {"-O1", "-g", "-fsanitize=thread", "-Wno-tsan"});
+  } else {
+    // fmaf and the tiles' inner loops need the CPU's FMA and vector units.
+    f.insert(f.end(), {"-O2", "-march=native"});
+  }
+  return f;
+}
 
 }  // namespace rammer::codegen

@@ -4,6 +4,7 @@
 // program, and its CMakeLists.txt. The model-specific parts are the kernels
 // file and manifest.txt (project_export.h).
 #include <string>
+#include <vector>
 
 #include "core/codegen/generated_program.h"
 
@@ -11,5 +12,9 @@ namespace rammer::codegen {
 
 std::string harnessSource(Target target);
 std::string projectCMakeLists(Target target);
+
+// The host target's compiler flags (without sources and libraries), the
+// same for the CMake project and for rammer's own builds of host programs.
+std::vector<std::string> hostCompileFlags(bool threadSanitizer = false);
 
 }  // namespace rammer::codegen

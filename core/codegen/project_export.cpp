@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/codegen/harness_source.h"
+#include "core/codegen/host_sources.h"
 
 namespace rammer::codegen {
 
@@ -93,6 +94,28 @@ struct Writer {
 
 }  // namespace
 
+const char* targetName(Target target) {
+  switch (target) {
+    case Target::Hip: return "hip";
+    case Target::Host: return "host";
+    case Target::Cuda: break;
+  }
+  return "cuda";
+}
+
+std::string buildCommand(Target target) {
+  switch (target) {
+    case Target::Hip: return "hipcc -O2 -std=c++17 --offload-arch=gfx90a -o prog *.hip";
+    case Target::Host: {
+      std::string s = "c++";
+      for (const std::string& f : hostCompileFlags()) s += " " + f;
+      return s + " -o prog kernels.cpp main.cpp rammer_host_runtime.cpp -lboost_context";
+    }
+    case Target::Cuda: break;
+  }
+  return "nvcc -O2 -arch=sm_90 -o prog *.cu";
+}
+
 std::vector<std::string> distinctKernels(const GeneratedProgram& program) {
   std::vector<std::string> names;
   for (const KernelLaunch& l : program.launches)
@@ -121,7 +144,7 @@ std::string manifestText(const GeneratedProgram& program, const ExportData& data
   s += "# output BUFFER EXPECTED_FILE NAME\n";
   s += "format 1\n";
   s += fmt::format("model {}\npolicy {}\ndevice {}\n", oneLine(data.modelName), oneLine(data.policy), oneLine(data.device));
-  s += fmt::format("target {}\n", program.target == Target::Hip ? "hip" : "cuda");
+  s += fmt::format("target {}\n", targetName(program.target));
   s += fmt::format("steps {}\ntimed_events {}\n", program.numSteps, program.numTimedEvents);
   for (size_t i = 0; i < program.buffers.size(); ++i) {
     const BufferInfo& b = program.buffers[i];
@@ -139,15 +162,11 @@ std::string manifestText(const GeneratedProgram& program, const ExportData& data
   return s;
 }
 
-ir::Result<ExportSummary> writeProject(const fs::path& dir, const GeneratedProgram& program, const ir::Graph& graph,
-                                       const ExportData& data) {
-  std::error_code ec;
-  fs::create_directories(dir / "data", ec);
-  if (ec) return ir::makeError("cannot create " + (dir / "data").string() + ": " + ec.message());
-  const bool hip = program.target == Target::Hip;
-  const std::string ext = hip ? "hip" : "cu";
+namespace {
 
-  Writer w{dir, {}, {}};
+// Manifest and data/ into `w.dir`; an empty `data.expected` writes output
+// records without expected values ("-": the harness does not check them).
+void writeData(Writer& w, const GeneratedProgram& program, const ir::Graph& graph, const ExportData& data) {
   // Initial contents: weights from the graph, inputs from `data`.
   for (size_t i = 0; i < program.buffers.size(); ++i) {
     const BufferInfo& b = program.buffers[i];
@@ -176,31 +195,63 @@ ir::Result<ExportSummary> writeProject(const fs::path& dir, const GeneratedProgr
   }
   std::string manifest = manifestText(program, data);
   const std::vector<int32_t> outs = outputBuffers(program, graph);
+  const bool check = !data.expected.empty();
   for (size_t k = 0; k < outs.size(); ++k) {
     const std::string name = graph.value(graph.outputs()[k]).name;
-    if (outs[k] < 0 || k >= data.expected.size()) {
+    if (outs[k] < 0 || (check && k >= data.expected.size())) {
       w.errors.push_back(ir::makeError("no buffer or expected tensor for graph output '" + name + "'", name));
       continue;
     }
-    w.floats(expectedFile(k), data.expected[k], program.buffers[static_cast<size_t>(outs[k])].numel,
-             "expected output '" + name + "'");
-    manifest += fmt::format("output {} {} {}\n", outs[k], expectedFile(k), oneLine(name));
+    if (check)
+      w.floats(expectedFile(k), data.expected[k], program.buffers[static_cast<size_t>(outs[k])].numel,
+               "expected output '" + name + "'");
+    manifest += fmt::format("output {} {} {}\n", outs[k], check ? expectedFile(k) : "-", oneLine(name));
   }
-  w.summary.buildCommand = hip ? "hipcc -O2 -std=c++17 --offload-arch=gfx90a -o prog *.hip"
-                               : "nvcc -O2 -arch=sm_90 -o prog *.cu";
-  w.text("kernels." + ext, kernelsFileSource(program));
-  w.text("main." + ext, harnessSource(program.target));
   w.text("manifest.txt", manifest);
-  w.text("CMakeLists.txt", projectCMakeLists(program.target));
+}
+
+}  // namespace
+
+ir::Result<ExportSummary> writeProgramData(const fs::path& dir, const GeneratedProgram& program, const ir::Graph& graph,
+                                           const ExportData& data) {
+  std::error_code ec;
+  fs::create_directories(dir / "data", ec);
+  if (ec) return ir::makeError("cannot create " + (dir / "data").string() + ": " + ec.message());
+  Writer w{dir, {}, {}};
+  writeData(w, program, graph, data);
+  if (!w.errors.empty()) return w.errors;
+  return std::move(w.summary);
+}
+
+ir::Result<ExportSummary> writeProject(const fs::path& dir, const GeneratedProgram& program, const ir::Graph& graph,
+                                       const ExportData& data) {
+  std::error_code ec;
+  fs::create_directories(dir / "data", ec);
+  if (ec) return ir::makeError("cannot create " + (dir / "data").string() + ": " + ec.message());
+  const Target target = program.target;
+  const std::string ext = target == Target::Hip ? "hip" : target == Target::Host ? "cpp" : "cu";
+
+  Writer w{dir, {}, {}};
+  writeData(w, program, graph, data);
+  w.summary.buildCommand = buildCommand(target);
+  w.text("kernels." + ext, kernelsFileSource(program));
+  w.text("main." + ext, harnessSource(target));
+  if (target == Target::Host)
+    for (const HostSourceFile& f : hostSourceFiles()) w.text(f.name, f.text);
+  w.text("CMakeLists.txt", projectCMakeLists(target));
   w.text("README.txt",
-         fmt::format("Rammer Studio export of {} (policy {}, planned for {}).\n\n"
+         fmt::format("Rammer Studio export of {} (policy {}, planned for {}, {} code).\n\n"
                      "Build:  cd this folder && {}\n"
-                     "   or:  cmake -B build && cmake --build build\n"
+                     "   or:  cmake -B build && cmake --build build{}\n"
                      "Run:    ./prog [this folder] [--runs N] [--rtol X] [--atol X]\n\n"
                      "prog loads data/ (raw little-endian float32), runs the {} kernel launch(es), compares every\n"
                      "output with the reference executor's (|got - want| <= atol + rtol |want|, default 1e-4 each),\n"
-                     "prints the max error and PASS/FAIL (exit 1 on FAIL), and times repeated runs with GPU events.\n",
-                     data.modelName, data.policy, data.device, w.summary.buildCommand, program.launches.size()));
+                     "prints the max error and PASS/FAIL (exit 1 on FAIL), and times repeated runs{}.\n",
+                     data.modelName, data.policy, data.device, targetName(target), w.summary.buildCommand,
+                     target == Target::Host ? "   (-DRAMMER_TSAN=ON: with ThreadSanitizer)" : "",
+                     program.launches.size(),
+                     target == Target::Host ? " on the CPU (the generated kernels, run by rammer_host_runtime.cpp)"
+                                            : " with GPU events"));
   if (!w.errors.empty()) return w.errors;
   return std::move(w.summary);
 }

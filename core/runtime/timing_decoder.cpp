@@ -57,7 +57,7 @@ ir::Result<sim::Trace> decodeTiming(const schedule::Plan& plan, const codegen::G
     return ir::makeError("the timing buffer holds " + std::to_string(words.size()) + " words, the program records " +
                          std::to_string(program.numTimedEvents) + " rTasks x 3");
   sim::Trace trace =
-      sim::traceOf(plan, "measured: " + (source.deviceName.empty() ? plan.device.name : source.deviceName) + " %globaltimer",
+      sim::traceOf(plan, "measured: " + (source.deviceName.empty() ? plan.device.name : source.deviceName) + " " + source.clock,
                    true, source.sms > 0 ? source.sms : plan.device.sms);
 
   struct Raw {

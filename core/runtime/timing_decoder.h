@@ -1,6 +1,7 @@
 #pragma once
 // Turns the instrumentation words of a GPU run (per rTask: start and end
 // %globaltimer in ns, %smid) into the measured sim::Trace the timeline shows.
+// Host-target runs write the same words (steady-clock ns, worker index).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -14,7 +15,8 @@ namespace rammer::runtime {
 
 struct TimingSource {
   std::string deviceName;  // "NVIDIA H100 80GB HBM3", for Trace::source
-  int sms = 0;             // the GPU's SMs; 0: the plan's device
+  int sms = 0;             // the GPU's SMs (the host's worker threads); 0: the plan's device
+  std::string clock = "%globaltimer";  // what the words count ("steady clock" on the host)
 };
 
 // Times are microseconds from the first recorded rTask start. Barrier waits

@@ -1,0 +1,38 @@
+#pragma once
+// rammer run MODEL --backend host: schedule the optimized graph with
+// --policy/--device/--schedule, generate its kernels for the host target,
+// build them with the system C++ compiler (cached by a hash of the source)
+// and run the generated program on the CPU (core/runtime/host_execution.h).
+// Inputs and outputs work as with the emulator backend; --trace writes the
+// program's own per-rTask timings as a Chrome trace.
+#include <string>
+#include <vector>
+
+#include "app/cli/cli_support.h"
+#include "app/cli/json_output.h"
+#include "app/cli/plan_loading.h"
+#include "core/ir/graph.h"
+
+namespace rammer::cli {
+
+struct HostRunRequest {
+  PlanOptions plan;
+  int threads = 0;        // worker threads; 0: one per core
+  int repeat = 1;         // timed runs
+  std::string traceFile;  // measured Chrome trace JSON; empty: none
+  bool threadSanitizer = false;  // build and run with -fsanitize=thread
+};
+
+struct HostRunReport {
+  std::vector<ir::Tensor> outputs;
+  Json json;                       // what --json adds: build and run figures
+  std::vector<std::string> lines;  // the same as text lines
+};
+
+// Schedules and validates a plan for `optimized`, builds and runs it on
+// `inputs`. CliError naming the problem (an unknown policy, an invalid
+// edit, no compiler, a compile error, a deadlock, a data race, ...).
+HostRunReport runOnHost(const ir::Graph& optimized, const std::vector<ir::Tensor>& inputs,
+                        const HostRunRequest& request, Progress& progress);
+
+}  // namespace rammer::cli

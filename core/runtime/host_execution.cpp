@@ -1,0 +1,262 @@
+#include "core/runtime/host_execution.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "core/codegen/code_generator.h"
+#include "core/codegen/project_export.h"
+#include "core/runtime/subprocess.h"
+#include "core/runtime/timing_decoder.h"
+
+namespace rammer::runtime {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A folder for one run's data, removed when the run is over unless given.
+struct WorkDir {
+  fs::path path;
+  bool owned = false;
+  explicit WorkDir(const fs::path& given) {
+    if (!given.empty()) {
+      path = given;
+      return;
+    }
+    static std::atomic<int> counter{0};
+    path = fs::temp_directory_path() / fmt::format("rammer-host-{}-{}", ::getpid(), counter++);
+    owned = true;
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    if (owned) fs::remove_all(path, ec);
+  }
+};
+
+ir::Result<std::vector<char>> readBytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary | std::ios::ate);
+  if (!in) return ir::makeError("the host program did not write " + p.string());
+  std::vector<char> bytes(static_cast<size_t>(in.tellg()));
+  in.seekg(0);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return bytes;
+}
+
+ir::Result<ir::Tensor> asFloat32(const ir::Tensor& t, const std::string& name) {
+  if (t.dtype() == ir::DType::Float32) return t;
+  if (t.dtype() == ir::DType::String) return ir::makeError("input '" + name + "' is a string tensor; programs run float32");
+  ir::Tensor f(ir::DType::Float32, t.shape());
+  for (int64_t i = 0; i < t.numel(); ++i) f.data<float>()[i] = static_cast<float>(t.getDouble(i));
+  return f;
+}
+
+// What the program said went wrong: its "error: ..." lines, or how it ended.
+std::vector<ir::Diagnostic> runFailure(const SubprocessResult& r) {
+  std::vector<ir::Diagnostic> out;
+  std::istringstream in(r.output);
+  std::string line, current;
+  auto flush = [&] {
+    if (!current.empty()) out.push_back(ir::makeError(current));
+    current.clear();
+  };
+  while (std::getline(in, line)) {
+    if (line.rfind("error: ", 0) == 0) {
+      flush();
+      current = line.substr(7);
+    } else if (!current.empty() && line.rfind("  ", 0) == 0) {
+      current += "\n" + line;  // a deadlock's list of vEUs
+    } else {
+      flush();
+    }
+  }
+  flush();
+  if (r.cancelled) out.insert(out.begin(), ir::makeError("cancelled"));
+  else if (r.timedOut || r.signal || out.empty() || !r.started)
+    out.insert(out.begin(), ir::makeError("the host program " + r.describe()));
+  return out;
+}
+
+// ThreadSanitizer's reports, one diagnostic each with its summary line and
+// the first frames of both accesses; empty when it found nothing.
+std::vector<ir::Diagnostic> sanitizerReports(const std::string& output) {
+  std::vector<ir::Diagnostic> out;
+  size_t at = 0;
+  int count = 0;
+  while ((at = output.find("WARNING: ThreadSanitizer:", at)) != std::string::npos) {
+    ++count;
+    const size_t end = output.find("==================", at);
+    std::string report = output.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (count <= 3) {
+      // Keep the headline, the access lines and their first frame.
+      std::istringstream in(report);
+      std::string line, kept;
+      int frames = 0;
+      while (std::getline(in, line)) {
+        if (line.rfind("WARNING", 0) == 0 || line.rfind("SUMMARY", 0) == 0 || line.find(" of size ") != std::string::npos) {
+          kept += line + "\n";
+          frames = 0;
+        } else if (line.find("    #") == 0 && frames++ < 2) {
+          kept += line + "\n";
+        }
+      }
+      out.push_back(ir::makeError(kept));
+    }
+    at += 8;
+  }
+  if (count > 0)
+    out.insert(out.begin(), ir::makeError(fmt::format("ThreadSanitizer reported {} problem(s) in the host program{}",
+                                                      count, count > 3 ? "; the first 3 follow" : "")));
+  return out;
+}
+
+// The plan's words for a deadlocked slot: "vEU 3 ... its instruction 7" ->
+// "(op 'name' rTask 12)" appended, so the message names the work too.
+std::string explainSlots(const schedule::Plan& plan, int program, const std::string& message) {
+  if (program < 0 || static_cast<size_t>(program) >= plan.programs.size()) return message;
+  const schedule::RProgram& prog = plan.programs[static_cast<size_t>(program)].program;
+  static const std::regex slot(R"(vEU (\d+) waits for vEU (\d+) to complete its instruction (\d+))");
+  std::string out;
+  std::istringstream in(message);
+  std::string line;
+  bool first = true;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, slot)) {
+      const int veu = std::stoi(m[2].str()), order = std::stoi(m[3].str());
+      if (veu < prog.numVEUs() && order >= 0 && static_cast<size_t>(order) < prog.stream(veu).size()) {
+        const schedule::Instr& ins = prog.stream(veu)[static_cast<size_t>(order)];
+        if (const auto* e = std::get_if<schedule::Exec>(&ins); e && e->task.op >= 0 &&
+                                                              static_cast<size_t>(e->task.op) < plan.ops.size())
+          line += fmt::format(": rTask {} of '{}'", e->task.rtask, plan.ops[static_cast<size_t>(e->task.op)].name);
+        else
+          line += ": a barrier";
+      }
+    }
+    out += (first ? "" : "\n") + line;
+    first = false;
+  }
+  return out;
+}
+
+}  // namespace
+
+ir::Result<HostProgram> buildHostPlan(const schedule::Plan& plan, const ir::Graph& graph,
+                                      const HostExecutionOptions& options) {
+  codegen::CodegenOptions co;
+  co.target = codegen::Target::Host;
+  co.instrument = true;  // one build serves runs with and without a trace
+  auto program = codegen::generateProgram(plan, graph, co);
+  if (!program) return program.errors();
+  HostCompilerOptions build = options.build;
+  if (!build.cancel) build.cancel = options.cancel;
+  if (!build.status) build.status = options.status;
+  auto built = buildHostProgram(*program, build);
+  if (!built) return built.errors();
+  return HostProgram{std::move(program).value(), std::move(built).value()};
+}
+
+ir::Result<HostExecution> executeOnHost(const schedule::Plan& plan, const ir::Graph& graph,
+                                        const std::vector<ir::Tensor>& inputs, const HostExecutionOptions& options) {
+  auto built = buildHostPlan(plan, graph, options);
+  if (!built) return built.errors();
+  return runHostProgram(*built, plan, graph, inputs, options);
+}
+
+ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedule::Plan& plan, const ir::Graph& graph,
+                                         const std::vector<ir::Tensor>& inputs, const HostExecutionOptions& options) {
+  if (options.repeat < 1) return ir::makeError("repeat must be at least 1");
+  if (inputs.size() != graph.inputs().size())
+    return ir::makeError(fmt::format("the model has {} inputs, {} given", graph.inputs().size(), inputs.size()));
+  auto say = [&](const std::string& s) {
+    if (options.status) options.status(s);
+  };
+  const codegen::GeneratedProgram* program = &built.program;
+  HostExecution out;
+  out.build = built.build;
+
+  WorkDir work(options.workDir);
+  codegen::ExportData data;
+  data.modelName = "model";
+  data.policy = plan.policy;
+  data.device = plan.device.id;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto f = asFloat32(inputs[i], graph.value(graph.inputs()[i]).name);
+    if (!f) return f.errors();
+    data.inputs.push_back(std::move(f).value());
+  }
+  say("writing the weights and inputs...");
+  if (auto w = codegen::writeProgramData(work.path, *program, graph, data); !w) return w.errors();
+  const fs::path outDir = work.path / "out", timingFile = work.path / "timing.bin";
+  std::error_code ec;
+  fs::create_directories(outDir, ec);
+
+  std::vector<std::string> argv = {out.build.executable.string(), work.path.string(),
+                                   "--runs", std::to_string(options.repeat),
+                                   "--warmup", std::to_string(std::max(options.warmup, 0)),
+                                   "--outputs", outDir.string()};
+  if (options.workers > 0) argv.insert(argv.end(), {"--threads", std::to_string(options.workers)});
+  if (options.measureTrace) argv.insert(argv.end(), {"--timing", timingFile.string()});
+  SubprocessOptions so;
+  so.timeoutSeconds = options.timeoutSeconds;
+  so.cancel = options.cancel;
+  say("running the generated program on the CPU...");
+  const SubprocessResult r = runSubprocess(argv, so);
+  out.processSeconds = r.seconds;
+  if (auto races = sanitizerReports(r.output); !races.empty()) return races;
+  if (!r.ok()) {
+    std::vector<ir::Diagnostic> errors = runFailure(r);
+    static const std::regex program(R"(running program (\d+))");
+    for (ir::Diagnostic& d : errors) {
+      std::smatch m;
+      if (std::regex_search(d.message, m, program)) d.message = explainSlots(plan, std::stoi(m[1].str()), d.message);
+    }
+    return errors;
+  }
+
+  // "model ...; running on the host CPU (2 worker threads) (2 SMs)" and "time: X ms per run".
+  static const std::regex device(R"(running on (the host CPU \((\d+) worker threads?\)))");
+  static const std::regex time(R"(time: ([0-9.]+) ms per run)");
+  std::smatch m;
+  if (std::regex_search(r.output, m, device)) {
+    out.deviceName = m[1].str();
+    out.workers = std::stoi(m[2].str());
+  }
+  if (std::regex_search(r.output, m, time)) out.meanRunMs = std::stod(m[1].str());
+
+  for (size_t k = 0; k < graph.outputs().size(); ++k) {
+    const ir::Value& v = graph.value(graph.outputs()[k]);
+    auto bytes = readBytes(outDir / fmt::format("output_{}.bin", k));
+    if (!bytes) return bytes.errors();
+    if (!v.type.fullyKnown() || static_cast<int64_t>(bytes->size()) != ir::numElements(v.type.shape) * 4)
+      return ir::makeError(fmt::format("output '{}' ({}) does not match the {} bytes the program wrote", v.name,
+                                       ir::typeToString(v.type), bytes->size()));
+    const ir::DType dtype = v.type.dtype == ir::DType::Undefined ? ir::DType::Float32 : v.type.dtype;
+    ir::Tensor t(dtype, v.type.shape);
+    const auto* f = reinterpret_cast<const float*>(bytes->data());
+    if (dtype == ir::DType::Float32) std::copy(f, f + t.numel(), t.data<float>());
+    else
+      for (int64_t i = 0; i < t.numel(); ++i) t.setDouble(i, f[i]);
+    out.outputs.push_back(std::move(t));
+  }
+  if (options.measureTrace) {
+    auto bytes = readBytes(timingFile);
+    if (!bytes) return bytes.errors();
+    std::vector<uint64_t> words(bytes->size() / sizeof(uint64_t));
+    std::memcpy(words.data(), bytes->data(), words.size() * sizeof(uint64_t));
+    TimingSource source;
+    source.deviceName = out.deviceName.empty() ? "the host CPU" : out.deviceName;
+    source.clock = "steady clock";
+    source.sms = out.workers;
+    auto trace = decodeTiming(plan, *program, words, source);
+    if (!trace) return trace.errors();
+    out.trace = std::move(trace).value();
+  }
+  return out;
+}
+
+}  // namespace rammer::runtime
