@@ -23,3 +23,27 @@ inline schedule::Plan withoutBarrier(const schedule::Plan& plan, size_t program,
 }
 
 }  // namespace rammer::testing
+
+namespace rammer::testing {
+
+// The plan with two vEUs of `program` waiting on each other before their
+// first instruction: vEU `a` for `b`'s last instruction and `b` for `a`'s.
+// A deadlock the validator would refuse, to force past it in runtime tests.
+inline schedule::Plan withWaitCycle(const schedule::Plan& plan, size_t program, int32_t a, int32_t b) {
+  schedule::Plan out = plan;
+  auto streams = plan.programs[program].program.streams();
+  for (auto& s : streams)
+    for (schedule::Instr& in : s)
+      if (auto* barrier = std::get_if<schedule::Barrier>(&in))
+        for (schedule::Slot& w : barrier->waits)
+          if (w.veu == a || w.veu == b) ++w.order;
+  auto& sa = streams[static_cast<size_t>(a)];
+  auto& sb = streams[static_cast<size_t>(b)];
+  const auto lastA = static_cast<int32_t>(sa.size()), lastB = static_cast<int32_t>(sb.size());
+  sa.insert(sa.begin(), schedule::Barrier{{schedule::Slot{b, lastB}}});
+  sb.insert(sb.begin(), schedule::Barrier{{schedule::Slot{a, lastA}}});
+  out.programs[program].program = schedule::RProgram::fromStreams(std::move(streams));
+  return out;
+}
+
+}  // namespace rammer::testing

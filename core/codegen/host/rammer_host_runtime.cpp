@@ -41,7 +41,9 @@
 #include <boost/context/detail/fcontext.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
 #include <chrono>
+#include <algorithm>
 #include <climits>
+#include <map>
 #include <condition_variable>
 #include <cstdio>
 #include <memory>
@@ -372,28 +374,63 @@ bool ready(const Block& b) {
          b.waitWant.load(std::memory_order_relaxed);
 }
 
-// Under rt().mutex: every vEU still blocked, as a message.
+// Under rt().mutex: the blocked vEUs as a message, a wait cycle first
+// (following each vEU to the one it waits for), then the rest by index.
 std::string describeDeadlock() {
   Runtime& r = rt();
-  std::string s = "deadlock in program " + std::to_string(r.launch.config.program) +
-                  ": every vEU left waits at a barrier and no step can change.";
-  int listed = 0, blocked = 0;
+  struct Wait {
+    int veu, order;
+    long long completed;  // of the awaited vEU, this run
+  };
+  std::map<int, Wait> blocked;
+  std::map<int, int> state;
   const uint64_t tag = r.launch.epoch << 32;
   for (const auto& w : r.workers)
     for (size_t i = 0; i < w->active; ++i) {
       const Block& b = *w->veus[i];
+      state[b.index.load()] = b.state.load(std::memory_order_relaxed);
       if (b.state.load(std::memory_order_relaxed) != kBlocked) continue;
-      ++blocked;
-      if (listed++ >= 8) continue;
       const unsigned long long* step = b.waitStep.load(std::memory_order_relaxed);
-      const unsigned long long have = std::atomic_ref<unsigned long long>(*const_cast<unsigned long long*>(step)).load(
-          std::memory_order_acquire);
-      const long long completed = have >= tag ? static_cast<long long>(have - tag) : 0;
-      s += "\n  vEU " + std::to_string(b.index.load()) + " waits for vEU " + std::to_string(b.waitVeu.load()) +
-           " to complete its instruction " + std::to_string(b.waitOrder.load()) + " (it has completed " +
-           std::to_string(completed) + ")";
+      const unsigned long long have =
+          std::atomic_ref<unsigned long long>(*const_cast<unsigned long long*>(step)).load(std::memory_order_acquire);
+      blocked[b.index.load()] = {b.waitVeu.load(), b.waitOrder.load(), have >= tag ? static_cast<long long>(have - tag) : 0};
     }
-  if (listed > 8) s += "\n  ... and " + std::to_string(blocked - 8) + " more blocked vEUs";
+  auto line = [&](int v) {
+    const Wait& w = blocked.at(v);
+    std::string s = "\n  vEU " + std::to_string(v) + " waits for vEU " + std::to_string(w.veu) +
+                    " to complete its instruction " + std::to_string(w.order) + " (it has completed " +
+                    std::to_string(w.completed) + ")";
+    if (state.count(w.veu) && state[w.veu] == kDone) s += ", but that vEU has finished";
+    return s;
+  };
+  std::string s = "deadlock in program " + std::to_string(r.launch.config.program) +
+                  ": every vEU left waits at a barrier and no step can change.";
+  std::vector<int> cycle;
+  if (!blocked.empty()) {
+    std::map<int, int> seen;
+    int v = blocked.begin()->first;
+    for (int k = 0; blocked.count(v) && !seen.count(v); ++k) {
+      seen[v] = k;
+      cycle.push_back(v);
+      v = blocked.at(v).veu;
+    }
+    if (seen.count(v)) cycle.erase(cycle.begin(), cycle.begin() + seen[v]);  // the cycle itself
+    else cycle.clear();
+  }
+  int listed = 0;
+  if (!cycle.empty()) {
+    s += " A wait cycle:";
+    for (int v : cycle) s += line(v), ++listed;
+    s += "\n  Also blocked:";
+  }
+  for (const auto& [v, w] : blocked) {
+    if (std::find(cycle.begin(), cycle.end(), v) != cycle.end()) continue;
+    if (listed++ >= 8) {
+      s += "\n  ... and " + std::to_string(blocked.size() - 8) + " more blocked vEUs";
+      break;
+    }
+    s += line(v);
+  }
   return s;
 }
 
