@@ -46,7 +46,6 @@ using KernelFn = void (*)(float* const* buffers, unsigned long long* steps, unsi
 struct Fanout {
   int threads = 1;
   int tid = 0;
-  bool alwaysFibers = false;  // ThreadSanitizer builds: every rTask on fibers, so races between threads show
 };
 
 // --- called by the kernels ---
@@ -171,7 +170,7 @@ inline void rammer_publish(unsigned long long* step, unsigned long long value, i
 template <class Body>
 inline void rammer_block_threads(const char* function, int syncs, Body&& body) {
   ::rammer_host::Fanout* f = ::rammer_host::fanoutBegin(function, syncs);
-  if (syncs == 0 && !f->alwaysFibers) {
+  if (syncs == 0) {
     for (int t = 0; t < f->threads; ++t) {
       f->tid = t;
       body(t);

@@ -29,7 +29,10 @@
 // is atomic, so it adds no edges. CUDA thread fibers belong to one vEU
 // (not shared by the worker's vEUs), so one vEU's work is never program-
 // ordered before another's. Blocks of an ordinary launch that share a
-// worker are ordered: races between them are not seen.
+// worker are ordered: races between them are not seen. An rTask without
+// __syncthreads runs its threads as a loop in TSan builds too (its threads
+// share no shared memory; a race between two of them on global memory,
+// i.e. two threads writing one element, is not seen).
 #define RAMMER_HOST_NO_CUDA_NAMES 1
 #include "rammer_host.h"
 
@@ -688,8 +691,7 @@ Fanout* fanoutBegin(const char* function, int syncs) {
   b->syncs = syncs;
   b->fanout.threads = static_cast<int>(rt().launch.config.block);
   b->fanout.tid = 0;
-  b->fanout.alwaysFibers = kTsan;
-  w.mode.store(syncs == 0 && !kTsan ? kLoop : kFibers, std::memory_order_relaxed);
+  w.mode.store(syncs == 0 ? kLoop : kFibers, std::memory_order_relaxed);
   return &b->fanout;
 }
 

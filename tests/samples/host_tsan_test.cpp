@@ -1,0 +1,151 @@
+// ThreadSanitizer over the barrier protocol: the host programs of three
+// samples' Rammer plans, built with -fsanitize=thread, run without a single
+// report; and the check can fail: the same program with one barrier the
+// barrier analysis calls needed removed, or with one __syncthreads removed
+// from an rKernel, is reported as a data race.
+//
+// Every vEU and every CUDA thread is a TSan fiber, switched without
+// synchronisation, so only the protocol's own acquire/release and the
+// __syncthreads barriers order them (core/codegen/host/rammer_host_runtime.cpp).
+// The plans are made for a 2-SM device: TSan holds at most 8128 fibers.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "core/codegen/code_generator.h"
+#include "core/device/device_spec.h"
+#include "core/exec/reference_executor.h"
+#include "core/onnx/importer.h"
+#include "core/passes/pass_manager.h"
+#include "core/schedule/barrier_removal.h"
+#include "core/schedule/policy.h"
+#include "tests/support/host_run.h"
+#include "tests/support/plan_mutation.h"
+
+namespace rammer {
+namespace {
+
+namespace fs = std::filesystem;
+
+ir::Graph optimized(const std::string& name) {
+  const fs::path committed = fs::path(RAMMER_SOURCE_DIR) / "samples/models" / (name + ".onnx");
+  onnx_import::ImportOptions options;
+  options.batch = 1;
+  auto g = onnx_import::importModel(fs::exists(committed) ? committed : fs::path(RAMMER_SAMPLES_DIR) / (name + ".onnx"),
+                                    options);
+  if (!g) throw std::runtime_error(g.errorText());
+  passes::PassContext ctx;
+  if (auto r = passes::standardPipeline().run(*g, ctx); !r) throw std::runtime_error(r.errorText());
+  return std::move(g).value();
+}
+
+// The V100 preset cut down to 2 SMs: a handful of vEUs, still with barriers.
+device::DeviceSpec smallDevice() {
+  auto d = device::loadDevice("v100");
+  if (!d) throw std::runtime_error(d.errorText());
+  d->id = "v100_2sm";
+  d->name = "V100 with 2 SMs (ThreadSanitizer tests)";
+  d->sms = 2;
+  return std::move(d).value();
+}
+
+schedule::Plan wavefront(const ir::Graph& g) {
+  auto p = schedule::makePolicy("wavefront");
+  if (!p) throw std::runtime_error(p.errorText());
+  auto plan = (*p)->schedule(g, smallDevice(), {});
+  if (!plan) throw std::runtime_error(plan.errorText());
+  return std::move(plan).value();
+}
+
+size_t barrierCount(const schedule::Plan& plan) {
+  size_t n = 0;
+  for (const auto& prog : plan.programs)
+    for (const auto& stream : prog.program.streams())
+      for (const auto& in : stream) n += std::holds_alternative<schedule::Barrier>(in);
+  return n;
+}
+
+runtime::HostExecutionOptions tsanOptions() {
+  runtime::HostExecutionOptions o = testing::hostTestOptions();
+  o.build.threadSanitizer = true;
+  o.workers = 2;
+  return o;
+}
+
+class HostTsan : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HostTsan, TheBarrierProtocolHasNoDataRace) {
+  const ir::Graph g = optimized(GetParam());
+  const schedule::Plan plan = wavefront(g);
+  ASSERT_GT(barrierCount(plan), 10u) << "a plan with barriers to check";
+  const std::vector<ir::Tensor> inputs = testing::seededInputs(g);
+  auto want = exec::runReference(g, inputs);
+  ASSERT_TRUE(want.ok()) << want.errorText();
+  auto got = runtime::executeOnHost(plan, g, inputs, tsanOptions());
+  ASSERT_TRUE(got.ok()) << got.errorText();
+  EXPECT_LE(testing::worstRelativeL2(got->outputs, *want), 1e-4);
+  std::cout << GetParam() << ": " << barrierCount(plan) << " barriers, 0 ThreadSanitizer reports, build "
+            << got->build.compileSeconds << " s, run " << got->processSeconds << " s\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, HostTsan, ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"));
+
+TEST(HostTsanNegative, RemovingANeededBarrierIsADataRace) {
+  const ir::Graph g = optimized("sample_cnn");
+  const schedule::Plan plan = wavefront(g);
+  auto analysis = schedule::BarrierRemoval::analyse(plan, g);
+  ASSERT_TRUE(analysis.ok()) << analysis.errorText();
+  // The first barrier whose removal leaves a consumer unordered after its producer.
+  std::optional<std::pair<int, schedule::Slot>> needed;
+  std::string why;
+  for (const auto& [program, slot] : analysis->barriers()) {
+    auto v = analysis->without(program, slot);
+    if (v.ok() && v->needed) {
+      needed = std::make_pair(program, slot);
+      why = v->problem.message;
+      break;
+    }
+  }
+  ASSERT_TRUE(needed.has_value()) << "no needed barrier in the plan";
+  const schedule::Plan broken = testing::withoutBarrier(plan, static_cast<size_t>(needed->first), needed->second);
+  auto got = runtime::executeOnHost(broken, g, testing::seededInputs(g), tsanOptions());
+  ASSERT_FALSE(got.ok()) << "the race of a missing barrier was not seen (" << why << ")";
+  EXPECT_NE(got.errorText().find("ThreadSanitizer reported"), std::string::npos) << got.errorText();
+  EXPECT_NE(got.errorText().find("data race"), std::string::npos) << got.errorText();
+  std::cout << "removed the barrier at program " << needed->first << ", vEU " << needed->second.veu << ", order "
+            << needed->second.order << " (" << why << "):\n" << got.errorText().substr(0, 600) << "\n";
+}
+
+TEST(HostTsanNegative, RemovingASyncthreadsFromAnRKernelIsADataRace) {
+  const ir::Graph g = optimized("sample_cnn");
+  const schedule::Plan plan = wavefront(g);
+  auto gp = codegen::generateProgram(plan, g, {codegen::Target::Host, true});
+  ASSERT_TRUE(gp.ok()) << gp.errorText();
+  // A block reduction: every thread stores its partial sum, a barrier, then
+  // threads read each other's. Without that barrier the reads race the stores.
+  std::string& s = gp->source;
+  const std::regex store(R"(( +if \(tid < \d+\) smem\[tid\] = [a-z]+;\n)( +__syncthreads\(\);\n))");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(s, m, store)) << "no block reduction in the sample's kernels";
+  const size_t at = static_cast<size_t>(m.position(2));
+  // The rKernel function it belongs to, and its wrapper's syncCount, one lower now.
+  const size_t fnAt = s.rfind("__device__ void ", at);
+  const std::string function = s.substr(fnAt + 16, s.find('(', fnAt) - fnAt - 16);
+  s.erase(at, static_cast<size_t>(m.length(2)));
+  const std::regex wrapper("RAMMER_BLOCK_THREADS\\((\\d+), " + function + "\\(");
+  ASSERT_TRUE(std::regex_search(s, m, wrapper)) << function;
+  const int syncs = std::stoi(m[1].str());
+  s.replace(static_cast<size_t>(m.position(1)), static_cast<size_t>(m.length(1)), std::to_string(syncs - 1));
+
+  runtime::HostExecutionOptions o = tsanOptions();
+  auto build = runtime::buildHostProgram(*gp, o.build);
+  ASSERT_TRUE(build.ok()) << build.errorText();
+  auto got = runtime::runHostProgram(runtime::HostProgram{*gp, *build}, plan, g, testing::seededInputs(g), o);
+  ASSERT_FALSE(got.ok()) << "the race of a missing __syncthreads in " << function << " was not seen";
+  EXPECT_NE(got.errorText().find("ThreadSanitizer reported"), std::string::npos) << got.errorText();
+  EXPECT_NE(got.errorText().find(function), std::string::npos) << "the race is in " << function << ":\n"
+                                                               << got.errorText();
+}
+
+}  // namespace
+}  // namespace rammer
