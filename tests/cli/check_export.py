@@ -54,8 +54,11 @@ def manifest_records(path):
 
 
 def check_project(a, out, emit):
-    ext = "cu" if emit == "cuda" else "hip"
-    for f in [f"kernels.{ext}", f"main.{ext}", "manifest.txt", "CMakeLists.txt", "README.txt"]:
+    ext = {"cuda": "cu", "hip": "hip", "host": "cpp"}[emit]
+    files = [f"kernels.{ext}", f"main.{ext}", "manifest.txt", "CMakeLists.txt", "README.txt"]
+    if emit == "host":
+        files += ["rammer_host.h", "rammer_host_runtime.cpp"]
+    for f in files:
         if not os.path.isfile(os.path.join(out, f)):
             fail(f"{f} missing from {out}")
     m = manifest_records(os.path.join(out, "manifest.txt"))
@@ -138,6 +141,31 @@ def case_hip(a):
         fail("clang-15 produced no prog")
 
 
+def case_host(a):
+    """The host project: the same kernels on the CPU. It builds with the
+    documented compiler command and with CMake, and both programs pass their
+    own check against the reference executor's outputs."""
+    out = fresh_dir(os.path.join(a.work, "project"))
+    p = run([a.rammer, "-q", "export", a.model, "--policy", "wavefront", "--emit", "host", "-o", out, "--seed", "7"])
+    build = next((l.split("&&", 1)[1].strip() for l in p.stdout.splitlines() if l.startswith("build")), "")
+    if not build.startswith("c++ ") or "-lboost_context" not in build:
+        fail("the summary does not give the host build command:\n" + p.stdout)
+    check_project(a, out, "host")
+    b = subprocess.run(build, shell=True, cwd=out, capture_output=True, text=True, timeout=900)
+    if b.returncode != 0:
+        fail("the documented host build failed:\n" + b.stdout[-4000:] + b.stderr[-4000:])
+    r = run([os.path.join(out, "prog"), "--runs", "2"])
+    if "PASS" not in r.stdout or "max abs error" not in r.stdout or "host CPU" not in r.stdout:
+        fail("prog did not report its check on the host CPU:\n" + r.stdout)
+    # The CMake project builds the same program.
+    build_dir = os.path.join(out, "build")
+    run(["cmake", "-S", out, "-B", build_dir], timeout=300)
+    run(["cmake", "--build", build_dir], timeout=900)
+    r = run([os.path.join(out, "prog"), "--runs", "1"])
+    if "PASS" not in r.stdout:
+        fail("the CMake-built prog did not pass:\n" + r.stdout)
+
+
 def case_errors(a):
     out = os.path.join(a.work, "bad")
     p = run([a.rammer, "export", a.model, "--emit", "opencl", "-o", out], expect_rc=2)
@@ -154,7 +182,7 @@ def case_errors(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--case", required=True, choices=["cuda", "hip", "errors"])
+    ap.add_argument("--case", required=True, choices=["cuda", "hip", "host", "errors"])
     ap.add_argument("--rammer", required=True)
     ap.add_argument("--model", required=True)
     ap.add_argument("--work", required=True)
