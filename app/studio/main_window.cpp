@@ -1,6 +1,7 @@
 #include "app/studio/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -48,6 +49,7 @@ const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 QString stateKey() { return QStringLiteral("mainWindow/stateV%1").arg(MainWindow::kLayoutVersion); }
 const QString kPolicyKey = QStringLiteral("session/policy");
 const QString kDeviceKey = QStringLiteral("session/device");
+const QString kRunTargetKey = QStringLiteral("run/target");
 const QString kExportDirKey = QStringLiteral("export/directory");
 const QString kOpenDirKey = QStringLiteral("open/directory");
 const QString kDeviceFromFile = QStringLiteral("From file…");
@@ -82,8 +84,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   // Remembered choices, unless the command line overrides them later.
   session_->setPolicy(settings_->value(kPolicyKey, QString::fromLatin1(viz::StudioSession::kDefaultPolicy)).toString());
   session_->setDevice(settings_->value(kDeviceKey, QString::fromLatin1(viz::StudioSession::kDefaultDevice)).toString());
+  const int target = settings_->value(kRunTargetKey, 0).toInt();
+  session_->setRunTarget(target == 1 ? viz::RunTarget::Emulator : target == 2 ? viz::RunTarget::Host : viz::RunTarget::Auto);
 
   createActions();
+  for (const char* name : {"runTargetAuto", "runTargetEmulator", "runTargetHost"})
+    if (QAction* a = action(QString::fromLatin1(name)); a->data().toInt() == static_cast<int>(session_->runTarget()))
+      a->setChecked(true);
   createDocks();
   createToolBar();
   createMenus();
@@ -127,9 +134,30 @@ void MainWindow::createActions() {
   reschedule->setToolTip(tr("Schedule, validate and simulate again with the current settings (F5)"));
   connect(reschedule, &QAction::triggered, session_, &viz::StudioSession::reschedule);
   QAction* run = make(QStringLiteral("compileRun"), tr("Compile && &Run"), QKeySequence(Qt::CTRL | Qt::Key_R));
-  run->setToolTip(tr("Generate the kernels and run them: on the GPU when there is one, else on the CPU emulator "
-                     "(Ctrl+R)"));
+  run->setToolTip(tr("Generate the kernels and run them where Run > Run On says: the GPU, the CPU emulator or "
+                     "the generated code on the CPU (Ctrl+R)"));
   connect(run, &QAction::triggered, session_, &viz::StudioSession::compileAndRun);
+  // Where Compile & Run runs: one of three, remembered between sessions.
+  auto* targets = new QActionGroup(this);
+  auto target = [&](const QString& name, const QString& text, const QString& tip, viz::RunTarget t) {
+    QAction* a = make(name, text);
+    a->setCheckable(true);
+    a->setToolTip(tip);
+    a->setData(static_cast<int>(t));
+    targets->addAction(a);
+    connect(a, &QAction::triggered, this, [this, t] {
+      session_->setRunTarget(t);
+      settings_->setValue(kRunTargetKey, static_cast<int>(t));
+    });
+  };
+  target(QStringLiteral("runTargetAuto"), tr("&GPU, else CPU Emulator"),
+         tr("Run on the GPU when there is one, else emulate the plan on the CPU"), viz::RunTarget::Auto);
+  target(QStringLiteral("runTargetEmulator"), tr("CPU &Emulator"),
+         tr("Run the plan rTask by rTask with the rKernels' CPU tiles"), viz::RunTarget::Emulator);
+  target(QStringLiteral("runTargetHost"), tr("Generated Code on &CPU"),
+         tr("Build the generated kernels with the system C++ compiler and run them on the CPU: the code itself, "
+            "not a GPU measurement"),
+         viz::RunTarget::Host);
   QAction* cancel = make(QStringLiteral("cancel"), tr("&Cancel"));
   cancel->setToolTip(tr("Stop the running job; nothing of it is applied"));
   connect(cancel, &QAction::triggered, session_, &viz::StudioSession::cancel);
@@ -195,6 +223,9 @@ void MainWindow::createMenus() {
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(action(QStringLiteral("reschedule")));
   run->addAction(action(QStringLiteral("compileRun")));
+  QMenu* runOn = run->addMenu(tr("Run &On"));
+  for (const char* name : {"runTargetAuto", "runTargetEmulator", "runTargetHost"})
+    runOn->addAction(action(QString::fromLatin1(name)));
   run->addAction(action(QStringLiteral("cancel")));
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -442,8 +473,8 @@ void MainWindow::onPlanChanged() {
 void MainWindow::onMeasuredChanged() {
   // An emulation's wall-clock times dwarf the prediction: give it its own
   // axis. A GPU measurement is compared with the prediction rTask by rTask.
-  timeline_->setDisplay(session_->runBackend() == viz::RunBackend::Emulator ? TimelinePage::Display::Run
-                                                                            : TimelinePage::Display::Compare);
+  const bool onCpu = session_->runBackend() == viz::RunBackend::Emulator || session_->runBackend() == viz::RunBackend::Host;
+  timeline_->setDisplay(onCpu ? TimelinePage::Display::Run : TimelinePage::Display::Compare);
   timeline_->setMeasured(session_->measuredTrace());
   updateActions();
   if (auto trace = session_->measuredTrace()) {

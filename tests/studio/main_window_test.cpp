@@ -286,6 +286,44 @@ TEST_F(MainWindowTest, CompileAndRunWithoutAGpuRunsTheEmulatorAndSaysSo) {
   EXPECT_TRUE(window->action(QStringLiteral("exportMeasuredTrace"))->isEnabled());
 }
 
+// Run > Run On > Generated Code on CPU: the host target, labelled so in
+// every place that shows the run, remembered for the next session.
+TEST_F(MainWindowTest, CompileAndRunOnTheHostTargetRunsTheGeneratedCode) {
+  qputenv("RAMMER_HOST_CACHE", RAMMER_BINARY_DIR "/host-cache");
+  openFromCommandLine(*window, {sampleCnn()});
+  QAction* host = window->action(QStringLiteral("runTargetHost"));
+  ASSERT_NE(host, nullptr);
+  EXPECT_TRUE(window->action(QStringLiteral("runTargetAuto"))->isChecked());
+  host->trigger();
+  EXPECT_TRUE(host->isChecked());
+  EXPECT_FALSE(window->action(QStringLiteral("runTargetAuto"))->isChecked());
+  EXPECT_EQ(window->session()->runTarget(), viz::RunTarget::Host);
+  QSignalSpy ran(window->session(), &viz::StudioSession::runFinished);
+  window->action(QStringLiteral("compileRun"))->trigger();
+  ASSERT_TRUE(ran.wait(kWaitMs));
+  ASSERT_TRUE(ran.first().first().toBool());
+  EXPECT_EQ(window->session()->runBackend(), viz::RunBackend::Host);
+  EXPECT_EQ(window->session()->runLabel(), "generated code on CPU");
+  EXPECT_EQ(window->session()->metricsModel()->headerData(viz::MetricsModel::MeasuredColumn, Qt::Horizontal).toString(),
+            "generated code on CPU");
+  EXPECT_TRUE(window->statusPanel()->message().startsWith(QStringLiteral("generated code on CPU")));
+  TimelinePage* timeline = window->timelinePage();
+  if (timeline->isBuilding()) {
+    QSignalSpy ready(timeline, &TimelinePage::ready);
+    ASSERT_TRUE(ready.wait(kWaitMs));
+  }
+  EXPECT_EQ(timeline->display(), TimelinePage::Display::Run);
+  EXPECT_TRUE(timeline->view()->model().trace().source.starts_with("generated code on CPU"));
+  EXPECT_EQ(timeline->view()->model().trace().tasks.size(), window->session()->plan()->numRTasks());
+
+  // The choice is remembered.
+  window->session()->waitForWorkers();
+  window.reset();
+  window = makeWindow();
+  EXPECT_EQ(window->session()->runTarget(), viz::RunTarget::Host);
+  EXPECT_TRUE(window->action(QStringLiteral("runTargetHost"))->isChecked());
+}
+
 TEST_F(MainWindowTest, PickersRescheduleAndBadFilesShowDiagnostics) {
   openFromCommandLine(*window, {sampleCnn()});
   QSignalSpy done(window->session(), &viz::StudioSession::jobFinished);

@@ -40,7 +40,7 @@ CapabilityReport describeCapability(const runtime::CudaCapability& cuda, const s
     r.text = QStringLiteral("simulated: no GPU (%1)").arg(missingPart(cuda));
     detail += QStringLiteral(
         ". Schedules are predicted by the simulator; Compile & Run uses the CPU emulator and labels its "
-        "timeline as emulated.");
+        "timeline as emulated, or (Run > Run On) runs the generated code itself on the CPU.");
   }
   if (cupti && !cupti->message.isEmpty()) detail += QStringLiteral("\nCUPTI: ") + cupti->message;
   r.detail = detail;

@@ -12,6 +12,7 @@
 #include "core/exec/reference_executor.h"
 #include "core/onnx/importer.h"
 #include "core/runtime/gpu_execution.h"
+#include "core/runtime/host_execution.h"
 #include "core/schedule/policy.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
@@ -266,17 +267,21 @@ class PipelineRun {
   bool runPlan() {
     if (!need(r_.plan != nullptr && r_.optimized != nullptr && r_.original != nullptr, "plan")) return false;
     const PipelineRequest& q = r_.request;
-    const runtime::CudaCapability cuda = q.capability ? *q.capability : runtime::probeCuda(q.libraries);
     auto inputs = exec::makeRandomInputs(*r_.optimized, q.inputSeed);
     if (!inputs) {
       add(inputs.errors());
       return false;
     }
     std::vector<ir::Tensor> outputs;
-    if (cuda.canRun()) {
-      if (!runOnGpu(cuda, *inputs, outputs)) return false;
+    if (q.runTarget == RunTarget::Host) {
+      if (!runOnHost(*inputs, outputs)) return false;
     } else {
-      if (!runOnEmulator(cuda, *inputs, outputs)) return false;
+      const runtime::CudaCapability cuda = q.capability ? *q.capability : runtime::probeCuda(q.libraries);
+      if (q.runTarget == RunTarget::Auto && cuda.canRun()) {
+        if (!runOnGpu(cuda, *inputs, outputs)) return false;
+      } else {
+        if (!runOnEmulator(cuda, *inputs, outputs)) return false;
+      }
     }
     if (!q.checkOutputs) return true;
     return checkOutputs(*inputs, outputs);
@@ -368,20 +373,58 @@ class PipelineRun {
       add(result.errors());
       return false;
     }
+    const bool chosen = r_.request.runTarget == RunTarget::Emulator;
     r_.backend = RunBackend::Emulator;
-    r_.runLabel = kEmulatedNoGpuLabel;
-    note("no GPU to run on (" + cuda.message + "): ran the plan on the CPU emulator instead; its timeline is "
-         "wall-clock time on this machine's threads, not a GPU measurement");
+    r_.runLabel = chosen ? kEmulatedLabel : kEmulatedNoGpuLabel;
+    if (!chosen)
+      note("no GPU to run on (" + cuda.message + "): ran the plan on the CPU emulator instead; its timeline is "
+           "wall-clock time on this machine's threads, not a GPU measurement");
     if (result->trace) {
       sim::Trace trace = std::move(*result->trace);
-      trace.source = kEmulatedNoGpuLabel;
+      trace.source = r_.runLabel;
       r_.measured = std::make_shared<const sim::Trace>(std::move(trace));
     }
     r_.runMetrics.emplace_back("emulator_threads", result->threads);
     r_.runMetrics.emplace_back("emulator_wall_us", result->seconds * 1e6);
     outputs = std::move(result->outputs);
     r_.log.push_back("emulated on " + std::to_string(result->threads) + " CPU thread(s) in " +
-                     timeText(result->seconds) + " (no GPU: " + cuda.message + ")");
+                     timeText(result->seconds) + (chosen ? std::string() : " (no GPU: " + cuda.message + ")"));
+    return true;
+  }
+
+  // The generated kernels themselves on the CPU: built by the system
+  // compiler (cached), run as a child process that records every rTask.
+  bool runOnHost(const std::vector<ir::Tensor>& inputs, std::vector<ir::Tensor>& outputs) {
+    report(QStringLiteral("Compiling the generated code for the CPU..."), 0.05);
+    runtime::HostExecutionOptions options;
+    options.measureTrace = true;
+    options.repeat = 3;
+    options.cancel = control_.cancel;
+    options.status = [this](const std::string& s) { report(QString::fromStdString(s), 0.2); };
+    auto run = runtime::executeOnHost(*r_.plan, *r_.optimized, inputs, options);
+    if (!run) {
+      if (control_.cancelled()) return false;
+      add(run.errors());
+      return false;
+    }
+    r_.backend = RunBackend::Host;
+    r_.runLabel = kHostCodeLabel;
+    note("ran the generated kernels on the CPU (" + run->deviceName +
+         "): this checks the generated code itself; its timeline is wall-clock time on this machine's threads, not "
+         "a GPU measurement");
+    if (run->trace) {
+      sim::Trace trace = std::move(*run->trace);
+      for (const auto& [k, v] : trace.metrics) r_.runMetrics.emplace_back(k, v);
+      trace.source = std::string(kHostCodeLabel) + " (" + run->deviceName + ")";
+      r_.measured = std::make_shared<const sim::Trace>(std::move(trace));
+    }
+    r_.runMetrics.emplace_back("host_run_ms", run->meanRunMs);
+    r_.runMetrics.emplace_back("host_compile_s", run->build.compileSeconds);
+    r_.runMetrics.emplace_back("host_build_cached", run->build.cached ? 1 : 0);
+    r_.runMetrics.emplace_back("host_workers", run->workers);
+    outputs = std::move(run->outputs);
+    r_.log.push_back("generated code on " + run->deviceName + ": " + fixed(run->meanRunMs, 2) + " ms per run" +
+                     (run->build.cached ? " (build cached)" : ", compiled in " + timeText(run->build.compileSeconds)));
     return true;
   }
 

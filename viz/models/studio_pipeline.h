@@ -52,6 +52,12 @@ struct JobControl {
   }
 };
 
+// Where "Compile & Run" runs a plan. Auto: the GPU when there is one,
+// else the CPU emulator (the plan rTask by rTask with CPU tiles). Host: the
+// generated kernels themselves, built by the system compiler and run on the
+// CPU ("generated code on CPU"; core/runtime/host_execution.h).
+enum class RunTarget { Auto, Emulator, Host };
+
 struct PipelineRequest {
   PipelineStage from = PipelineStage::Import;
   PipelineStage to = PipelineStage::Simulate;  // inclusive
@@ -79,10 +85,12 @@ struct PipelineRequest {
   // Run: also compute the reference outputs and compare (max |diff| / rtol).
   bool checkOutputs = true;
   uint64_t inputSeed = 0;
+  // Run: where (see RunTarget).
+  RunTarget runTarget = RunTarget::Auto;
 };
 
 // How "Compile & Run" ran the plan.
-enum class RunBackend { None, Gpu, Emulator };
+enum class RunBackend { None, Gpu, Emulator, Host };
 
 struct PipelineResult {
   PipelineRequest request;  // what was asked (its inputs included)
@@ -115,6 +123,10 @@ struct PipelineResult {
 
 // The label of a trace the emulator produced because there is no GPU.
 inline constexpr const char* kEmulatedNoGpuLabel = "emulated: CPU (no GPU)";
+// ... because the emulator was chosen.
+inline constexpr const char* kEmulatedLabel = "emulated: CPU";
+// The label of a run of the generated kernels on the CPU (the host target).
+inline constexpr const char* kHostCodeLabel = "generated code on CPU";
 
 PipelineResult runPipeline(PipelineRequest request, const JobControl& control);
 

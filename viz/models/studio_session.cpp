@@ -84,6 +84,12 @@ quint64 StudioSession::setPolicy(const QString& policy) {
   return submit(PipelineStage::Schedule, PipelineStage::Simulate);
 }
 
+void StudioSession::setRunTarget(RunTarget target) {
+  if (target == runTarget_) return;
+  runTarget_ = target;
+  emit settingsChanged();
+}
+
 quint64 StudioSession::setDevice(const QString& device) {
   const std::string d = device.trimmed().toStdString();
   if (d == device_) return 0;
@@ -159,6 +165,7 @@ quint64 StudioSession::submit(PipelineStage from, PipelineStage to) {
   }
   if (from > PipelineStage::Simulate) q.plan = plan_;
   q.capability = capability_;
+  q.runTarget = runTarget_;
 
   const QString what = describe(from, to);
   running_ = Running{from, to, true, what};

@@ -83,6 +83,10 @@ class StudioSession : public QObject {
   // What "Compile & Run" may use; probed on the worker when never set.
   void setCapability(std::optional<runtime::CudaCapability> capability) { capability_ = std::move(capability); }
   const std::optional<runtime::CudaCapability>& capability() const { return capability_; }
+  // Where "Compile & Run" runs: the GPU else the emulator (Auto), the
+  // emulator, or the generated code on the CPU (Host). For the next run.
+  void setRunTarget(RunTarget target);
+  RunTarget runTarget() const { return runTarget_; }
 
   // --- results (null until produced)
   bool hasModel() const { return optimized_ != nullptr; }
@@ -114,9 +118,10 @@ class StudioSession : public QObject {
   // Returns the constraints request id (see the rules above).
   quint64 setConstraints(const schedule::Constraints& constraints);
   quint64 reschedule();  // the same settings again (F5)
-  // Compile & Run: CUDA on the GPU when there is one, else the CPU emulator
-  // (labelled "emulated: CPU (no GPU)"); outputs are checked against the
-  // reference executor.
+  // Compile & Run on the run target: CUDA on the GPU when there is one,
+  // else the CPU emulator (labelled "emulated: CPU (no GPU)"), or the
+  // generated code on the CPU ("generated code on CPU"); outputs are
+  // checked against the reference executor.
   quint64 compileAndRun();
   // Writes `path` (a folder for projects). Refused (0) while busy or when
   // what it needs does not exist yet; exportFinished says how it went.
@@ -186,6 +191,7 @@ class StudioSession : public QObject {
   std::optional<PendingConstraints> pendingConstraints_;
   quint64 nextConstraintsRequest_ = 0;
   std::optional<runtime::CudaCapability> capability_;
+  RunTarget runTarget_ = RunTarget::Auto;
 
   // Applied: what the views show.
   QString path_;

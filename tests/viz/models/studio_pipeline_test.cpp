@@ -185,6 +185,42 @@ TEST(StudioPipeline, RunOnTheEmulatorWithoutAGpu) {
   EXPECT_EQ(r.measured->tasks.size(), r.plan->numRTasks());
 }
 
+// The host target: the generated kernels built and run on the CPU, their
+// outputs checked against the reference, their own timings as the trace.
+TEST(StudioPipeline, RunTheGeneratedCodeOnTheCpu) {
+  qputenv("RAMMER_HOST_CACHE", RAMMER_BINARY_DIR "/host-cache");
+  PipelineRequest q;
+  q.modelPath = sampleCnn();
+  q.to = PipelineStage::Run;
+  q.runTarget = RunTarget::Host;
+  PipelineResult r = runPipeline(q, {});
+  ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : ir::formatDiagnostic(r.diagnostics[0].diagnostic));
+  EXPECT_EQ(r.backend, RunBackend::Host);
+  EXPECT_EQ(r.runLabel, kHostCodeLabel);
+  ASSERT_TRUE(r.measured);
+  EXPECT_EQ(r.measured->tasks.size(), r.plan->numRTasks());
+  EXPECT_TRUE(r.measured->source.starts_with(kHostCodeLabel)) << r.measured->source;
+  std::map<std::string, double> metrics(r.runMetrics.begin(), r.runMetrics.end());
+  EXPECT_LE(metrics.at("max_abs_diff_vs_reference"), 1e-3);
+  EXPECT_GT(metrics.at("host_run_ms"), 0.0);
+  EXPECT_GE(metrics.at("host_workers"), 1.0);
+  bool said = false;
+  for (const auto& d : r.diagnostics) said = said || d.diagnostic.message.find("generated kernels on the CPU") != std::string::npos;
+  EXPECT_TRUE(said) << "the run says what it was";
+}
+
+// The emulator by choice is labelled without "no GPU".
+TEST(StudioPipeline, RunOnTheEmulatorByChoice) {
+  PipelineRequest q;
+  q.modelPath = sampleCnn();
+  q.to = PipelineStage::Run;
+  q.runTarget = RunTarget::Emulator;
+  PipelineResult r = runPipeline(q, {});
+  ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].diagnostic.message);
+  EXPECT_EQ(r.backend, RunBackend::Emulator);
+  EXPECT_EQ(r.runLabel, kEmulatedLabel);
+}
+
 }  // namespace
 }  // namespace rammer::viz
 
