@@ -96,6 +96,9 @@ std::string tiledGemmCuda(const GemmCudaParts& p, const GemmTile& t, const TileG
   const I kend = kbeg + KCHUNK < K ? kbeg + KCHUNK : K;
   const bool active = tid < NT;
   const int tx = tid % TX, ty = tid / TX;
+  // A thread whose first row or column lies past the matrix computes nothing
+  // useful (a thin GEMM's edge tile): it still loads and meets every barrier.
+  const bool computes = active && m0 + ty < M && n0 + tx < N;
   float* As = smem;
   float* Bs = smem + TK * TM;
   float acc[RM][RN];
@@ -117,7 +120,7 @@ std::string tiledGemmCuda(const GemmCudaParts& p, const GemmTile& t, const TileG
       }}
     }}
     __syncthreads();
-    if (active) {{
+    if (computes) {{
 #pragma unroll
       for (int kk = 0; kk < TK; ++kk) {{
         float a[RM], b[RN];
@@ -133,7 +136,7 @@ std::string tiledGemmCuda(const GemmCudaParts& p, const GemmTile& t, const TileG
     }}
     __syncthreads();
   }}
-  if (active) {{
+  if (computes) {{
 #pragma unroll
     for (int r = 0; r < RM; ++r)
 #pragma unroll

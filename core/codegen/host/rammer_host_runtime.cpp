@@ -650,7 +650,8 @@ void syncThreads() {
     default: break;
   }
   ThreadFiber* f = w.thread.load(std::memory_order_relaxed);
-  const int k = f->barriers.fetch_add(1, std::memory_order_relaxed);
+  const int k = f->barriers.load(std::memory_order_relaxed);  // only this thread writes it
+  f->barriers.store(k + 1, std::memory_order_relaxed);
   f->state.store(kAtBarrier, std::memory_order_relaxed);
   tsanRelease(&f->set->phase[k % 2]);
   toLeader(f);
