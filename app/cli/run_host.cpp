@@ -46,6 +46,7 @@ HostRunReport runOnHost(const ir::Graph& optimized, const std::vector<ir::Tensor
   r.json["program"] = b.executable.string();
   r.json["run_ms"] = run->meanRunMs;
   r.json["runs"] = request.repeat;
+  r.json["peak_rss_kib"] = run->peakRssKib;
   r.json["thread_sanitizer"] = request.threadSanitizer;
   if (!request.traceFile.empty()) r.json["trace"] = request.traceFile;
   r.lines.push_back(fmt::format("plan     {} on {}: {} programs, {} rTasks", plan.policy, planned.device.id,

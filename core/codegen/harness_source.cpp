@@ -30,6 +30,7 @@ constexpr const char* kHarness = R"rammer(// Harness for an exported Rammer prog
 // The host target: the generated program on the CPU (rammer_host.h). The
 // few runtime calls below are what the CUDA runtime does for this harness.
 #define RAMMER_HOST_NO_CUDA_NAMES 1
+#include <sys/resource.h>
 #include <chrono>
 #include "rammer_host.h"
 typedef int gpuError_t;
@@ -448,6 +449,11 @@ int main(int argc, char** argv) {
     writeRaw(timingFile, host.data(), words * 8);
     std::printf("timing: %zu words written to %s\n", words, timingFile.c_str());
   }
+#if defined(RAMMER_HOST)
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("memory: peak RSS %ld KiB\n", usage.ru_maxrss);
+#endif
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <regex>
@@ -114,8 +115,9 @@ std::vector<ir::Diagnostic> sanitizerReports(const std::string& output) {
   return out;
 }
 
-// The plan's words for a deadlocked slot: "vEU 3 ... its instruction 7" ->
-// "(op 'name' rTask 12)" appended, so the message names the work too.
+// The plan's words for a deadlock line "vEU 2 waits for vEU 3 to complete
+// its instruction 7": the waiting vEU's barrier (its position in the vEU's
+// stream) and the awaited rTask, so the message names the work too.
 std::string explainSlots(const schedule::Plan& plan, int program, const std::string& message) {
   if (program < 0 || static_cast<size_t>(program) >= plan.programs.size()) return message;
   const schedule::RProgram& prog = plan.programs[static_cast<size_t>(program)].program;
@@ -127,8 +129,18 @@ std::string explainSlots(const schedule::Plan& plan, int program, const std::str
   while (std::getline(in, line)) {
     std::smatch m;
     if (std::regex_search(line, m, slot)) {
-      const int veu = std::stoi(m[2].str()), order = std::stoi(m[3].str());
-      if (veu < prog.numVEUs() && order >= 0 && static_cast<size_t>(order) < prog.stream(veu).size()) {
+      const int waiter = std::stoi(m[1].str()), veu = std::stoi(m[2].str()), order = std::stoi(m[3].str());
+      if (waiter >= 0 && waiter < prog.numVEUs()) {
+        const auto& stream = prog.stream(waiter);
+        for (size_t k = 0; k < stream.size(); ++k) {
+          const auto* b = std::get_if<schedule::Barrier>(&stream[k]);
+          if (!b || std::find(b->waits.begin(), b->waits.end(), schedule::Slot{veu, order}) == b->waits.end()) continue;
+          const std::string at = "vEU " + m[1].str();
+          line.replace(static_cast<size_t>(m.position(0)), at.size(), fmt::format("{} (its barrier, instruction {})", at, k));
+          break;
+        }
+      }
+      if (veu >= 0 && veu < prog.numVEUs() && order >= 0 && static_cast<size_t>(order) < prog.stream(veu).size()) {
         const schedule::Instr& ins = prog.stream(veu)[static_cast<size_t>(order)];
         if (const auto* e = std::get_if<schedule::Exec>(&ins); e && e->task.op >= 0 &&
                                                               static_cast<size_t>(e->task.op) < plan.ops.size())
@@ -227,6 +239,8 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
     out.workers = std::stoi(m[2].str());
   }
   if (std::regex_search(r.output, m, time)) out.meanRunMs = std::stod(m[1].str());
+  static const std::regex memory(R"(memory: peak RSS (\d+) KiB)");
+  if (std::regex_search(r.output, m, memory)) out.peakRssKib = std::stoll(m[1].str());
 
   for (size_t k = 0; k < graph.outputs().size(); ++k) {
     const ir::Value& v = graph.value(graph.outputs()[k]);

@@ -43,6 +43,7 @@ struct HostExecution {
   std::vector<ir::Tensor> outputs;  // per graph output, from the first run
   double meanRunMs = 0;             // the timed runs' mean, as the program measured it
   double processSeconds = 0;        // the whole child process, loading included
+  int64_t peakRssKib = 0;           // the program's peak resident memory
   std::optional<sim::Trace> trace;  // when measureTrace
 };
 

@@ -18,6 +18,7 @@
 #include "core/onnx/tensor_file.h"
 #include "core/ops/op_registry.h"
 #include "core/passes/pass_manager.h"
+#include "tests/conformance/conformance_cases.h"
 
 namespace fs = std::filesystem;
 using namespace rammer;
@@ -27,17 +28,7 @@ namespace {
 constexpr double kRtol = 1e-3;
 constexpr double kAtol = 1e-5;
 
-std::vector<fs::path> allCases() {
-  std::vector<fs::path> cases;
-  const fs::path root = fs::path(RAMMER_SHARED_DIR) / "onnx-conformance";
-  for (const char* suite : {"pytorch-converted", "pytorch-operator", "simple"}) {
-    if (!fs::is_directory(root / suite)) continue;
-    for (const auto& e : fs::directory_iterator(root / suite))
-      if (fs::exists(e.path() / "model.onnx")) cases.push_back(e.path());
-  }
-  std::sort(cases.begin(), cases.end());
-  return cases;
-}
+std::vector<fs::path> allCases() { return rammer::testing::conformanceCases(); }
 
 // Op types the model uses that the registry lacks, read with protobuf
 // directly so the check does not trust the importer under test.

@@ -17,24 +17,13 @@
 #include "core/ops/op_registry.h"
 #include "core/passes/pass_manager.h"
 #include "core/schedule/policy.h"
+#include "tests/conformance/conformance_cases.h"
 #include "tests/support/host_run.h"
 
 namespace fs = std::filesystem;
 using namespace rammer;
 
 namespace {
-
-std::vector<fs::path> cases() {
-  std::vector<fs::path> out;
-  const fs::path root = fs::path(RAMMER_SHARED_DIR) / "onnx-conformance";
-  for (const char* suite : {"pytorch-converted", "pytorch-operator", "simple"}) {
-    if (!fs::is_directory(root / suite)) continue;
-    for (const auto& e : fs::directory_iterator(root / suite))
-      if (fs::exists(e.path() / "model.onnx")) out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 struct Outcome {
   enum Kind { Passed, NotSchedulable, Unsupported, Failed } kind;
@@ -73,7 +62,7 @@ Outcome runCase(const fs::path& dir) {
 }  // namespace
 
 TEST(HostConformance, EverySchedulableCaseMatchesTheReference) {
-  const auto all = cases();
+  const auto all = rammer::testing::conformanceCases();
   ASSERT_GT(all.size(), 100u) << "conformance data missing under " << RAMMER_SHARED_DIR;
   int passed = 0, notSchedulable = 0, unsupported = 0;
   for (const fs::path& dir : all) {

@@ -18,18 +18,14 @@
 #include "samples/builder/cnn_layers.h"
 #include "samples/zoo/nasbench_dag.h"
 #include "samples/zoo/sample_config.h"
+#include "tests/samples/sample_helpers.h"
 
 namespace rammer {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> sampleNames() {
-  std::vector<std::string> out;
-  std::stringstream in(RAMMER_SAMPLE_NAMES);
-  for (std::string s; std::getline(in, s, ',');) out.push_back(s);
-  return out;
-}
+std::vector<std::string> sampleNames() { return samples_test::buildSampleNames(); }
 
 std::vector<ir::Tensor> randomInputs(const ir::Graph& g, uint32_t seed) {
   std::mt19937 rng(seed);

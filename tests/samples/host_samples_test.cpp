@@ -15,26 +15,19 @@
 #include <set>
 #include <sstream>
 
-#include "core/device/device_spec.h"
 #include "core/exec/plan_emulator.h"
 #include "core/exec/reference_executor.h"
-#include "core/onnx/importer.h"
-#include "core/passes/pass_manager.h"
-#include "core/schedule/policy.h"
 #include "core/schedule/schedule_edits.h"
+#include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/support/host_run.h"
+#include "tests/samples/sample_helpers.h"
 
 namespace rammer {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> sampleNames() {
-  std::vector<std::string> out;
-  std::stringstream in(RAMMER_SAMPLE_NAMES);
-  for (std::string s; std::getline(in, s, ',');) out.push_back(s);
-  return out;
-}
+std::vector<std::string> sampleNames() { return samples_test::buildSampleNames(); }
 
 bool runAll() {
   const char* e = std::getenv("RAMMER_HOST_ALL");
@@ -48,38 +41,16 @@ bool inDefaultRun(const std::string& sample, const std::string& policy) {
   return small.count(sample) || (sample == "seq2seq" && policy == "wavefront");
 }
 
-fs::path modelPath(const std::string& name) {
-  const fs::path committed = fs::path(RAMMER_SOURCE_DIR) / "samples/models" / (name + ".onnx");
-  return fs::exists(committed) ? committed : fs::path(RAMMER_SAMPLES_DIR) / (name + ".onnx");
-}
-
-ir::Graph optimized(const std::string& name) {
-  onnx_import::ImportOptions options;
-  options.batch = 1;
-  auto g = onnx_import::importModel(modelPath(name), options);
-  if (!g) throw std::runtime_error(g.errorText());
-  passes::PassContext ctx;
-  if (auto r = passes::standardPipeline().run(*g, ctx); !r) throw std::runtime_error(r.errorText());
-  return std::move(g).value();
-}
-
-schedule::Plan plan(const ir::Graph& g, const std::string& policy, const schedule::Constraints& constraints = {}) {
-  auto p = schedule::makePolicy(policy);
-  if (!p) throw std::runtime_error(p.errorText());
-  auto d = device::loadDevice("h100");
-  if (!d) throw std::runtime_error(d.errorText());
-  auto plan = (*p)->schedule(g, *d, constraints);
-  if (!plan) throw std::runtime_error(plan.errorText());
-  return std::move(plan).value();
-}
+using testing::optimizedSampleGraph;
+using testing::planSample;
 
 class HostSample : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 TEST_P(HostSample, GeneratedProgramMatchesTheReference) {
   const auto& [sample, policy] = GetParam();
   if (!runAll() && !inDefaultRun(sample, policy)) GTEST_SKIP() << "in the long run only: RAMMER_HOST_ALL=1";
-  const ir::Graph g = optimized(sample);
-  const schedule::Plan p = plan(g, policy);
+  const ir::Graph g = optimizedSampleGraph(sample);
+  const schedule::Plan p = planSample(g, policy);
   const std::vector<ir::Tensor> inputs = testing::seededInputs(g);
   auto want = exec::runReference(g, inputs);
   ASSERT_TRUE(want.ok()) << want.errorText();
@@ -105,10 +76,10 @@ TEST_P(HostScheduleEdits, RunOnTheHostAndTheEmulator) {
   const std::string model = file.substr(0, file.size() - std::string("_edits.json").size());
   std::ifstream in(path);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const ir::Graph g = optimized(model);
+  const ir::Graph g = optimizedSampleGraph(model);
   auto constraints = schedule::parseScheduleEdits(text, &g, path.string());
   ASSERT_TRUE(constraints.ok()) << constraints.errorText();
-  const schedule::Plan p = plan(g, policy, *constraints);
+  const schedule::Plan p = planSample(g, policy, "h100", *constraints);
   // The edits took: every pinned rKernel is the one used.
   for (const auto& [node, kernel] : constraints->kernelFor) {
     bool found = false;

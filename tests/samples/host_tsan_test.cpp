@@ -15,29 +15,13 @@
 #include "core/codegen/code_generator.h"
 #include "core/device/device_spec.h"
 #include "core/exec/reference_executor.h"
-#include "core/onnx/importer.h"
-#include "core/passes/pass_manager.h"
 #include "core/schedule/barrier_removal.h"
-#include "core/schedule/policy.h"
+#include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/support/host_run.h"
 #include "tests/support/plan_mutation.h"
 
 namespace rammer {
 namespace {
-
-namespace fs = std::filesystem;
-
-ir::Graph optimized(const std::string& name) {
-  const fs::path committed = fs::path(RAMMER_SOURCE_DIR) / "samples/models" / (name + ".onnx");
-  onnx_import::ImportOptions options;
-  options.batch = 1;
-  auto g = onnx_import::importModel(fs::exists(committed) ? committed : fs::path(RAMMER_SAMPLES_DIR) / (name + ".onnx"),
-                                    options);
-  if (!g) throw std::runtime_error(g.errorText());
-  passes::PassContext ctx;
-  if (auto r = passes::standardPipeline().run(*g, ctx); !r) throw std::runtime_error(r.errorText());
-  return std::move(g).value();
-}
 
 // The V100 preset cut down to 2 SMs: a handful of vEUs, still with barriers.
 device::DeviceSpec smallDevice() {
@@ -49,13 +33,9 @@ device::DeviceSpec smallDevice() {
   return std::move(d).value();
 }
 
-schedule::Plan wavefront(const ir::Graph& g) {
-  auto p = schedule::makePolicy("wavefront");
-  if (!p) throw std::runtime_error(p.errorText());
-  auto plan = (*p)->schedule(g, smallDevice(), {});
-  if (!plan) throw std::runtime_error(plan.errorText());
-  return std::move(plan).value();
-}
+schedule::Plan wavefront(const ir::Graph& g) { return testing::planSample(g, "wavefront", smallDevice()); }
+
+ir::Graph optimized(const std::string& name) { return testing::optimizedSampleGraph(name); }
 
 size_t barrierCount(const schedule::Plan& plan) {
   size_t n = 0;

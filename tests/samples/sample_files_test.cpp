@@ -19,6 +19,7 @@
 #include "samples/zoo/sample_catalog.h"
 #include "samples/zoo/sample_writer.h"
 #include "tests/samples/graph_compare.h"
+#include "tests/samples/sample_helpers.h"
 
 namespace rammer {
 namespace {
@@ -27,12 +28,7 @@ namespace fs = std::filesystem;
 
 const fs::path kDir = RAMMER_SAMPLES_DIR;
 
-std::vector<std::string> sampleNames() {
-  std::vector<std::string> out;
-  std::stringstream in(RAMMER_SAMPLE_NAMES);
-  for (std::string s; std::getline(in, s, ',');) out.push_back(s);
-  return out;
-}
+std::vector<std::string> sampleNames() { return samples_test::buildSampleNames(); }
 
 std::string readFile(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

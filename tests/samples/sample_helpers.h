@@ -1,12 +1,21 @@
 #pragma once
 // Small queries over generated sample graphs for the tests.
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/ir/graph.h"
 
 namespace rammer::samples_test {
+
+// The models the build writes (RAMMER_SAMPLE_NAMES, set by CMake), in catalog order.
+inline std::vector<std::string> buildSampleNames() {
+  std::vector<std::string> out;
+  std::stringstream in(RAMMER_SAMPLE_NAMES);
+  for (std::string s; std::getline(in, s, ',');) out.push_back(s);
+  return out;
+}
 
 inline std::map<std::string, int> opHistogram(const ir::Graph& g) {
   std::map<std::string, int> h;

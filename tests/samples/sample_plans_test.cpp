@@ -28,6 +28,7 @@
 #include "core/sim/analytic_cost_model.h"
 #include "tests/samples/barrier_oracle.h"
 #include "tests/support/plan_mutation.h"
+#include "tests/samples/sample_helpers.h"
 
 namespace rammer {
 namespace {
@@ -38,12 +39,7 @@ using oracle::DeletionOracle;
 using oracle::dependencyBroken;
 using rammer::testing::withoutBarrier;
 
-std::vector<std::string> sampleNames() {
-  std::vector<std::string> out;
-  std::stringstream in(RAMMER_SAMPLE_NAMES);
-  for (std::string s; std::getline(in, s, ',');) out.push_back(s);
-  return out;
-}
+std::vector<std::string> sampleNames() { return samples_test::buildSampleNames(); }
 
 // Optimized sample graphs, shared by the three policies' tests.
 const ir::Graph& optimizedSample(const std::string& name) {

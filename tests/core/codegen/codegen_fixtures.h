@@ -46,14 +46,20 @@ inline ir::Graph optimizedSampleGraph(const std::string& name) {
   return std::move(g).value();
 }
 
-inline schedule::Plan planSample(const ir::Graph& graph, const std::string& policy, const std::string& device = "h100") {
+inline schedule::Plan planSample(const ir::Graph& graph, const std::string& policy, const device::DeviceSpec& device,
+                                 const schedule::Constraints& constraints = {}) {
   auto p = schedule::makePolicy(policy);
   if (!p) throw std::runtime_error(p.errorText());
-  auto d = device::loadDevice(device);
-  if (!d) throw std::runtime_error(d.errorText());
-  auto plan = (*p)->schedule(graph, *d, {});
+  auto plan = (*p)->schedule(graph, device, constraints);
   if (!plan) throw std::runtime_error(plan.errorText());
   return std::move(plan).value();
+}
+
+inline schedule::Plan planSample(const ir::Graph& graph, const std::string& policy, const std::string& device = "h100",
+                                 const schedule::Constraints& constraints = {}) {
+  auto d = device::loadDevice(device);
+  if (!d) throw std::runtime_error(d.errorText());
+  return planSample(graph, policy, *d, constraints);
 }
 
 // The first existing file of `candidates`, or "" when none is installed.

@@ -124,10 +124,12 @@ TEST(HostRun, AWaitCycleIsADeadlockNamingProgramVeusAndWhatTheyWaitFor) {
   ASSERT_FALSE(got.ok());
   const std::string e = got.errorText();
   EXPECT_NE(e.find("deadlock in program 0"), std::string::npos) << e;
-  EXPECT_NE(e.find("vEU 0 waits for vEU 1 to complete its instruction"), std::string::npos) << e;
-  EXPECT_NE(e.find("vEU 1 waits for vEU 0 to complete its instruction"), std::string::npos) << e;
+  EXPECT_NE(e.find("vEU 0 (its barrier, instruction 0) waits for vEU 1 to complete its instruction"), std::string::npos)
+      << e;
+  EXPECT_NE(e.find("vEU 1 (its barrier, instruction 0) waits for vEU 0 to complete its instruction"), std::string::npos)
+      << e;
   EXPECT_NE(e.find("of 'stem'"), std::string::npos) << "the awaited rTask is named: " << e;
-  EXPECT_NE(e.find("A wait cycle:\n  vEU 0 waits for vEU 1"), std::string::npos) << e;
+  EXPECT_NE(e.find("A wait cycle:\n  vEU 0 (its barrier"), std::string::npos) << e;
   EXPECT_LT(seconds, 60) << "detected, not timed out";
 }
 
