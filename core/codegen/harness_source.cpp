@@ -472,27 +472,6 @@ target_compile_options(prog PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O2>)
 add_custom_command(TARGET prog POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:prog> ${CMAKE_CURRENT_SOURCE_DIR}/prog)
 )";
 
-// The host target: the system C++ compiler; Boost.Context for the fibers.
-// RAMMER_TSAN=ON builds with ThreadSanitizer (docs/CODEGEN.md).
-constexpr const char* kHostCMake = R"(cmake_minimum_required(VERSION 3.18)
-project(rammer_export LANGUAGES CXX)
-# Same as: c++ -std=c++20 -O3 -march=native -pthread -o prog kernels.cpp main.cpp rammer_host_runtime.cpp -lboost_context
-set(CMAKE_CXX_STANDARD 20)
-option(RAMMER_TSAN "Build with ThreadSanitizer" OFF)
-find_package(Threads REQUIRED)
-find_library(BOOST_CONTEXT boost_context REQUIRED)
-add_executable(prog kernels.cpp main.cpp rammer_host_runtime.cpp)
-target_include_directories(prog PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(prog PRIVATE ${BOOST_CONTEXT} Threads::Threads)
-if(RAMMER_TSAN)
-  target_compile_options(prog PRIVATE -O1 -g -fsanitize=thread -Wno-tsan)
-  target_link_options(prog PRIVATE -fsanitize=thread)
-else()
-  target_compile_options(prog PRIVATE -O3 -march=native)
-endif()
-add_custom_command(TARGET prog POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:prog> ${CMAKE_CURRENT_SOURCE_DIR}/prog)
-)";
-
 constexpr const char* kHipCMake = R"(cmake_minimum_required(VERSION 3.21)
 project(rammer_export LANGUAGES CXX HIP)
 # Same as: hipcc -O2 -std=c++17 --offload-arch=gfx90a -o prog *.hip
@@ -517,10 +496,46 @@ std::string harnessSource(Target target) {
   return kHarness;
 }
 
+namespace {
+
+// The host target: the system C++ compiler with hostCompileFlags();
+// Boost.Context for the fibers. RAMMER_TSAN=ON builds with ThreadSanitizer.
+std::string hostCMakeLists() {
+  auto join = [](const std::vector<std::string>& flags, const char* skip) {
+    std::string s;
+    for (const std::string& f : flags)
+      if (f != skip && f != "-pthread") s += (s.empty() ? "" : " ") + f;
+    return s;
+  };
+  const std::string plain = join(hostCompileFlags(false), "-std=c++20");
+  const std::string tsan = join(hostCompileFlags(true), "-std=c++20");
+  return "cmake_minimum_required(VERSION 3.18)\n"
+         "project(rammer_export LANGUAGES CXX)\n"
+         "# Same as: c++ -std=c++20 -pthread " + plain +
+         " -o prog kernels.cpp main.cpp rammer_host_runtime.cpp -lboost_context\n"
+         "set(CMAKE_CXX_STANDARD 20)\n"
+         "option(RAMMER_TSAN \"Build with ThreadSanitizer\" OFF)\n"
+         "find_package(Threads REQUIRED)\n"
+         "find_library(BOOST_CONTEXT boost_context REQUIRED)\n"
+         "add_executable(prog kernels.cpp main.cpp rammer_host_runtime.cpp)\n"
+         "target_include_directories(prog PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})\n"
+         "target_link_libraries(prog PRIVATE ${BOOST_CONTEXT} Threads::Threads)\n"
+         "if(RAMMER_TSAN)\n"
+         "  target_compile_options(prog PRIVATE " + tsan + ")\n"
+         "  target_link_options(prog PRIVATE -fsanitize=thread)\n"
+         "else()\n"
+         "  target_compile_options(prog PRIVATE " + plain + ")\n"
+         "endif()\n"
+         "add_custom_command(TARGET prog POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:prog> "
+         "${CMAKE_CURRENT_SOURCE_DIR}/prog)\n";
+}
+
+}  // namespace
+
 std::string projectCMakeLists(Target target) {
   switch (target) {
     case Target::Hip: return kHipCMake;
-    case Target::Host: return kHostCMake;
+    case Target::Host: return hostCMakeLists();
     case Target::Cuda: break;
   }
   return kCudaCMake;

@@ -48,17 +48,24 @@ std::string compilerIdentity(const std::string& compiler) {
   return known[compiler] = compiler + " " + firstLine(r.output);
 }
 
-bool writeFile(const fs::path& p, std::string_view text) {
-  std::ofstream out(p, std::ios::binary);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  return static_cast<bool>(out);
-}
-
 // A unique sibling of `p` to write into before renaming it into place, so
-// builds running at once never see a half-written file.
+// builds running at once (parallel tests, two studios) never see a
+// half-written file.
 fs::path scratchFor(const fs::path& p) {
   static std::atomic<int> counter{0};
   return p.string() + fmt::format(".tmp{}-{}", ::getpid(), counter++);
+}
+
+bool writeFile(const fs::path& p, std::string_view text) {
+  const fs::path scratch = scratchFor(p);
+  {
+    std::ofstream out(scratch, std::ios::binary);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!out) return false;
+  }
+  std::error_code ec;
+  fs::rename(scratch, p, ec);
+  return !ec;
 }
 
 // The compiler's error lines ("kernels.cpp:12:3: error: ..."), at most a few.
