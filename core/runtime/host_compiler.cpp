@@ -209,7 +209,8 @@ ir::Result<HostBuild> buildHostProgram(const codegen::GeneratedProgram& program,
   if (!writeFile(b.directory / "kernels.cpp", kernels))
     return ir::makeError("cannot write " + (b.directory / "kernels.cpp").string());
   if (o.status) o.status(fmt::format("compiling the kernels ({} KiB of C++)...", kernels.size() / 1024));
-  const fs::path kernelsObject = b.directory / "kernels.o";
+  // Its own object name: another process may be building the same plan.
+  const fs::path kernelsObject = scratchFor(b.directory / "kernels.o");
   if (auto r = compile(b.directory, "kernels.cpp", kernelsObject, "compiling the generated kernels"); !r)
     return r.errors();
   Step link;
@@ -218,8 +219,9 @@ ir::Result<HostBuild> buildHostProgram(const codegen::GeneratedProgram& program,
   link.argv.insert(link.argv.end(), {kernelsObject.string(), harnessObject.string(), runtimeObject.string(), "-lboost_context"});
   link.output = b.executable;
   link.what = "linking the host program";
-  if (auto r = run(link, b.directory, o); !r) return r.errors();
+  auto linked = run(link, b.directory, o);
   fs::remove(kernelsObject, ec);
+  if (!linked) return linked.errors();
   b.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return b;
 }
