@@ -6,6 +6,8 @@
 #include <chrono>
 #include <thread>
 
+#include "core/runtime/float_buffers.h"
+
 namespace rammer::runtime {
 
 namespace {
@@ -39,17 +41,6 @@ struct DeviceState {
     return p;
   }
 };
-
-// float32 copy of a tensor for a buffer of `numel` floats.
-ir::Result<std::vector<float>> asFloats(const ir::Tensor& t, int64_t numel, const std::string& what) {
-  if (t.numel() != numel)
-    return ir::makeError(fmt::format("{} has {} elements, its buffer {}", what, t.numel(), numel));
-  if (t.dtype() == ir::DType::String) return ir::makeError(what + " is a string tensor; the GPU runs float32 only");
-  if (t.dtype() == ir::DType::Float32) return std::vector<float>(t.values<float>().begin(), t.values<float>().end());
-  std::vector<float> out(static_cast<size_t>(numel));
-  for (int64_t i = 0; i < numel; ++i) out[static_cast<size_t>(i)] = static_cast<float>(t.getDouble(i));
-  return out;
-}
 
 }  // namespace
 
@@ -202,7 +193,7 @@ ir::Result<GpuRun> CudaRunner::run(const ir::Graph& graph, const codegen::Genera
     } else {
       continue;
     }
-    auto data = asFloats(*source, b.numel, what);
+    auto data = floatsOf(*source, b.numel, what);
     if (!data) return data.errors();
     if (auto ok = upload(address[i], data->data(), data->size() * sizeof(float), what); !ok) return ok.errors();
   }
@@ -312,12 +303,7 @@ ir::Result<GpuRun> CudaRunner::run(const ir::Graph& graph, const codegen::Genera
       if (cu::Result r = d.cuMemcpyDtoH(host.data(), address[static_cast<size_t>(found)], host.size() * sizeof(float));
           r != cu::kSuccess)
         return fail(r, "downloading output '" + value.name + "'");
-    const ir::DType dtype = value.type.dtype == ir::DType::Undefined ? ir::DType::Float32 : value.type.dtype;
-    ir::Tensor t(dtype, value.type.shape);
-    if (dtype == ir::DType::Float32) std::copy(host.begin(), host.end(), t.data<float>());
-    else
-      for (size_t k = 0; k < host.size(); ++k) t.setDouble(static_cast<int64_t>(k), host[k]);
-    out.outputs.push_back(std::move(t));
+    out.outputs.push_back(outputTensor(value, host));
   }
   if (timing) {
     out.timing.resize(timingWords);

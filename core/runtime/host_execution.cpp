@@ -11,6 +11,7 @@
 
 #include "core/codegen/code_generator.h"
 #include "core/codegen/project_export.h"
+#include "core/runtime/float_buffers.h"
 #include "core/runtime/subprocess.h"
 #include "core/runtime/timing_decoder.h"
 
@@ -46,14 +47,6 @@ ir::Result<std::vector<char>> readBytes(const fs::path& p) {
   in.seekg(0);
   in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return bytes;
-}
-
-ir::Result<ir::Tensor> asFloat32(const ir::Tensor& t, const std::string& name) {
-  if (t.dtype() == ir::DType::Float32) return t;
-  if (t.dtype() == ir::DType::String) return ir::makeError("input '" + name + "' is a string tensor; programs run float32");
-  ir::Tensor f(ir::DType::Float32, t.shape());
-  for (int64_t i = 0; i < t.numel(); ++i) f.data<float>()[i] = static_cast<float>(t.getDouble(i));
-  return f;
 }
 
 // What the program said went wrong: its "error: ..." lines, or how it ended.
@@ -197,9 +190,11 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
   data.policy = plan.policy;
   data.device = plan.device.id;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    auto f = asFloat32(inputs[i], graph.value(graph.inputs()[i]).name);
+    auto f = floatsOf(inputs[i], inputs[i].numel(), "input '" + graph.value(graph.inputs()[i]).name + "'");
     if (!f) return f.errors();
-    data.inputs.push_back(std::move(f).value());
+    ir::Tensor t(ir::DType::Float32, inputs[i].shape());
+    std::copy(f->begin(), f->end(), t.data<float>());
+    data.inputs.push_back(std::move(t));
   }
   say("writing the weights and inputs...");
   if (auto w = codegen::writeProgramData(work.path, *program, graph, data); !w) return w.errors();
@@ -249,13 +244,8 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
     if (!v.type.fullyKnown() || static_cast<int64_t>(bytes->size()) != ir::numElements(v.type.shape) * 4)
       return ir::makeError(fmt::format("output '{}' ({}) does not match the {} bytes the program wrote", v.name,
                                        ir::typeToString(v.type), bytes->size()));
-    const ir::DType dtype = v.type.dtype == ir::DType::Undefined ? ir::DType::Float32 : v.type.dtype;
-    ir::Tensor t(dtype, v.type.shape);
-    const auto* f = reinterpret_cast<const float*>(bytes->data());
-    if (dtype == ir::DType::Float32) std::copy(f, f + t.numel(), t.data<float>());
-    else
-      for (int64_t i = 0; i < t.numel(); ++i) t.setDouble(i, f[i]);
-    out.outputs.push_back(std::move(t));
+    out.outputs.push_back(
+        outputTensor(v, {reinterpret_cast<const float*>(bytes->data()), bytes->size() / sizeof(float)}));
   }
   if (options.measureTrace) {
     auto bytes = readBytes(timingFile);

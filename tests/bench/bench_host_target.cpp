@@ -27,6 +27,7 @@
 #include "core/runtime/host_execution.h"
 #include "core/schedule/policy.h"
 #include "core/sim/analytic_cost_model.h"
+#include "tests/support/host_run.h"
 
 using namespace rammer;
 using Clock = std::chrono::steady_clock;
@@ -44,20 +45,6 @@ long selfPeakRssKib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return u.ru_maxrss;
-}
-
-double relativeL2(const std::vector<ir::Tensor>& got, const std::vector<ir::Tensor>& want) {
-  double worst = 0;
-  for (size_t k = 0; k < want.size() && k < got.size(); ++k) {
-    double d = 0, n = 0;
-    for (int64_t i = 0; i < want[k].numel(); ++i) {
-      const double a = got[k].getDouble(i), b = want[k].getDouble(i);
-      d += (a - b) * (a - b);
-      n += b * b;
-    }
-    worst = std::max(worst, n > 0 ? std::sqrt(d / n) : std::sqrt(d));
-  }
-  return worst;
 }
 
 [[noreturn]] void die(const std::string& what) {
@@ -117,7 +104,7 @@ int main(int argc, char** argv) {
       auto out = exec::emulatePlan(*plan, *graph, *inputs, eo);
       if (!out) die(out.errorText());
       runMs.push_back(1e3 * out->seconds);
-      error = relativeL2(out->outputs, *want);
+      error = testing::worstRelativeL2(out->outputs, *want);
     }
     rssKib = selfPeakRssKib();
   } else {
@@ -140,7 +127,7 @@ int main(int argc, char** argv) {
     if (!run) die(run.errorText());
     runMs.push_back(run->meanRunMs);
     rssKib = static_cast<long>(run->peakRssKib);
-    error = relativeL2(run->outputs, *want);
+    error = testing::worstRelativeL2(run->outputs, *want);
   }
   fmt::print(
       "{{\"model\": \"{}\", \"backend\": \"{}\", \"policy\": \"{}\", \"device\": \"{}\", \"rtasks\": {}, \"programs\": {}, "
