@@ -180,7 +180,7 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
   auto say = [&](const std::string& s) {
     if (options.status) options.status(s);
   };
-  const codegen::GeneratedProgram* program = &built.program;
+  const codegen::GeneratedProgram& program = built.program;
   HostExecution out;
   out.build = built.build;
 
@@ -197,7 +197,7 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
     data.inputs.push_back(std::move(t));
   }
   say("writing the weights and inputs...");
-  if (auto w = codegen::writeProgramData(work.path, *program, graph, data); !w) return w.errors();
+  if (auto w = codegen::writeProgramData(work.path, program, graph, data); !w) return w.errors();
   const fs::path outDir = work.path / "out", timingFile = work.path / "timing.bin";
   std::error_code ec;
   fs::create_directories(outDir, ec);
@@ -217,15 +217,16 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
   if (auto races = sanitizerReports(r.output); !races.empty()) return races;
   if (!r.ok()) {
     std::vector<ir::Diagnostic> errors = runFailure(r);
-    static const std::regex program(R"(running program (\d+))");
+    static const std::regex running(R"(running program (\d+))");
     for (ir::Diagnostic& d : errors) {
       std::smatch m;
-      if (std::regex_search(d.message, m, program)) d.message = explainSlots(plan, std::stoi(m[1].str()), d.message);
+      if (std::regex_search(d.message, m, running)) d.message = explainSlots(plan, std::stoi(m[1].str()), d.message);
     }
     return errors;
   }
 
-  // "model ...; running on the host CPU (2 worker threads) (2 SMs)" and "time: X ms per run".
+  // What the harness printed: "running on the host CPU (2 worker threads)",
+  // "time: X ms per run", "memory: peak RSS N KiB".
   static const std::regex device(R"(running on (the host CPU \((\d+) worker threads?\)))");
   static const std::regex time(R"(time: ([0-9.]+) ms per run)");
   std::smatch m;
@@ -256,7 +257,7 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
     source.deviceName = out.deviceName.empty() ? "the host CPU" : out.deviceName;
     source.clock = "steady clock";
     source.sms = out.workers;
-    auto trace = decodeTiming(plan, *program, words, source);
+    auto trace = decodeTiming(plan, program, words, source);
     if (!trace) return trace.errors();
     out.trace = std::move(trace).value();
   }
