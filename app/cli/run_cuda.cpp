@@ -5,17 +5,16 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <optional>
 
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
+#include "app/cli/trace_file.h"
 #include "core/exec/random_inputs.h"
 #include "core/exec/reference_executor.h"
 #include "core/onnx/tensor_file.h"
 #include "core/runtime/gpu_execution.h"
-#include "core/sim/chrome_trace.h"
 #include "profiler/run_metrics.h"
 
 namespace rammer::cli {
@@ -199,11 +198,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   const OutputCheck check = compareOutputs(graph, gpu->run.outputs, *reference);
   const Spread us = spreadOf(gpu->run.latencyUs);
   if (!r.outputsDir.empty()) writeOutputs(r.outputsDir, graph, gpu->run.outputs);
-  if (!r.traceFile.empty() && gpu->trace) {
-    std::ofstream out(r.traceFile, std::ios::binary);
-    if (!out) throw CliError(r.traceFile + ": cannot write the trace");
-    sim::writeChromeTrace(*gpu->trace, out);
-  }
+  if (!r.traceFile.empty() && gpu->trace) writeTraceFile(r.traceFile, *gpu->trace);
   std::optional<profiler::RunMetrics> metrics;
   if (r.metrics) {
     progress.status("profiling with CUPTI...");

@@ -2,11 +2,9 @@
 
 #include <fmt/core.h>
 
-#include <fstream>
-
 #include "app/cli/model_loading.h"
 #include "core/exec/plan_emulator.h"
-#include "core/sim/chrome_trace.h"
+#include "app/cli/trace_file.h"
 
 namespace rammer::cli {
 
@@ -25,12 +23,7 @@ std::vector<ir::Tensor> runOnEmulator(const ir::Graph& optimized, const std::vec
   if (!result) throwDiagnostics(result.errors(), "emulating the " + plan.policy + " plan");
   progress.status(fmt::format("emulated on {} threads in {}", result->threads, formatSeconds(result->seconds)));
 
-  if (result->trace) {
-    std::ofstream out(request.traceFile, std::ios::binary);
-    if (!out) throw CliError(request.traceFile + ": cannot write the trace");
-    sim::writeChromeTrace(*result->trace, out);
-    if (!out) throw CliError(request.traceFile + ": writing the trace failed");
-  }
+  if (result->trace) writeTraceFile(request.traceFile, *result->trace);
   return std::move(result->outputs);
 }
 

@@ -2,11 +2,9 @@
 
 #include <fmt/core.h>
 
-#include <fstream>
-
 #include "app/cli/model_loading.h"
 #include "core/runtime/host_execution.h"
-#include "core/sim/chrome_trace.h"
+#include "app/cli/trace_file.h"
 
 namespace rammer::cli {
 
@@ -26,12 +24,7 @@ HostRunReport runOnHost(const ir::Graph& optimized, const std::vector<ir::Tensor
   auto run = runtime::executeOnHost(plan, optimized, inputs, options);
   if (!run) throwDiagnostics(run.errors(), "running the " + plan.policy + " plan on the host");
 
-  if (run->trace) {
-    std::ofstream out(request.traceFile, std::ios::binary);
-    if (!out) throw CliError(request.traceFile + ": cannot write the trace");
-    sim::writeChromeTrace(*run->trace, out);
-    if (!out) throw CliError(request.traceFile + ": writing the trace failed");
-  }
+  if (run->trace) writeTraceFile(request.traceFile, *run->trace);
 
   HostRunReport r;
   const runtime::HostBuild& b = run->build;

@@ -31,9 +31,9 @@
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
 #include "app/cli/plan_loading.h"
+#include "app/cli/trace_file.h"
 #include "core/schedule/barrier_removal.h"
 #include "core/sim/analytic_cost_model.h"
-#include "core/sim/chrome_trace.h"
 #include "core/sim/profile_db.h"
 #include "core/sim/profiled_cost_model.h"
 #include "core/sim/simulator.h"
@@ -272,14 +272,6 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
                trace.barriers.size());
 }
 
-void writeTrace(const std::string& file, const sim::Trace& trace) {
-  std::ofstream out(file, std::ios::binary);
-  if (!out) throw CliError(file + ": cannot write the trace file");
-  sim::writeChromeTrace(trace, out);
-  out.close();
-  if (!out) throw CliError(file + ": cannot write the trace file");
-}
-
 // The measured database in front of the analytic model, for the device planned for.
 std::shared_ptr<const sim::CostModel> profiledModel(const std::string& file, const std::string& device) {
   requireFile(file, "profile database");
@@ -306,7 +298,7 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
   if (!model) model = std::make_shared<const sim::AnalyticCostModel>();
   auto trace = sim::Simulator(model).run(pm.plan);
   if (!trace) throwDiagnostics(trace.errors(), "simulating the plan");
-  if (!o.traceFile.empty()) writeTrace(o.traceFile, *trace);
+  if (!o.traceFile.empty()) writeTraceFile(o.traceFile, *trace);
 
   std::vector<RedundantBarrier> redundant;
   if (o.redundantBarriers) {

@@ -655,7 +655,6 @@ void syncThreads() {
   f->state.store(kAtBarrier, std::memory_order_relaxed);
   tsanRelease(&f->set->phase[k % 2]);
   toLeader(f);
-  if (f->state.load(std::memory_order_relaxed) == kFailed) throw Aborted{};
   tsanAcquire(&f->set->phase[k % 2]);
   f->state.store(kRunning, std::memory_order_relaxed);
 }

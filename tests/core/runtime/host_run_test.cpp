@@ -59,6 +59,13 @@ std::pair<int, std::string> firstSyncingKernel(const std::string& source) {
   return {std::stoi(m[1].str()), m[2].str()};
 }
 
+// The same for a plan's generated program.
+std::pair<int, std::string> firstSyncingKernel(const Planned& p) {
+  auto gp = codegen::generateProgram(p.plan, p.graph, {codegen::Target::Host, true});
+  if (!gp) throw std::runtime_error(gp.errorText());
+  return firstSyncingKernel(gp->source);
+}
+
 // Inserts `code` at the start of rKernel `function`'s body.
 void insertAtStart(std::string& source, const std::string& function, const std::string& code) {
   const size_t at = source.find("__device__ void " + function + "(");
@@ -135,9 +142,7 @@ TEST(HostRun, AWaitCycleIsADeadlockNamingProgramVeusAndWhatTheyWaitFor) {
 
 TEST(HostRun, MiscountedSyncthreadsAreReported) {
   const Planned p = plannedSample("sample_cnn");
-  auto gp = codegen::generateProgram(p.plan, p.graph, {codegen::Target::Host, true});
-  ASSERT_TRUE(gp.ok());
-  const auto [syncs, function] = firstSyncingKernel(gp->source);
+  const auto [syncs, function] = firstSyncingKernel(p);
   ASSERT_GT(syncs, 0) << "sample_cnn has tiles with __syncthreads";
   const std::string from = "RAMMER_BLOCK_THREADS(" + std::to_string(syncs) + ", " + function + "(";
 
@@ -160,9 +165,7 @@ TEST(HostRun, MiscountedSyncthreadsAreReported) {
 
 TEST(HostRun, DivergentSyncthreadsAreReported) {
   const Planned p = plannedSample("sample_cnn");
-  auto gp = codegen::generateProgram(p.plan, p.graph, {codegen::Target::Host, true});
-  ASSERT_TRUE(gp.ok());
-  const std::string function = firstSyncingKernel(gp->source).second;
+  const std::string function = firstSyncingKernel(p).second;
   // Thread 1 leaves early: the surplus-thread rule is broken.
   auto got = runEdited(p, [&](std::string& s) { insertAtStart(s, function, "if (tid == 1) return;"); });
   ASSERT_FALSE(got.ok());
@@ -173,9 +176,7 @@ TEST(HostRun, DivergentSyncthreadsAreReported) {
 
 TEST(HostRun, ACrashInTheKernelsIsReportedWithWhereItHappened) {
   const Planned p = plannedSample("sample_cnn");
-  auto gp = codegen::generateProgram(p.plan, p.graph, {codegen::Target::Host, true});
-  ASSERT_TRUE(gp.ok());
-  const std::string function = firstSyncingKernel(gp->source).second;
+  const std::string function = firstSyncingKernel(p).second;
   auto got = runEdited(p, [&](std::string& s) {
     insertAtStart(s, function, "if (tid == 3) *(volatile float*)(unsigned long)(16 + rtask_id) = 1.0f;");
   });
