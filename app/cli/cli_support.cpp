@@ -9,6 +9,11 @@ namespace rammer::cli {
 
 Progress::Progress(const GlobalOptions& options) : quiet_(options.quiet), tty_(isatty(STDERR_FILENO) == 1) {}
 
+const Progress& Progress::silent() {
+  static const Progress quiet{GlobalOptions{true}};
+  return quiet;
+}
+
 void Progress::status(const std::string& line) const {
   if (quiet_) return;
   fmt::print(stderr, "{}\n", line);

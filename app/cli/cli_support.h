@@ -32,6 +32,8 @@ struct Command {
 class Progress {
  public:
   explicit Progress(const GlobalOptions& options);
+  // One that prints nothing (for steps whose caller already said what it does).
+  static const Progress& silent();
   void status(const std::string& line) const;
   void steps(const std::string& what, size_t done, size_t total);
 

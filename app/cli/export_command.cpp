@@ -72,12 +72,9 @@ int runExport(const ExportOptions& o, const GlobalOptions& global) {
   const auto start = std::chrono::steady_clock::now();
 
   // The original graph is the reference; the optimized one is what runs.
-  onnx_import::ImportOptions importOptions;
-  importOptions.batch = o.plan.batch > 0 ? o.plan.batch : 1;
-  const ir::Graph original = loadModel(o.model, importOptions, progress);
-  ir::Graph optimized = original;
-  optimizeGraph(optimized, progress);
-  const PlannedModel planned = planGraph(optimized, o.plan, progress);
+  const PlannedModel planned = planModel(o.model, o.plan, progress);
+  const ir::Graph& original = *planned.original;
+  const ir::Graph& optimized = *planned.optimized;
 
   progress.status("generating " + o.emit + " code...");
   codegen::CodegenOptions cg;

@@ -87,12 +87,16 @@ int runInfo(const InfoOptions& o, const GlobalOptions& global) {
   Progress progress(global);
   onnx_import::ImportOptions options;
   if (o.batch > 0) options.batch = o.batch;
-  ir::Graph graph = loadModel(o.model, options, progress);
+  std::shared_ptr<const ir::Graph> graph = loadModel(o.model, options, progress);
   const bool optimize = o.optimize || o.printPasses;
-  const auto before = passes::opHistogram(graph);
+  const auto before = passes::opHistogram(*graph);
   std::vector<passes::PassRecord> records;
-  if (optimize) records = optimizeGraph(graph, progress);
-  ops::ModelSummary summary = ops::summarize(graph);
+  if (optimize) {
+    OptimizedGraph optimized = optimizeGraph(graph, progress);
+    graph = std::move(optimized.graph);
+    records = std::move(optimized.passes);
+  }
+  ops::ModelSummary summary = ops::summarize(*graph);
   if (o.json) {
     nlohmann::json j = summaryToJson(summary, o.model);
     if (optimize) {
@@ -103,7 +107,7 @@ int runInfo(const InfoOptions& o, const GlobalOptions& global) {
     return 0;
   }
   printSummary(summary, o.model);
-  if (optimize) printHistogramChange(before, passes::opHistogram(graph));
+  if (optimize) printHistogramChange(before, passes::opHistogram(*graph));
   if (o.printPasses) printPassLog(records);
   return 0;
 }

@@ -2,6 +2,8 @@
 
 #include <system_error>
 
+#include "app/cli/pipeline_driver.h"
+
 namespace rammer::cli {
 
 void requireFile(const std::filesystem::path& file, const std::string& what) {
@@ -17,13 +19,16 @@ void throwDiagnostics(const std::vector<ir::Diagnostic>& errors, const std::stri
   throw CliError(context.empty() ? text : context + ": " + text);
 }
 
-ir::Graph loadModel(const std::filesystem::path& file, const onnx_import::ImportOptions& options,
-                    const Progress& progress) {
+std::shared_ptr<const ir::Graph> loadModel(const std::filesystem::path& file,
+                                           const onnx_import::ImportOptions& options, const Progress& progress) {
   requireFile(file, "model");
   progress.status("importing " + file.string() + "...");
-  auto graph = onnx_import::importModel(file, options);
-  if (!graph) throwDiagnostics(graph.errors());
-  return std::move(graph).value();
+  pipeline::Options o;
+  o.modelPath = file.string();
+  o.import = options;
+  pipeline::Pipeline p(std::move(o));
+  runStages(p, pipeline::Stage::Import, pipeline::Stage::Import, Progress::silent());
+  return p.artifacts().original;
 }
 
 }  // namespace rammer::cli

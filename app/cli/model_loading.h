@@ -2,6 +2,7 @@
 // Importing a model for a subcommand: the importer's diagnostics become a
 // CliError so every command reports them the same way.
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,10 @@ namespace rammer::cli {
 // CliError unless `file` names an existing regular file.
 void requireFile(const std::filesystem::path& file, const std::string& what);
 
-// Imports `file` (with type inference unless options say otherwise).
-ir::Graph loadModel(const std::filesystem::path& file, const onnx_import::ImportOptions& options,
-                    const Progress& progress);
+// Imports `file` (with type inference unless options say otherwise)
+// through the pipeline's Import stage.
+std::shared_ptr<const ir::Graph> loadModel(const std::filesystem::path& file,
+                                           const onnx_import::ImportOptions& options, const Progress& progress);
 
 // One message per diagnostic, joined by newlines.
 [[noreturn]] void throwDiagnostics(const std::vector<ir::Diagnostic>& errors, const std::string& context = {});

@@ -1,15 +1,15 @@
 #include "app/cli/optimize.h"
 
-#include "app/cli/model_loading.h"
+#include "app/cli/pipeline_driver.h"
 
 namespace rammer::cli {
 
-std::vector<passes::PassRecord> optimizeGraph(ir::Graph& graph, const Progress& progress) {
+OptimizedGraph optimizeGraph(std::shared_ptr<const ir::Graph> original, const Progress& progress) {
   progress.status("optimizing...");
-  passes::PassContext ctx;
-  auto records = passes::standardPipeline().run(graph, ctx);
-  if (!records) throwDiagnostics(records.errors(), "optimizing");
-  return std::move(records).value();
+  pipeline::Pipeline p{pipeline::Options{}};
+  p.artifacts().original = std::move(original);
+  runStages(p, pipeline::Stage::Optimize, pipeline::Stage::Optimize, Progress::silent());
+  return OptimizedGraph{p.artifacts().optimized, p.artifacts().passLog};
 }
 
 }  // namespace rammer::cli

@@ -1,6 +1,7 @@
 #pragma once
-// `--optimize`: the standard pass pipeline on an imported graph, shared by
-// every subcommand that takes a model.
+// `--optimize`: the standard pass pipeline on an imported graph (the
+// pipeline's Optimize stage), shared by every subcommand that takes a model.
+#include <memory>
 #include <vector>
 
 #include "app/cli/cli_support.h"
@@ -9,7 +10,12 @@
 
 namespace rammer::cli {
 
-// Runs passes::standardPipeline(); CliError naming the pass on failure.
-std::vector<passes::PassRecord> optimizeGraph(ir::Graph& graph, const Progress& progress);
+struct OptimizedGraph {
+  std::shared_ptr<const ir::Graph> graph;
+  std::vector<passes::PassRecord> passes;
+};
+
+// The passes on a copy of `original`; CliError naming the pass on failure.
+OptimizedGraph optimizeGraph(std::shared_ptr<const ir::Graph> original, const Progress& progress);
 
 }  // namespace rammer::cli

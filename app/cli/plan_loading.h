@@ -13,7 +13,9 @@
 #include "core/device/device_spec.h"
 #include "core/ir/graph.h"
 #include "core/schedule/plan.h"
+#include "core/pipeline/pipeline.h"
 #include "core/sim/cost_model.h"
+#include "core/sim/trace.h"
 
 namespace rammer::cli {
 
@@ -30,17 +32,26 @@ struct PlanOptions {
 // Adds --policy, --device, --schedule and --batch to `cmd`.
 void addPlanOptions(CLI::App* cmd, PlanOptions& options);
 
-// Imports (binding symbolic batch dims) and runs the standard passes.
-ir::Graph loadOptimizedModel(const std::string& model, const PlanOptions& options, const Progress& progress);
+// The pipeline a scheduling subcommand runs on `model` with these options
+// (symbolic batch dims bound to --batch, 1 by default).
+pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& options);
 
 struct PlannedModel {
+  std::shared_ptr<const ir::Graph> original;   // as imported: the reference
+  std::shared_ptr<const ir::Graph> optimized;  // what the plan runs
   device::DeviceSpec device;
   schedule::Plan plan;
   double scheduleSeconds = 0;
+  std::shared_ptr<const sim::Trace> predicted;  // when the stages ran to Simulate
 };
 
-// Schedules an optimized graph with the chosen policy, device and edits,
-// then validates; CliError naming the problem otherwise.
-PlannedModel planGraph(const ir::Graph& optimized, const PlanOptions& options, const Progress& progress);
+// The plan of a pipeline that ran to Validate (or further).
+PlannedModel plannedOf(const pipeline::Pipeline& p);
+
+// Imports, optimizes, schedules with the chosen policy, device and edits,
+// and validates (and predicts, with `simulate`); CliError naming the
+// problem otherwise.
+PlannedModel planModel(const std::string& model, const PlanOptions& options, const Progress& progress,
+                       bool simulate = false);
 
 }  // namespace rammer::cli

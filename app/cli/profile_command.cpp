@@ -62,8 +62,8 @@ int runProfile(const ProfileCommandOptions& o, const GlobalOptions& global) {
 
   Progress progress(global);
   progress.status("profiler: " + capability.message);
-  const ir::Graph graph = loadOptimizedModel(o.model, o.plan, progress);
-  PlannedModel planned = planGraph(graph, o.plan, progress);
+  PlannedModel planned = planModel(o.model, o.plan, progress);
+  const ir::Graph& graph = *planned.optimized;
   auto inputs = exec::makeRandomInputs(graph, o.seed);
   if (!inputs) throwDiagnostics(inputs.errors(), "random inputs");
 

@@ -73,11 +73,13 @@ std::vector<onnx_import::NamedTensor> readInputs(const std::filesystem::path& di
 // come from a first, inference-free pass; when the declared shapes already
 // are the given ones, that graph only needs its types inferred (what the
 // importer would do next) instead of a second parse.
-ir::Graph importForInputs(const RunOptions& o, const std::vector<onnx_import::NamedTensor>& inputs,
-                          const Progress& progress) {
+std::shared_ptr<const ir::Graph> importForInputs(const RunOptions& o,
+                                                 const std::vector<onnx_import::NamedTensor>& inputs,
+                                                 const Progress& progress) {
   onnx_import::ImportOptions probe;
   probe.inferTypes = false;
-  ir::Graph graph = loadModel(o.model, probe, progress);
+  const std::shared_ptr<const ir::Graph> probed = loadModel(o.model, probe, progress);
+  const ir::Graph& graph = *probed;
   if (graph.inputs().size() != inputs.size())
     throw CliError(fmt::format("the model has {} inputs, {} has {} input files", graph.inputs().size(),
                                o.inputsDir, inputs.size()));
@@ -87,16 +89,15 @@ ir::Graph importForInputs(const RunOptions& o, const std::vector<onnx_import::Na
     declaredAsGiven = declaredAsGiven && t.fullyKnown() && t.shape == inputs[i].tensor.shape();
   }
   if (declaredAsGiven) {
-    if (auto errs = ops::inferTypes(graph); !errs.empty()) throwDiagnostics(errs, o.model);
-    return graph;
+    auto typed = std::make_shared<ir::Graph>(graph);  // a copy is cheaper than a second parse
+    if (auto errs = ops::inferTypes(*typed); !errs.empty()) throwDiagnostics(errs, o.model);
+    return typed;
   }
   onnx_import::ImportOptions options;
   if (o.batch > 0) options.batch = o.batch;
   for (size_t i = 0; i < inputs.size(); ++i)
     options.inputShapes[graph.value(graph.inputs()[i]).name] = inputs[i].tensor.shape();
-  auto bound = onnx_import::importModel(o.model, options);
-  if (!bound) throwDiagnostics(bound.errors());
-  return std::move(bound).value();
+  return loadModel(o.model, options, Progress::silent());
 }
 
 std::vector<ir::Tensor> randomInputs(const RunOptions& o, const ir::Graph& graph) {
@@ -163,35 +164,41 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
   Progress progress(global);
 
   auto start = std::chrono::steady_clock::now();
-  ir::Graph graph;
+  std::shared_ptr<const ir::Graph> imported;
   std::vector<ir::Tensor> inputs;
   if (o.random) {
     onnx_import::ImportOptions options;
     if (o.batch > 0) options.batch = o.batch;
-    graph = loadModel(o.model, options, progress);
-    inputs = randomInputs(o, graph);
+    imported = loadModel(o.model, options, progress);
+    inputs = randomInputs(o, *imported);
   } else {
     std::vector<onnx_import::NamedTensor> named = readInputs(o.inputsDir);
-    graph = importForInputs(o, named, progress);
+    imported = importForInputs(o, named, progress);
     for (auto& n : named) inputs.push_back(std::move(n.tensor));
   }
-  // The emulator and the host run a plan, and plans are made for the optimized graph.
-  if (o.optimize || o.backend != "reference") optimizeGraph(graph, progress);
+  std::shared_ptr<const ir::Graph> ran = imported;  // the graph whose outputs are written
+  if (o.optimize && o.backend == "reference") ran = optimizeGraph(imported, progress).graph;
   const double importSeconds = secondsSince(start);
 
+  // The emulator and the host run a plan: the pipeline optimizes the graph,
+  // schedules, validates and runs.
   start = std::chrono::steady_clock::now();
   ir::Result<std::vector<ir::Tensor>> results = std::vector<ir::Tensor>{};
   std::optional<HostRunReport> host;
   if (o.backend == "emulator") {
-    results = runOnEmulator(graph, inputs, EmulatorRunRequest{o.plan, o.threads, o.traceFile}, progress);
+    PlanRunOutputs run = runOnEmulator(imported, o.model, inputs, EmulatorRunRequest{o.plan, o.threads, o.traceFile},
+                                       progress);
+    ran = std::move(run.optimized);
+    results = std::move(run.outputs);
   } else if (o.backend == "host") {
-    host = runOnHost(graph, inputs, HostRunRequest{o.plan, o.threads, o.repeat > 0 ? o.repeat : 1, o.traceFile, o.tsan},
-                     progress);
+    host = runOnHost(imported, o.model, inputs,
+                     HostRunRequest{o.plan, o.threads, o.repeat > 0 ? o.repeat : 1, o.traceFile, o.tsan}, progress);
+    ran = host->optimized;
     results = host->outputs;
   } else {
     exec::ReferenceOptions options;
     options.progress = [&progress](size_t done, size_t total) { progress.steps("running", done, total); };
-    results = exec::runReference(graph, inputs, options);
+    results = exec::runReference(*ran, inputs, options);
   }
   const double runSeconds = secondsSince(start);
   if (!results) throwDiagnostics(results.errors(), o.model);
@@ -203,12 +210,12 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
   std::vector<OutputFile> written;
   for (size_t i = 0; i < results->size(); ++i) {
     const ir::Tensor& t = (*results)[i];
-    const std::string name = graph.value(graph.outputs()[i]).name;
+    const std::string name = ran->value(ran->outputs()[i]).name;
     const std::filesystem::path file = outDir / fmt::format("output_{}.pb", i);
     if (auto errs = onnx_import::writeTensorFile(file, t, name); !errs.empty()) throwDiagnostics(errs, file.string());
     written.push_back(OutputFile{name, file.string(), t.type()});
   }
-  printResult(o, written, importSeconds, runSeconds, graph.numNodes(), host ? &*host : nullptr);
+  printResult(o, written, importSeconds, runSeconds, ran->numNodes(), host ? &*host : nullptr);
   return 0;
 }
 

@@ -179,8 +179,8 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   if (!capability.canRun()) throw CliError("cannot run on the GPU: " + capability.message);
 
   Progress progress(global);
-  const ir::Graph graph = loadOptimizedModel(r.model, r.plan, progress);
-  PlannedModel planned = planGraph(graph, r.plan, progress);
+  PlannedModel planned = planModel(r.model, r.plan, progress);
+  const ir::Graph& graph = *planned.optimized;
   const std::vector<ir::Tensor> inputs = loadInputs(r, graph);
 
   progress.status("running the reference executor...");

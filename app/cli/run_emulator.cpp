@@ -2,29 +2,31 @@
 
 #include <fmt/core.h>
 
-#include "app/cli/model_loading.h"
-#include "core/exec/plan_emulator.h"
+#include "app/cli/pipeline_driver.h"
 #include "app/cli/trace_file.h"
 
 namespace rammer::cli {
 
-std::vector<ir::Tensor> runOnEmulator(const ir::Graph& optimized, const std::vector<ir::Tensor>& inputs,
-                                      const EmulatorRunRequest& request, Progress& progress) {
-  const PlannedModel planned = planGraph(optimized, request.plan, progress);
-  const schedule::Plan& plan = planned.plan;
-  progress.status(fmt::format("scheduled in {}: {} rTasks in {} programs", formatSeconds(planned.scheduleSeconds),
-                              plan.numRTasks(), plan.programs.size()));
+PlanRunOutputs runOnEmulator(std::shared_ptr<const ir::Graph> original, const std::string& model,
+                             const std::vector<ir::Tensor>& inputs, const EmulatorRunRequest& request,
+                             Progress& progress) {
+  pipeline::Pipeline p(pipelineOptions(model, request.plan));
+  p.artifacts().original = std::move(original);
+  pipeline::RunOptions& run = p.options().run;
+  run.target = pipeline::RunTarget::Emulator;
+  run.inputs = inputs;
+  run.checkOutputs = false;  // the caller writes the outputs; the tests compare them
+  run.emulator.threads = request.threads;
+  run.emulator.trace = !request.traceFile.empty();
+  runStages(p, pipeline::Stage::Optimize, pipeline::Stage::Run, progress);
 
-  exec::EmulatorOptions options;
-  options.threads = request.threads;
-  options.trace = !request.traceFile.empty();
-  options.progress = [&progress](size_t done, size_t total) { progress.steps("emulating", done, total); };
-  auto result = exec::emulatePlan(plan, optimized, inputs, options);
-  if (!result) throwDiagnostics(result.errors(), "emulating the " + plan.policy + " plan");
-  progress.status(fmt::format("emulated on {} threads in {}", result->threads, formatSeconds(result->seconds)));
-
-  if (result->trace) writeTraceFile(request.traceFile, *result->trace);
-  return std::move(result->outputs);
+  const pipeline::Artifacts& a = p.artifacts();
+  progress.status(fmt::format("scheduled in {}: {} rTasks in {} programs", formatSeconds(a.scheduleSeconds),
+                              a.plan->numRTasks(), a.plan->programs.size()));
+  const exec::EmulationResult& emulated = *a.run->emulator;
+  progress.status(fmt::format("emulated on {} threads in {}", emulated.threads, formatSeconds(emulated.seconds)));
+  if (a.run->trace) writeTraceFile(request.traceFile, *a.run->trace);
+  return PlanRunOutputs{a.optimized, a.run->outputs};
 }
 
 }  // namespace rammer::cli

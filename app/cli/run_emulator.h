@@ -19,10 +19,16 @@ struct EmulatorRunRequest {
   std::string traceFile;  // emulated Chrome trace JSON; empty: none
 };
 
-// Schedules and validates a plan for `optimized`, emulates it on `inputs`
-// and returns the graph outputs in order. CliError naming the problem (an
-// unknown policy, an invalid edit, a deadlock, ...).
-std::vector<ir::Tensor> runOnEmulator(const ir::Graph& optimized, const std::vector<ir::Tensor>& inputs,
-                                      const EmulatorRunRequest& request, Progress& progress);
+struct PlanRunOutputs {
+  std::shared_ptr<const ir::Graph> optimized;  // what the plan ran
+  std::vector<ir::Tensor> outputs;             // per graph output, in order
+};
+
+// The pipeline from Optimize to Run on the imported `original`: the plan is
+// scheduled, validated and emulated on `inputs`. CliError naming the
+// problem (an unknown policy, an invalid edit, a deadlock, ...).
+PlanRunOutputs runOnEmulator(std::shared_ptr<const ir::Graph> original, const std::string& model,
+                             const std::vector<ir::Tensor>& inputs, const EmulatorRunRequest& request,
+                             Progress& progress);
 
 }  // namespace rammer::cli

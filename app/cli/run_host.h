@@ -24,15 +24,17 @@ struct HostRunRequest {
 };
 
 struct HostRunReport {
+  std::shared_ptr<const ir::Graph> optimized;  // what the plan ran
   std::vector<ir::Tensor> outputs;
   Json json;                       // what --json adds: build and run figures
   std::vector<std::string> lines;  // the same as text lines
 };
 
-// Schedules and validates a plan for `optimized`, builds and runs it on
-// `inputs`. CliError naming the problem (an unknown policy, an invalid
-// edit, no compiler, a compile error, a deadlock, a data race, ...).
-HostRunReport runOnHost(const ir::Graph& optimized, const std::vector<ir::Tensor>& inputs,
-                        const HostRunRequest& request, Progress& progress);
+// The pipeline from Optimize to Run on the imported `original`: the plan is
+// scheduled, validated, built and run on `inputs`. CliError naming the
+// problem (an unknown policy, an invalid edit, no compiler, a compile
+// error, a deadlock, a data race, ...).
+HostRunReport runOnHost(std::shared_ptr<const ir::Graph> original, const std::string& model,
+                        const std::vector<ir::Tensor>& inputs, const HostRunRequest& request, Progress& progress);
 
 }  // namespace rammer::cli

@@ -36,7 +36,7 @@
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/profile_db.h"
 #include "core/sim/profiled_cost_model.h"
-#include "core/sim/simulator.h"
+#include "core/sim/plan_figures.h"
 
 namespace rammer::cli {
 
@@ -81,42 +81,11 @@ std::vector<RedundantBarrier> findRedundantBarriers(const schedule::Plan& plan, 
   return out;
 }
 
-// The program each operator's rTasks run in; -1 for views.
-std::vector<int> programOfOps(const schedule::Plan& plan) {
-  std::vector<int> of(plan.ops.size(), -1);
-  for (size_t p = 0; p < plan.programs.size(); ++p)
-    for (const auto& stream : plan.programs[p].program.streams())
-      for (const auto& instr : stream)
-        if (const auto* e = std::get_if<schedule::Exec>(&instr))
-          if (e->task.op >= 0 && static_cast<size_t>(e->task.op) < of.size() && of[static_cast<size_t>(e->task.op)] < 0)
-            of[static_cast<size_t>(e->task.op)] = static_cast<int>(p);
-  return of;
-}
-
-struct Summary {
-  size_t barriers = 0;
-  int maxVEUs = 0;
-  int maxVEUsPerSM = 0;
-  int minVEUsPerSM = 0;
-};
-
-Summary summarize(const schedule::Plan& plan) {
-  Summary s;
-  s.minVEUsPerSM = plan.programs.empty() ? 0 : plan.programs.front().veusPerSM;
-  for (const auto& p : plan.programs) {
-    s.barriers += p.program.numBarriers();
-    s.maxVEUs = std::max(s.maxVEUs, p.program.numVEUs());
-    s.maxVEUsPerSM = std::max(s.maxVEUsPerSM, p.veusPerSM);
-    s.minVEUsPerSM = std::min(s.minVEUsPerSM, p.veusPerSM);
-  }
-  return s;
-}
-
 Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
             const std::vector<RedundantBarrier>& redundant) {
   const schedule::Plan& plan = pm.plan;
-  const Summary s = summarize(plan);
-  const std::vector<int> programOf = programOfOps(plan);
+  const sim::PlanFigures s = sim::figuresOf(plan, &trace);
+  const std::vector<int> programOf = sim::programOfOps(plan);
   Json j;
   j["model"] = o.model;
   j["policy"] = plan.policy;
@@ -124,16 +93,15 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
   j["device_name"] = pm.device.name;
   j["cost_model"] = model.name();
   j["schedule_seconds"] = pm.scheduleSeconds;
-  j["predicted_latency_us"] = trace.totalUs;
-  j["sm_efficiency"] = trace.smEfficiency;
+  j["predicted_latency_us"] = s.predictedUs;
+  j["sm_efficiency"] = s.smEfficiency;
   j["veus"] = s.maxVEUs;
   j["veus_per_sm"] = s.maxVEUsPerSM;
   j["rtasks"] = plan.numRTasks();
   j["barriers"] = s.barriers;
-  j["launch_overhead_us"] = trace.metrics.count("launch_overhead_us") ? trace.metrics.at("launch_overhead_us") : 0.0;
+  j["launch_overhead_us"] = s.launchOverheadUs;
   // Summed over vEUs: vEU-microseconds spent waiting at barriers.
-  j["barrier_wait_veu_us"] =
-      trace.metrics.count("barrier_wait_veu_us") ? trace.metrics.at("barrier_wait_veu_us") : 0.0;
+  j["barrier_wait_veu_us"] = s.barrierWaitVeuUs;
   j["programs"] = Json::array();
   for (size_t p = 0; p < plan.programs.size(); ++p) {
     const auto& info = plan.programs[p];
@@ -208,17 +176,17 @@ void printMore(size_t shown, size_t total) {
 void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
                const std::vector<RedundantBarrier>& redundant) {
   const schedule::Plan& plan = pm.plan;
-  const Summary s = summarize(plan);
+  const sim::PlanFigures s = sim::figuresOf(plan, &trace);
   const size_t rows = o.maxRows == 0 ? SIZE_MAX : o.maxRows;
   fmt::print("model      {}\n", o.model);
   fmt::print("policy     {} on {} ({}), scheduled in {}\n", plan.policy, pm.device.id, pm.device.name,
              formatSeconds(pm.scheduleSeconds));
   const std::string perSM = s.minVEUsPerSM == s.maxVEUsPerSM ? std::to_string(s.maxVEUsPerSM)
                                                               : fmt::format("{}-{}", s.minVEUsPerSM, s.maxVEUsPerSM);
-  fmt::print("plan       {} program(s), {} rTasks, {} barriers; {} vEUs/SM, up to {} vEUs\n", plan.programs.size(),
-             plan.numRTasks(), s.barriers, perSM, s.maxVEUs);
-  fmt::print("predicted  {:.1f} us, SM efficiency {:.1f}% ({}: a prediction, not a measurement)\n", trace.totalUs,
-             100 * trace.smEfficiency, model.name());
+  fmt::print("plan       {} program(s), {} rTasks, {} barriers; {} vEUs/SM, up to {} vEUs\n", s.programs, s.rtasks,
+             s.barriers, perSM, s.maxVEUs);
+  fmt::print("predicted  {:.1f} us, SM efficiency {:.1f}% ({}: a prediction, not a measurement)\n", s.predictedUs,
+             100 * s.smEfficiency, model.name());
 
   fmt::print("programs\n");
   fmt::print("  {:>5} {:>7} {:>6} {:>8} {:>8} {:>11} {:>11}  {}\n", "#", "vEUs/SM", "vEUs", "rTasks", "barriers",
@@ -233,7 +201,7 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
   printMore(np, plan.programs.size());
 
   fmt::print("rKernels\n");
-  const std::vector<int> programOf = programOfOps(plan);
+  const std::vector<int> programOf = sim::programOfOps(plan);
   size_t nameWidth = 2, typeWidth = 4, kernelWidth = 7;
   const size_t nk = std::min(rows, plan.ops.size());
   for (size_t i = 0; i < nk; ++i) {
@@ -289,24 +257,20 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
   requireFile(o.model, "model");
   if (!o.profileDb.empty()) o.plan.costModel = profiledModel(o.profileDb, o.plan.device);
   Progress progress(global);
-  const ir::Graph graph = loadOptimizedModel(o.model, o.plan, progress);
-  const PlannedModel pm = planGraph(graph, o.plan, progress);
-
-  progress.status("simulating...");
-  // The model the policy planned with (planGraph's default).
-  std::shared_ptr<const sim::CostModel> model = o.plan.costModel;
-  if (!model) model = std::make_shared<const sim::AnalyticCostModel>();
-  auto trace = sim::Simulator(model).run(pm.plan);
-  if (!trace) throwDiagnostics(trace.errors(), "simulating the plan");
-  if (!o.traceFile.empty()) writeTraceFile(o.traceFile, *trace);
+  const PlannedModel pm = planModel(o.model, o.plan, progress, /*simulate=*/true);
+  const ir::Graph& graph = *pm.optimized;
+  const sim::Trace& trace = *pm.predicted;
+  // The model the policy planned and the simulator predicted with.
+  const std::shared_ptr<const sim::CostModel> model = o.plan.costModel ? o.plan.costModel : pipeline::defaultCostModel();
+  if (!o.traceFile.empty()) writeTraceFile(o.traceFile, trace);
 
   std::vector<RedundantBarrier> redundant;
   if (o.redundantBarriers) {
     progress.status("judging barriers...");
     redundant = findRedundantBarriers(pm.plan, graph);
   }
-  if (o.json) fmt::print("{}\n", toJson(o, pm, *trace, *model, redundant).dump(2));
-  else printText(o, pm, *trace, *model, redundant);
+  if (o.json) fmt::print("{}\n", toJson(o, pm, trace, *model, redundant).dump(2));
+  else printText(o, pm, trace, *model, redundant);
   return 0;
 }
 

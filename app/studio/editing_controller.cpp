@@ -182,7 +182,7 @@ void EditingController::updateActions() {
 void EditingController::onRejected(const QString& text, const QString& reason, const QList<int>& ops) {
   viz::TimelineView* view = window_->timelinePage()->view();
   view->selectOps(ops);
-  QList<schedule::TaskRef> tasks;
+  QList<schedule::RTask> tasks;
   const viz::StudioSession* s = window_->session();
   if (const auto& r = s->lastRejection())
     if (auto plan = r->rejectedPlan ? r->rejectedPlan : s->plan()) tasks = viz::ScheduleEditor::rejectedTasks(*r, *plan);
@@ -192,7 +192,7 @@ void EditingController::onRejected(const QString& text, const QString& reason, c
   window_->statusBar()->showMessage(tr("Refused: %1 — %2").arg(text, first), 15000);
 }
 
-void EditingController::onTaskDropped(schedule::TaskRef task, int /*program*/, int targetVeu, int targetOrderHint,
+void EditingController::onTaskDropped(schedule::RTask task, int /*program*/, int targetVeu, int targetOrderHint,
                                       bool wholeOperator) {
   auto plan = window_->session()->plan();
   if (!plan || task.op < 0 || static_cast<size_t>(task.op) >= plan->ops.size()) return;

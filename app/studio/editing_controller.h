@@ -61,7 +61,7 @@ class EditingController : public QObject {
   void refreshKernels();
   void updateActions();
   void onRejected(const QString& text, const QString& reason, const QList<int>& ops);
-  void onTaskDropped(schedule::TaskRef task, int program, int targetVeu, int targetOrderHint, bool wholeOperator);
+  void onTaskDropped(schedule::RTask task, int program, int targetVeu, int targetOrderHint, bool wholeOperator);
   QString selectedNode() const;
   void moveSelected();
   void loadEdits();

@@ -511,7 +511,7 @@ void MainWindow::onJobFinished(quint64 job, bool ok) {
   QString error = tr("loading failed");
   for (const auto& d : session_->diagnostics())
     if (d.diagnostic.severity == ir::Severity::Error) {
-      error = viz::stageName(d.stage) + QStringLiteral(": ") + QString::fromStdString(ir::formatDiagnostic(d.diagnostic));
+      error = viz::stageLabel(d.stage) + QStringLiteral(": ") + QString::fromStdString(ir::formatDiagnostic(d.diagnostic));
       break;
     }
   std::fprintf(stderr, "rammer-studio: error: %s\n", qPrintable(error));

@@ -225,8 +225,8 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
       l.persistent = false;
       l.gridBlocks = static_cast<int>(tasks);
       for (int64_t r = 0; r < tasks; ++r) {
-        const schedule::Slot at = info.program.slotOf(schedule::TaskRef{op, r});
-        l.timedTasks.push_back(TimedTask{schedule::TaskRef{op, r}, at.veu, at.order});
+        const schedule::Slot at = info.program.slotOf(schedule::RTask{op, r});
+        l.timedTasks.push_back(TimedTask{schedule::RTask{op, r}, at.veu, at.order});
       }
       const int32_t fn = groups.groupOfOp[static_cast<size_t>(op)];
       l.kernel = ordinaryKernels.try_emplace({fn, l.blockThreads}, fmt::format("rammer_base_f{}_t{}", fn, l.blockThreads))

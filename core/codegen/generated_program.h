@@ -78,7 +78,7 @@ struct BufferInfo {
 
 // Where each instrumented rTask's timing words go, to decode them.
 struct TimedTask {
-  schedule::TaskRef task;
+  schedule::RTask task;
   int32_t veu = -1;
   int32_t order = -1;
 };

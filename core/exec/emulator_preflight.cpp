@@ -31,7 +31,7 @@ std::vector<ir::Diagnostic> preflightPlan(const schedule::Plan& plan, size_t max
       const auto& stream = prog.stream(static_cast<int>(v));
       for (size_t o = 0; o < stream.size(); ++o) {
         if (const auto* e = std::get_if<schedule::Exec>(&stream[o])) {
-          const schedule::TaskRef t = e->task;
+          const schedule::RTask t = e->task;
           if (t.op < 0 || static_cast<size_t>(t.op) >= plan.ops.size()) {
             fail(where(p, v, o) + " runs operator " + std::to_string(t.op) + ", but the plan has " +
                  std::to_string(plan.ops.size()) + " operators");

@@ -20,7 +20,7 @@ constexpr auto kIdleSleep = std::chrono::microseconds(50);
 constexpr auto kProgressPeriod = std::chrono::milliseconds(50);
 constexpr size_t kDeadlockVEUsNamed = 4;
 
-std::string taskName(const schedule::Plan& plan, schedule::TaskRef t) {
+std::string taskName(const schedule::Plan& plan, schedule::RTask t) {
   return plan.ops[static_cast<size_t>(t.op)].name + "[" + std::to_string(t.rtask) + "]";
 }
 
@@ -116,7 +116,7 @@ bool ProgramRunner::released(const schedule::Barrier& b, schedule::Slot* blockin
   return true;
 }
 
-bool ProgramRunner::runTask(int w, schedule::TaskRef task) {
+bool ProgramRunner::runTask(int w, schedule::RTask task) {
   const schedule::PlannedOp& op = plan_.ops[static_cast<size_t>(task.op)];
   try {
     op.kernel.cpu(task.rtask, arena_.buffers(task.op), scratch_[static_cast<size_t>(w)].data());

@@ -50,7 +50,7 @@ class ProgramRunner {
 
   void worker(int w, std::barrier<PhaseEnd>& phase);
   void runProgram(int w);
-  bool runTask(int w, schedule::TaskRef task);
+  bool runTask(int w, schedule::RTask task);
   // True when every slot has completed; otherwise `blocking` is one that has not.
   bool released(const schedule::Barrier& b, schedule::Slot* blocking) const;
   void prepare(size_t program);

@@ -21,7 +21,11 @@ std::string formatDiagnostics(const std::vector<Diagnostic>& ds) {
 }
 
 Diagnostic makeError(std::string message, std::string node, std::string file) {
-  return Diagnostic{Severity::Error, std::move(message), std::move(file), std::move(node)};
+  Diagnostic d;
+  d.message = std::move(message);
+  d.file = std::move(file);
+  d.node = std::move(node);
+  return d;
 }
 
 }  // namespace rammer::ir

@@ -1,6 +1,7 @@
 #pragma once
 // Diagnostics are values: every stage returns either its result or a list of
 // these, and never aborts the process on bad input.
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
@@ -15,6 +16,14 @@ struct Diagnostic {
   std::string message;
   std::string file;  // model or edits file, when known
   std::string node;  // node (or value) name, when the problem has one
+  // The pipeline stage that raised it ("import", "optimize", "schedule",
+  // "validate", "simulate", "run"); set by core/pipeline, not by the stage.
+  std::string stage;
+  // The rTask it is about, when it names one: the operator's index into the
+  // plan and the rTask id (a schedule::RTask, which ir cannot name).
+  int32_t rtaskOp = -1;
+  int64_t rtask = -1;
+  bool hasRTask() const { return rtaskOp >= 0 && rtask >= 0; }
 };
 
 // "file: node 'x': message"

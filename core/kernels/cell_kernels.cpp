@@ -4,8 +4,8 @@
 #include <cctype>
 #include <optional>
 
-#include "core/ops/cell_ops.h"
-#include "core/ops/rnn_activations.h"
+#include "core/ops/rnn/cell_ops.h"
+#include "core/ops/rnn/rnn_activations.h"
 
 namespace rammer::kernels {
 

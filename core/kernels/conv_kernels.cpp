@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "core/kernels/tile_gemm.h"
-#include "core/ops/conv_geometry.h"
-#include "core/ops/gemm.h"
+#include "core/ops/nn/conv_geometry.h"
+#include "core/ops/math/gemm.h"
 #include "core/ops/op_context.h"
 #include "core/ops/type_inference.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "core/ops/fused_expr.h"
+#include "core/ops/math/fused_expr.h"
 
 namespace rammer::kernels {
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/kernels/tile_gemm.h"
-#include "core/ops/gemm.h"
+#include "core/ops/math/gemm.h"
 #include "core/ops/op_context.h"
 
 namespace rammer::kernels {

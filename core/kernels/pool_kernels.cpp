@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/ops/conv_geometry.h"
+#include "core/ops/nn/conv_geometry.h"
 
 namespace rammer::kernels {
 

@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "core/ops/broadcast.h"
-#include "core/ops/fused_expr.h"
+#include "core/ops/math/fused_expr.h"
 
 namespace rammer::passes {
 

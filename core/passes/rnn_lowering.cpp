@@ -6,9 +6,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/ops/cell_ops.h"
-#include "core/ops/rnn_activations.h"
-#include "core/ops/rnn_spec.h"
+#include "core/ops/rnn/cell_ops.h"
+#include "core/ops/rnn/rnn_activations.h"
+#include "core/ops/rnn/rnn_spec.h"
 #include "core/ops/type_inference.h"
 
 namespace rammer::passes {

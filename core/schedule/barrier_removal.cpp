@@ -34,7 +34,7 @@ struct BarrierRemoval::Program {
   std::vector<std::vector<Waiter>> waitedBy;  // per vEU, by waited order
 
   explicit Program(const RProgram& p)
-      : prog(p), clocks(p), latest(lastSlotsByOp(p, [](TaskRef) { return true; })) {
+      : prog(p), clocks(p), latest(lastSlotsByOp(p, [](RTask) { return true; })) {
     waitedBy.resize(static_cast<size_t>(p.numVEUs()));
     for (int x = 0; x < p.numVEUs(); ++x) {
       const auto& bs = clocks.barriers(x);
@@ -159,7 +159,7 @@ ir::Result<BarrierRemoval::Verdict> BarrierRemoval::without(int program, Slot at
     const int32_t end = P.governedEnd(x, static_cast<size_t>(i));
     const auto& stream = P.prog.stream(x);
     for (int32_t o = clock.order + 1; o < end; ++o) {
-      const TaskRef task = std::get<Exec>(stream[static_cast<size_t>(o)]).task;
+      const RTask task = std::get<Exec>(stream[static_cast<size_t>(o)]).task;
       for (int32_t prod : producers_[static_cast<size_t>(task.op)]) {
         auto it = P.latest.find(prod);
         if (it == P.latest.end()) continue;

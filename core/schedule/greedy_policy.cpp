@@ -75,7 +75,7 @@ ir::Result<Plan> GreedyPolicy::schedule(const ir::Graph& optimizedGraph, const d
     for (int32_t op : stages[s].ops) {
       const double t = b.taskTime(b.kernel(op), d.layout.veusPerSM);
       for (int64_t r = 0; r < b.numRTasks(op); ++r) {
-        const TaskRef task{op, r};
+        const RTask task{op, r};
         auto pinned = b.pinnedVEU(task, d.layout.numVEUs);
         if (!pinned) return pinned.errors();
         int v = *pinned;

@@ -16,7 +16,7 @@ void joinKnowledge(Knowledge& into, const Knowledge& other) {
   for (size_t u = 0; u < n; ++u) a[u] = std::max(a[u], b[u]);
 }
 
-LastSlots lastSlotsByOp(const RProgram& prog, const std::function<bool(TaskRef)>& counts) {
+LastSlots lastSlotsByOp(const RProgram& prog, const std::function<bool(RTask)>& counts) {
   LastSlots out;
   for (int v = 0; v < prog.numVEUs(); ++v) {
     const auto& s = prog.stream(v);

@@ -25,10 +25,10 @@ void joinKnowledge(Knowledge& into, const Knowledge& other);
 struct LastSlot {
   int veu = -1;
   int32_t order = -1;
-  TaskRef task;
+  RTask task;
 };
 using LastSlots = std::unordered_map<int32_t, std::vector<LastSlot>>;
-LastSlots lastSlotsByOp(const RProgram& prog, const std::function<bool(TaskRef)>& counts);
+LastSlots lastSlotsByOp(const RProgram& prog, const std::function<bool(RTask)>& counts);
 
 class OrderingClocks {
  public:

@@ -17,7 +17,7 @@ std::string formatUs(double us) {
 
 namespace {
 
-std::string taskName(const OperatorGraph& dag, TaskRef t) {
+std::string taskName(const OperatorGraph& dag, RTask t) {
   return dag.ops.at(static_cast<size_t>(t.op)).name + "[" + std::to_string(t.rtask) + "]";
 }
 
@@ -118,7 +118,7 @@ ir::Result<PlanBuilder> PlanBuilder::start(std::string policy, const ir::Graph& 
 
 KernelEstimate PlanBuilder::estimate(const kernels::RKernel& k) const {
   KernelEstimate e;
-  auto l = layoutVEUs(plan_.device, {KernelUse{"", &k}});
+  auto l = makeVDevice(plan_.device, {KernelUse{"", &k}});
   if (!l) {
     e.opUs = e.smUs = e.taskUs = std::numeric_limits<double>::infinity();
     return e;
@@ -192,16 +192,16 @@ void PlanBuilder::choosePinnedOrFastest(int32_t op) {
   choose(op, f, "fastest", why);
 }
 
-ir::Result<VeuLayout> PlanBuilder::layout(const std::vector<int32_t>& ops) const {
+ir::Result<VDevice> PlanBuilder::layout(const std::vector<int32_t>& ops) const {
   std::vector<KernelUse> uses;
   for (int32_t op : ops) uses.push_back(KernelUse{label(op), &kernel(op)});
-  return layoutVEUs(plan_.device, uses);
+  return makeVDevice(plan_.device, uses);
 }
 
 bool PlanBuilder::cutBefore(int32_t op) const { return constraints_.cutBefore.count(opName(op)) != 0; }
 bool PlanBuilder::noCutBefore(int32_t op) const { return constraints_.noCutBefore.count(opName(op)) != 0; }
 
-const TaskPin* PlanBuilder::pinFor(TaskRef task) const {
+const TaskPin* PlanBuilder::pinFor(RTask task) const {
   auto it = pinsByOp_.find(task.op);
   if (it == pinsByOp_.end()) return nullptr;
   const TaskPin* whole = nullptr;
@@ -213,7 +213,7 @@ const TaskPin* PlanBuilder::pinFor(TaskRef task) const {
   return whole;
 }
 
-ir::Result<int> PlanBuilder::pinnedVEU(TaskRef task, int numVEUs) const {
+ir::Result<int> PlanBuilder::pinnedVEU(RTask task, int numVEUs) const {
   const TaskPin* p = pinFor(task);
   if (!p) return -1;
   if (p->veu >= numVEUs)
@@ -227,8 +227,8 @@ ir::Result<int> PlanBuilder::pinnedVEU(TaskRef task, int numVEUs) const {
 ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
   const int numVEUs = draft.layout.numVEUs;
   // Per-vEU sequences in the policy's order; remember the global append order.
-  std::vector<std::vector<TaskRef>> seq(static_cast<size_t>(numVEUs));
-  std::map<TaskRef, size_t> appendIndex;
+  std::vector<std::vector<RTask>> seq(static_cast<size_t>(numVEUs));
+  std::map<RTask, size_t> appendIndex;
   for (size_t i = 0; i < draft.placements.size(); ++i) {
     const auto& [t, v] = draft.placements[i];
     if (v < 0 || v >= numVEUs) return ir::makeError("internal: rTask " + taskName(dag_, t) + " placed off the program");
@@ -240,9 +240,9 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
   // positions in increasing order so earlier insertions keep their place.
   for (int v = 0; v < numVEUs; ++v) {
     auto& s = seq[static_cast<size_t>(v)];
-    std::vector<std::pair<int64_t, TaskRef>> pinned;
+    std::vector<std::pair<int64_t, RTask>> pinned;
     std::map<int32_t, int64_t> wholeOpNext;  // whole-operator pins: consecutive orders
-    for (const TaskRef& t : s) {
+    for (const RTask& t : s) {
       const TaskPin* p = pinFor(t);
       if (!p || p->order < 0 || p->veu != v) continue;
       int64_t order = p->order;
@@ -251,9 +251,9 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
     }
     if (pinned.empty()) continue;
     std::stable_sort(pinned.begin(), pinned.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::set<TaskRef> isPinned;
+    std::set<RTask> isPinned;
     for (const auto& pt : pinned) isPinned.insert(pt.second);
-    std::erase_if(s, [&](const TaskRef& t) { return isPinned.count(t) != 0; });
+    std::erase_if(s, [&](const RTask& t) { return isPinned.count(t) != 0; });
     for (const auto& [order, t] : pinned) {
       const auto at = static_cast<size_t>(std::min<int64_t>(order, static_cast<int64_t>(s.size())));
       s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), t);
@@ -288,13 +288,13 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
       if (remaining[p] > 0) ++open, dependents[p].push_back(op);
     openDeps[op] = open;
   }
-  auto ready = [&](TaskRef t) { return openDeps[t.op] == 0; };
+  auto ready = [&](RTask t) { return openDeps[t.op] == 0; };
 
   // Merge the sequences: always append the ready head that came first in
   // the policy's order, so without pins the policy's order is replayed.
   RProgram prog(numVEUs);
-  std::map<int32_t, std::map<int, TaskRef>> lastOn;  // op -> vEU -> its last rTask there
-  std::map<int32_t, std::vector<TaskRef>> waitsOf;    // op -> what each of its rTasks waits for
+  std::map<int32_t, std::map<int, RTask>> lastOn;  // op -> vEU -> its last rTask there
+  std::map<int32_t, std::vector<RTask>> waitsOf;    // op -> what each of its rTasks waits for
   std::vector<size_t> head(static_cast<size_t>(numVEUs), 0);
   using Item = std::pair<size_t, int>;  // (append index, vEU)
   std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
@@ -311,7 +311,7 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
   while (!heap.empty()) {
     const int v = heap.top().second;
     heap.pop();
-    const TaskRef t = seq[static_cast<size_t>(v)][head[static_cast<size_t>(v)]++];
+    const RTask t = seq[static_cast<size_t>(v)][head[static_cast<size_t>(v)]++];
     // An op's rTasks all wait for the same thing: the last rTask of each
     // dependency on each vEU, and only the latest of those per vEU. The
     // dependencies are complete before its first rTask is appended (ready()),
@@ -319,14 +319,14 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
     // otherwise repeat it for every rTask.
     auto cached = waitsOf.find(t.op);
     if (cached == waitsOf.end()) {
-      std::map<int, std::pair<int32_t, TaskRef>> latest;  // vEU -> (order, rTask)
+      std::map<int, std::pair<int32_t, RTask>> latest;  // vEU -> (order, rTask)
       for (int32_t p : deps[t.op])
         for (const auto& [u, last] : lastOn[p]) {
           const int32_t order = prog.slotOf(last).order;
           auto [it, fresh] = latest.try_emplace(u, order, last);
           if (!fresh && it->second.first < order) it->second = {order, last};
         }
-      std::vector<TaskRef> waits;
+      std::vector<RTask> waits;
       waits.reserve(latest.size());
       for (const auto& [u, last] : latest) waits.push_back(last.second);
       cached = waitsOf.emplace(t.op, std::move(waits)).first;
@@ -348,7 +348,7 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
   if (placed != draft.placements.size()) {
     std::string which;
     for (int v : blocked) {
-      const TaskRef t = seq[static_cast<size_t>(v)][head[static_cast<size_t>(v)]];
+      const RTask t = seq[static_cast<size_t>(v)][head[static_cast<size_t>(v)]];
       if (which.size() > 300) break;
       which += (which.empty() ? "" : "; ") + taskName(dag_, t) + " at vEU " + std::to_string(v) + " order " +
                std::to_string(head[static_cast<size_t>(v)]);

@@ -12,17 +12,17 @@
 
 #include "core/schedule/operator_graph.h"
 #include "core/schedule/policy.h"
-#include "core/schedule/veu_layout.h"
+#include "core/schedule/vdevice.h"
 
 namespace rammer::schedule {
 
 // An rProgram as a policy builds it: placements in append order.
 struct ProgramDraft {
   std::vector<int32_t> ops;                        // operators placed in it, in order
-  std::vector<std::pair<TaskRef, int>> placements;  // (rTask, vEU), append order
+  std::vector<std::pair<RTask, int>> placements;  // (rTask, vEU), append order
   // Extra operator-level dependencies beyond the dataflow (greedy's stage barriers).
   std::map<int32_t, std::vector<int32_t>> extraDeps;
-  VeuLayout layout;
+  VDevice layout;
   std::string cutReason;
 };
 
@@ -63,12 +63,12 @@ class PlanBuilder {
   const kernels::RKernel& kernel(int32_t op) const { return plan_.ops.at(static_cast<size_t>(op)).kernel; }
   int64_t numRTasks(int32_t op) const { return kernel(op).numRTasks; }
 
-  ir::Result<VeuLayout> layout(const std::vector<int32_t>& ops) const;
+  ir::Result<VDevice> layout(const std::vector<int32_t>& ops) const;
 
   bool cutBefore(int32_t op) const;
   bool noCutBefore(int32_t op) const;
   // The vEU `task` is pinned to, -1 when free; an error when the pin is out of range.
-  ir::Result<int> pinnedVEU(TaskRef task, int numVEUs) const;
+  ir::Result<int> pinnedVEU(RTask task, int numVEUs) const;
 
   void decide(std::string line) { plan_.decisions.push_back(std::move(line)); }
 
@@ -84,7 +84,7 @@ class PlanBuilder {
  private:
   PlanBuilder() = default;
   ir::Result<RProgram> materialize(const ProgramDraft& draft) const;
-  const TaskPin* pinFor(TaskRef task) const;
+  const TaskPin* pinFor(RTask task) const;
 
   PolicyOptions options_;
   Constraints constraints_;

@@ -7,12 +7,12 @@ namespace rammer::schedule {
 
 RProgram::RProgram(int numVEUs) : streams_(static_cast<size_t>(std::max(0, numVEUs))), known_(streams_.size()) {}
 
-void RProgram::wait(TaskRef task, const std::vector<TaskRef>& deps) {
-  std::vector<TaskRef>& p = pending_[task];
+void RProgram::wait(RTask task, const std::vector<RTask>& deps) {
+  std::vector<RTask>& p = pending_[task];
   p.insert(p.end(), deps.begin(), deps.end());
 }
 
-Slot RProgram::append(TaskRef task, int veu) {
+Slot RProgram::append(RTask task, int veu) {
   if (veu < 0 || veu >= numVEUs()) throw std::out_of_range("append: vEU " + std::to_string(veu) + " out of range");
   if (placed_.count(task)) throw std::logic_error("append: rTask placed twice");
   auto& stream = streams_[static_cast<size_t>(veu)];
@@ -21,7 +21,7 @@ Slot RProgram::append(TaskRef task, int veu) {
   if (auto it = pending_.find(task); it != pending_.end()) {
     // Latest order needed per other vEU.
     std::map<int32_t, int32_t> need;
-    for (const TaskRef& d : it->second) {
+    for (const RTask& d : it->second) {
       auto at = placed_.find(d);
       if (at == placed_.end()) continue;  // earlier program
       const Slot s = at->second;
@@ -48,7 +48,7 @@ Slot RProgram::append(TaskRef task, int veu) {
   return slot;
 }
 
-Slot RProgram::slotOf(TaskRef task) const {
+Slot RProgram::slotOf(RTask task) const {
   auto it = placed_.find(task);
   return it == placed_.end() ? Slot{} : it->second;
 }

@@ -14,15 +14,9 @@
 #include <variant>
 #include <vector>
 
-namespace rammer::schedule {
+#include "core/schedule/rtask.h"
 
-// An rTask of a plan: operator index (into Plan::ops) and rTask id.
-struct TaskRef {
-  int32_t op = -1;
-  int64_t rtask = -1;
-  friend bool operator==(const TaskRef&, const TaskRef&) = default;
-  friend auto operator<=>(const TaskRef&, const TaskRef&) = default;
-};
+namespace rammer::schedule {
 
 // Instruction `order` of vEU `veu` within one program.
 struct Slot {
@@ -33,7 +27,7 @@ struct Slot {
 };
 
 struct Exec {
-  TaskRef task;
+  RTask task;
 };
 // Waits until the instruction at each slot (on other vEUs) has completed.
 struct Barrier {
@@ -51,15 +45,15 @@ class RProgram {
 
   // Registers the deps `task` must wait for. Deps not placed in this program
   // (earlier programs, finished at the kernel boundary) are ignored.
-  void wait(TaskRef task, const std::vector<TaskRef>& deps);
+  void wait(RTask task, const std::vector<RTask>& deps);
   // Appends `task` to `veu`, preceded by a barrier for its pending deps that
   // the vEU does not already know to be complete. Of several deps on one vEU
   // only the last is kept (a vEU runs its stream in order).
-  Slot append(TaskRef task, int veu);
+  Slot append(RTask task, int veu);
 
   // Where a task was placed; Slot{-1,-1} when not in this program.
-  Slot slotOf(TaskRef task) const;
-  bool contains(TaskRef task) const { return placed_.count(task) != 0; }
+  Slot slotOf(RTask task) const;
+  bool contains(RTask task) const { return placed_.count(task) != 0; }
   size_t numTasks() const { return placed_.size(); }
   size_t numBarriers() const { return barriers_; }
   // Longest stream, in instructions.
@@ -69,16 +63,9 @@ class RProgram {
   static RProgram fromStreams(std::vector<std::vector<Instr>> streams);
 
  private:
-  // Hashed: plans reach hundreds of thousands of rTasks and every append
-  // looks up each task it waits for.
-  struct TaskHash {
-    size_t operator()(const TaskRef& t) const {
-      return std::hash<int64_t>()(t.rtask * 1000003 + t.op);
-    }
-  };
   std::vector<std::vector<Instr>> streams_;
-  std::unordered_map<TaskRef, Slot, TaskHash> placed_;
-  std::unordered_map<TaskRef, std::vector<TaskRef>, TaskHash> pending_;
+  std::unordered_map<RTask, Slot, RTaskHash> placed_;
+  std::unordered_map<RTask, std::vector<RTask>, RTaskHash> pending_;
   // known_[v][u]: highest order of vEU u that vEU v has already waited for.
   std::vector<std::map<int32_t, int32_t>> known_;
   size_t barriers_ = 0;

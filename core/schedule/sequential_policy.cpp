@@ -41,7 +41,7 @@ ir::Result<Plan> SequentialPolicy::schedule(const ir::Graph& optimizedGraph, con
     int64_t next = 0;
     for (int32_t op : d.ops) {
       for (int64_t r = 0; r < b.numRTasks(op); ++r) {
-        const TaskRef t{op, r};
+        const RTask t{op, r};
         auto pinned = b.pinnedVEU(t, layout->numVEUs);
         if (!pinned) return pinned.errors();
         const int v = *pinned >= 0 ? *pinned : static_cast<int>(next++ % layout->numVEUs);

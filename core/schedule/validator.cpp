@@ -8,7 +8,7 @@
 
 #include "core/schedule/operator_graph.h"
 #include "core/schedule/ordering_clocks.h"
-#include "core/schedule/veu_layout.h"
+#include "core/schedule/vdevice.h"
 
 namespace rammer::schedule {
 
@@ -29,7 +29,7 @@ size_t ValidationReport::count(ProblemKind k) const {
 
 namespace {
 
-PlanProblem mk(ProblemKind kind, std::string message, int program = -1, std::vector<TaskRef> tasks = {},
+PlanProblem mk(ProblemKind kind, std::string message, int program = -1, std::vector<RTask> tasks = {},
                std::vector<Slot> slots = {}, std::string node = {}) {
   PlanProblem p;
   p.kind = kind;
@@ -61,7 +61,7 @@ class Checker {
   }
 
  private:
-  std::string name(TaskRef t) const {
+  std::string name(RTask t) const {
     if (t.op < 0 || static_cast<size_t>(t.op) >= plan_.ops.size()) return "op#" + std::to_string(t.op) + "[" + std::to_string(t.rtask) + "]";
     return plan_.ops[static_cast<size_t>(t.op)].name + "[" + std::to_string(t.rtask) + "]";
   }
@@ -76,7 +76,7 @@ class Checker {
     }
     report_.problems.push_back(std::move(p));
   }
-  bool validTask(TaskRef t) const {
+  bool validTask(RTask t) const {
     if (t.op < 0 || static_cast<size_t>(t.op) >= plan_.ops.size()) return false;
     const PlannedOp& op = plan_.ops[static_cast<size_t>(t.op)];
     return !op.isView && t.rtask >= 0 && t.rtask < op.kernel.numRTasks;
@@ -117,7 +117,7 @@ class Checker {
       std::vector<int64_t> missing;
       for (size_t r = 0; r < where_[i].size(); ++r) {
         const auto& w = where_[i][r];
-        const TaskRef t{static_cast<int32_t>(i), static_cast<int64_t>(r)};
+        const RTask t{static_cast<int32_t>(i), static_cast<int64_t>(r)};
         if (w.empty()) missing.push_back(static_cast<int64_t>(r));
         if (w.size() > 1) {
           std::string places;
@@ -154,7 +154,7 @@ class Checker {
     for (int v = 0; v < prog.numVEUs(); ++v) {
       int threads = 0;
       int64_t shared = 0;
-      TaskRef biggest;
+      RTask biggest;
       for (const Instr& in : prog.stream(v)) {
         const auto* e = std::get_if<Exec>(&in);
         if (!e || !validTask(e->task)) continue;
@@ -176,7 +176,7 @@ class Checker {
     }
     std::vector<KernelUse> uses;
     for (int32_t op : ops) uses.push_back({opName(op), &plan_.ops[static_cast<size_t>(op)].kernel});
-    auto layout = layoutVEUs(d, uses);
+    auto layout = makeVDevice(d, uses);
     if (!layout) {
       add(mk(ProblemKind::Resources, "program " + std::to_string(p) + ": " + layout.errorText(), p));
       return;
@@ -198,7 +198,7 @@ class Checker {
     const std::vector<size_t>& pos = clocks.progress();
     reportDeadlocks(p, prog, pos);
 
-    const LastSlots latest = lastSlotsByOp(prog, [&](TaskRef t) { return validTask(t); });
+    const LastSlots latest = lastSlotsByOp(prog, [&](RTask t) { return validTask(t); });
     for (int v = 0; v < V; ++v) {
       const auto& s = prog.stream(v);
       const auto& barriers = clocks.barriers(v);
@@ -225,13 +225,13 @@ class Checker {
   }
 
   // A producer rTask placed in a later program than its consumer.
-  void checkLaterProgram(int p, TaskRef consumer, Slot me, int32_t prod) {
+  void checkLaterProgram(int p, RTask consumer, Slot me, int32_t prod) {
     if (lastProgram_[static_cast<size_t>(prod)] <= p) return;
     const auto& w = where_[static_cast<size_t>(prod)];
     for (size_t r = 0; r < w.size(); ++r) {
       for (const Where& x : w[r]) {
         if (x.program <= p) continue;
-        const TaskRef pt{prod, static_cast<int64_t>(r)};
+        const RTask pt{prod, static_cast<int64_t>(r)};
         add(mk(ProblemKind::Dependency,
              name(consumer) + " (" + at(p, me) + ") runs before its producer " + name(pt) + " (" + at(x.program, x.slot) +
                  ", a later program)",
@@ -249,14 +249,14 @@ class Checker {
     return "the barrier at " + at(s);
   }
   // The rTask a barrier guards: the next Exec on its vEU.
-  TaskRef guarded(const RProgram& prog, Slot s) const {
+  RTask guarded(const RProgram& prog, Slot s) const {
     const auto& st = prog.stream(s.veu);
     for (size_t o = static_cast<size_t>(s.order); o < st.size(); ++o)
       if (const auto* e = std::get_if<Exec>(&st[o])) return e->task;
     return {};
   }
   std::string guardName(const RProgram& prog, Slot s) const {
-    const TaskRef t = guarded(prog, s);
+    const RTask t = guarded(prog, s);
     return t.op < 0 ? "the end of the stream" : name(t);
   }
 
@@ -305,7 +305,7 @@ class Checker {
         for (auto it = from; it != path.end(); ++it) {
           const int u = *it;
           const Slot here{u, static_cast<int32_t>(pos[static_cast<size_t>(u)])};
-          const TaskRef g = guarded(prog, here);
+          const RTask g = guarded(prog, here);
           if (g.op >= 0) {
             pr.tasks.push_back(g);
             pr.places.push_back(here);
@@ -332,9 +332,9 @@ class Checker {
 
 }  // namespace
 
-PlanProblem unorderedProducer(const Plan& plan, int program, TaskRef consumer, Slot at, TaskRef producer,
+PlanProblem unorderedProducer(const Plan& plan, int program, RTask consumer, Slot at, RTask producer,
                               Slot producerAt) {
-  auto name = [&](TaskRef t) { return plan.ops.at(static_cast<size_t>(t.op)).name + "[" + std::to_string(t.rtask) + "]"; };
+  auto name = [&](RTask t) { return plan.ops.at(static_cast<size_t>(t.op)).name + "[" + std::to_string(t.rtask) + "]"; };
   auto where = [](Slot s) { return "vEU " + std::to_string(s.veu) + " order " + std::to_string(s.order); };
   const std::string why =
       at.veu == producerAt.veu ? "it comes later on the same vEU" : "no barrier chain orders them";
@@ -380,9 +380,19 @@ ValidationReport checkPlan(const Plan& plan, const ir::Graph& graph, size_t maxP
 }
 
 std::vector<ir::Diagnostic> validate(const Plan& plan, const ir::Graph& graph) {
-  const ValidationReport r = checkPlan(plan, graph);
+  return diagnosticsOf(checkPlan(plan, graph));
+}
+
+std::vector<ir::Diagnostic> diagnosticsOf(const ValidationReport& r) {
   std::vector<ir::Diagnostic> out;
-  for (const PlanProblem& p : r.problems) out.push_back(ir::makeError(problemKindName(p.kind) + ": " + p.message, p.node));
+  for (const PlanProblem& p : r.problems) {
+    ir::Diagnostic d = ir::makeError(problemKindName(p.kind) + ": " + p.message, p.node);
+    if (!p.tasks.empty()) {
+      d.rtaskOp = p.tasks.front().op;
+      d.rtask = p.tasks.front().rtask;
+    }
+    out.push_back(std::move(d));
+  }
   if (r.omitted) {
     ir::Diagnostic d;
     d.severity = ir::Severity::Note;

@@ -29,7 +29,7 @@ struct PlanProblem {
   ProblemKind kind = ProblemKind::Structure;
   std::string message;
   int program = -1;
-  std::vector<TaskRef> tasks;  // the offending rTasks (consumer first for dependencies)
+  std::vector<RTask> tasks;  // the offending rTasks (consumer first for dependencies)
   std::vector<Slot> places;    // where they are, in the same order where known
   std::string node;            // the operator the problem is reported on
 };
@@ -51,12 +51,15 @@ std::vector<std::vector<int32_t>> producersFromGraph(const Plan& plan, const ir:
 
 // How the validator words an rTask that may start before a producer rTask
 // of the same program finishes.
-PlanProblem unorderedProducer(const Plan& plan, int program, TaskRef consumer, Slot at, TaskRef producer,
+PlanProblem unorderedProducer(const Plan& plan, int program, RTask consumer, Slot at, RTask producer,
                               Slot producerAt);
 
 // At most `maxProblems` problems are listed.
 ValidationReport checkPlan(const Plan& plan, const ir::Graph& graph, size_t maxProblems = 200);
 // The same as diagnostics (errors), plus one note when problems were omitted.
 std::vector<ir::Diagnostic> validate(const Plan& plan, const ir::Graph& graph);
+// A report as diagnostics: one error per problem, naming its node and its
+// first rTask, plus the note about omitted problems.
+std::vector<ir::Diagnostic> diagnosticsOf(const ValidationReport& report);
 
 }  // namespace rammer::schedule

@@ -35,7 +35,7 @@ std::string names(const PlanBuilder& b, const std::vector<int32_t>& ops) {
 // Rammer's ScheduleWave: for every rTask, Wait on its producers' rTasks and
 // Append it to the vEU that can start it earliest (SelectvEU).
 ir::Result<ProgramState> scheduleWave(const PlanBuilder& b, ProgramState st, const std::vector<int32_t>& wave,
-                                      const VeuLayout& layout) {
+                                      const VDevice& layout) {
   const double barrier = b.device().barrierLatencyUs;
   st.draft.layout = layout;
   st.free.resize(static_cast<size_t>(layout.numVEUs), 0.0);
@@ -66,7 +66,7 @@ ir::Result<ProgramState> scheduleWave(const PlanBuilder& b, ProgramState st, con
     OpTiming& mine = added[op];
     bool first = true;
     for (int64_t r = 0; r < b.numRTasks(op); ++r) {
-      const TaskRef task{op, r};
+      const RTask task{op, r};
       auto pinned = b.pinnedVEU(task, layout.numVEUs);
       if (!pinned) return pinned.errors();
       int v = *pinned;
@@ -109,7 +109,7 @@ void selectKernels(PlanBuilder& b, size_t w, const std::vector<int32_t>& wave) {
     tasks += k.numRTasks;
     fastestUses.push_back(KernelUse{b.label(op), &k});
   }
-  auto layout = layoutVEUs(b.device(), fastestUses);
+  auto layout = makeVDevice(b.device(), fastestUses);
   const int veus = layout ? layout->numVEUs : 0;
   const bool efficient = tasks > veus;
   b.decide("wave " + std::to_string(w) + " (" + names(b, wave) + "): " + std::to_string(tasks) +

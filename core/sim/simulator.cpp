@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/sim/plan_figures.h"
+
 namespace rammer::sim {
 
 namespace {
@@ -187,7 +189,7 @@ class ProgramRunner {
     while (pc_[vi] < length_[vi]) {
       const int32_t pc = pc_[vi];
       const Flat& instr = flat_[slotBase_[vi] + static_cast<size_t>(pc)];
-      if (instr.op >= 0) return startTask(v, pc, schedule::TaskRef{instr.op, instr.arg}, now);
+      if (instr.op >= 0) return startTask(v, pc, schedule::RTask{instr.op, instr.arg}, now);
 
       const schedule::Slot* waits = instr.waits;
       const schedule::Slot* waitsEnd = waits + instr.numWaits;
@@ -233,7 +235,7 @@ class ProgramRunner {
     return {};
   }
 
-  std::string startTask(int v, int32_t pc, schedule::TaskRef task, double now) {
+  std::string startTask(int v, int32_t pc, schedule::RTask task, double now) {
     const auto vi = static_cast<size_t>(v);
     const int32_t op = task.op;
     if (op < 0 || static_cast<size_t>(op) >= plan_.ops.size() || plan_.ops[static_cast<size_t>(op)].isView ||
@@ -308,10 +310,9 @@ Simulator::Simulator(std::shared_ptr<const CostModel> model) : model_(std::move(
 
 ir::Result<Trace> Simulator::run(const schedule::Plan& plan) const {
   Trace trace = traceOf(plan, "predicted: " + model_->name(), false, plan.device.sms);
-  size_t barriers = 0;
-  for (const auto& p : plan.programs) barriers += p.program.numBarriers();
-  trace.tasks.reserve(plan.numRTasks());
-  trace.barriers.reserve(barriers);
+  const PlanFigures figures = figuresOf(plan);
+  trace.tasks.reserve(figures.rtasks);
+  trace.barriers.reserve(figures.barriers);
 
   ProgramRunner runner(plan, *model_, trace);
   double now = 0;

@@ -16,7 +16,7 @@ namespace rammer::sim {
 
 // One rTask on one vEU.
 struct TaskEvent {
-  schedule::TaskRef task;  // op index into Plan::ops, rTask id
+  schedule::RTask task;  // op index into Plan::ops, rTask id
   int32_t program = -1;
   int32_t veu = -1;
   int32_t order = -1;  // instruction index on the vEU's stream

@@ -27,7 +27,7 @@ using schedule::Instr;
 using schedule::Plan;
 using schedule::RProgram;
 using schedule::Slot;
-using schedule::TaskRef;
+using schedule::RTask;
 
 // Per producer operator: the last order of its rTasks on each vEU.
 inline std::map<int32_t, std::map<int32_t, int32_t>> lastOrders(const RProgram& prog) {
@@ -94,7 +94,7 @@ inline bool dependencyBroken(const Plan& plan, size_t program) {
         for (size_t u = 0; u < numVEUs; ++u) know[v][u] = std::max(know[v][u], seen[u]);
       }
     } else {
-      const TaskRef task = std::get<Exec>(in).task;
+      const RTask task = std::get<Exec>(in).task;
       for (int32_t prod : plan.ops[static_cast<size_t>(task.op)].producers) {
         auto it = lastOn.find(prod);
         if (it == lastOn.end()) continue;  // an earlier program: the launch boundary orders it
@@ -206,7 +206,7 @@ class DeletionOracle {
   bool guardedBroken(Slot z, const std::vector<int32_t>& value) const {
     const auto& stream = prog_.stream(z.veu);
     for (int32_t o = z.order + 1; o < governedEnd(z); ++o) {
-      const TaskRef task = std::get<Exec>(stream[static_cast<size_t>(o)]).task;
+      const RTask task = std::get<Exec>(stream[static_cast<size_t>(o)]).task;
       for (int32_t prod : plan_.ops[static_cast<size_t>(task.op)].producers) {
         auto it = lastOn_.find(prod);
         if (it == lastOn_.end()) continue;

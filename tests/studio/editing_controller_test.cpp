@@ -99,7 +99,7 @@ TEST(EditingControllerTest, PinFromTheKernelsDockUndoesAndRefusalsAreHighlighted
   EXPECT_TRUE(window.timelinePage()->view()->selectedOps().contains(opIndex(*session->plan(), "stem.relu")));
   // ... and the rTasks the refusal names are outlined.
   EXPECT_TRUE(window.timelinePage()->view()->highlightedTasks().contains(
-      schedule::TaskRef{opIndex(*session->plan(), "stem.relu"), 0}));
+      schedule::RTask{opIndex(*session->plan(), "stem.relu"), 0}));
 
   // Compare: sequential against wavefront on the loaded model.
   QSignalSpy compared(editing->compareView(), &viz::CompareView::compared);

@@ -44,13 +44,13 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
       switch (index.column()) {
         case SeverityColumn: return severityName(g.severity);
-        case StageColumn: return stageName(d->stage);
+        case StageColumn: return stageLabel(d->stage);
         case NodeColumn: return QString::fromStdString(g.node);
         case MessageColumn: return QString::fromStdString(g.message);
         default: return {};
       }
     case Qt::ToolTipRole:
-      return QStringLiteral("%1 (%2): %3").arg(severityName(g.severity), stageName(d->stage),
+      return QStringLiteral("%1 (%2): %3").arg(severityName(g.severity), stageLabel(d->stage),
                                                QString::fromStdString(ir::formatDiagnostic(g)));
     case SeverityRole: return static_cast<int>(g.severity);
     case NodeRole: return QString::fromStdString(g.node);

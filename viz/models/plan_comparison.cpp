@@ -1,6 +1,6 @@
 #include "viz/models/plan_comparison.h"
 
-#include <algorithm>
+#include "core/sim/plan_figures.h"
 
 namespace rammer::viz {
 
@@ -21,14 +21,13 @@ PlanSummary summarizePolicy(const std::shared_ptr<const ir::Graph>& graph, const
   if (!s.ok) return s;
   s.plan = r.plan;
   s.trace = r.predicted;
-  s.latencyUs = s.trace->totalUs;
-  s.smEfficiency = s.trace->smEfficiency;
-  s.programs = s.plan->programs.size();
-  s.rtasks = s.plan->numRTasks();
-  for (const auto& info : s.plan->programs) {
-    s.maxVEUs = std::max(s.maxVEUs, info.program.numVEUs());
-    s.barriers += info.program.numBarriers();
-  }
+  const sim::PlanFigures f = sim::figuresOf(*s.plan, s.trace.get());
+  s.latencyUs = f.predictedUs;
+  s.smEfficiency = f.smEfficiency;
+  s.programs = f.programs;
+  s.rtasks = f.rtasks;
+  s.maxVEUs = f.maxVEUs;
+  s.barriers = f.barriers;
   return s;
 }
 

@@ -1,13 +1,9 @@
 #pragma once
-// The studio's pipeline as one pure function: import -> optimize -> schedule
-// -> validate -> simulate -> run, started at any stage with the outputs of
-// the earlier ones given (DESIGN.md: "re-run from stage X on"). It calls the
-// core for every stage and computes nothing itself; it runs on any thread.
-//
-// Long work is cancellable: the flag is checked between stages and handed to
-// the stages that poll one (the policies, the emulator, the reference
-// executor). Import and the passes do not poll, so a cancel lands when they
-// end.
+// The studio's face of core/pipeline: a request names the stages to run and
+// carries the outputs of the earlier ones (the session's current state); the
+// result carries every stage's value. runPipeline only converts: the core
+// pipeline runs the stages, exactly as it does for the CLI. It runs on any
+// thread.
 #include <QString>
 #include <atomic>
 #include <functional>
@@ -19,6 +15,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
 #include "core/passes/pass_manager.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/cuda_probe.h"
 #include "core/schedule/constraints.h"
 #include "core/schedule/plan.h"
@@ -28,11 +25,9 @@
 
 namespace rammer::viz {
 
-// Export is not run by runPipeline: it names the stage of an export's
-// diagnostics.
-enum class PipelineStage { Import, Optimize, Schedule, Validate, Simulate, Run, Export };
+using PipelineStage = pipeline::Stage;
 // "import", "optimize", ...: the words the log and the diagnostics use.
-QString stageName(PipelineStage stage);
+QString stageLabel(PipelineStage stage);
 
 // A diagnostic with the stage that raised it (the Diagnostics dock's rows).
 struct StudioDiagnostic {
@@ -52,11 +47,12 @@ struct JobControl {
   }
 };
 
-// Where "Compile & Run" runs a plan. Auto: the GPU when there is one,
-// else the CPU emulator (the plan rTask by rTask with CPU tiles). Host: the
-// generated kernels themselves, built by the system compiler and run on the
-// CPU ("generated code on CPU"; core/runtime/host_execution.h).
-enum class RunTarget { Auto, Emulator, Host };
+// Where "Compile & Run" runs a plan (core/pipeline/run_stage.h).
+using pipeline::RunTarget;
+using pipeline::RunBackend;
+using pipeline::kEmulatedLabel;
+using pipeline::kEmulatedNoGpuLabel;
+using pipeline::kHostCodeLabel;
 
 struct PipelineRequest {
   PipelineStage from = PipelineStage::Import;
@@ -89,9 +85,6 @@ struct PipelineRequest {
   RunTarget runTarget = RunTarget::Auto;
 };
 
-// How "Compile & Run" ran the plan.
-enum class RunBackend { None, Gpu, Emulator, Host };
-
 struct PipelineResult {
   PipelineRequest request;  // what was asked (its inputs included)
   bool cancelled = false;
@@ -120,13 +113,6 @@ struct PipelineResult {
   // Whether `stage` ran to completion in this job.
   bool done(PipelineStage stage) const;
 };
-
-// The label of a trace the emulator produced because there is no GPU.
-inline constexpr const char* kEmulatedNoGpuLabel = "emulated: CPU (no GPU)";
-// ... because the emulator was chosen.
-inline constexpr const char* kEmulatedLabel = "emulated: CPU";
-// The label of a run of the generated kernels on the CPU (the host target).
-inline constexpr const char* kHostCodeLabel = "generated code on CPU";
 
 PipelineResult runPipeline(PipelineRequest request, const JobControl& control);
 

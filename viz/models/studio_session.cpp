@@ -316,7 +316,7 @@ void StudioSession::logResult(const PipelineResult& r) {
   for (const auto& line : r.log) log_->info(QString::fromStdString(line));
   for (const auto& d : r.diagnostics) {
     const QString text =
-        QStringLiteral("%1: %2").arg(stageName(d.stage), QString::fromStdString(ir::formatDiagnostic(d.diagnostic)));
+        QStringLiteral("%1: %2").arg(stageLabel(d.stage), QString::fromStdString(ir::formatDiagnostic(d.diagnostic)));
     if (d.diagnostic.severity == ir::Severity::Error)
       log_->error(text);
     else if (d.diagnostic.severity == ir::Severity::Warning)
@@ -324,7 +324,7 @@ void StudioSession::logResult(const PipelineResult& r) {
     else
       log_->info(text);
   }
-  if (r.failedStage) log_->error(tr("%1 failed").arg(stageName(*r.failedStage)));
+  if (r.failedStage) log_->error(tr("%1 failed").arg(stageLabel(*r.failedStage)));
 }
 
 void StudioSession::jobEnded(quint64 job, const QString& error) {

@@ -9,10 +9,10 @@ namespace rammer::viz {
 
 namespace {
 
-// Task indices sorted by TaskRef, ties by index. Sorting (ref, index) pairs
+// Task indices sorted by RTask, ties by index. Sorting (ref, index) pairs
 // beats sorting indices through the events: no indirection per compare.
 std::vector<int32_t> byTaskRef(const std::vector<sim::TaskEvent>& tasks) {
-  std::vector<std::pair<schedule::TaskRef, int32_t>> keyed;
+  std::vector<std::pair<schedule::RTask, int32_t>> keyed;
   keyed.reserve(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) keyed.emplace_back(tasks[i].task, static_cast<int32_t>(i));
   std::sort(keyed.begin(), keyed.end());
@@ -22,7 +22,7 @@ std::vector<int32_t> byTaskRef(const std::vector<sim::TaskEvent>& tasks) {
   return order;
 }
 
-// Splits `order` (sorted by TaskRef) into unique refs and duplicated ones.
+// Splits `order` (sorted by RTask) into unique refs and duplicated ones.
 void dropDuplicates(const std::vector<sim::TaskEvent>& tasks, std::vector<int32_t>& order,
                     std::vector<int32_t>& duplicates) {
   std::vector<int32_t> unique;
@@ -66,8 +66,8 @@ TraceComparison compareTraces(const sim::Trace& predicted, const sim::Trace& mea
   std::vector<int32_t> mDup;
   dropDuplicates(predicted.tasks, p, pDup);
   dropDuplicates(measured.tasks, m, mDup);
-  if (!pDup.empty()) c.warnings.push_back(std::to_string(pDup.size()) + " predicted rTask events share a TaskRef");
-  if (!mDup.empty()) c.warnings.push_back(std::to_string(mDup.size()) + " measured rTask events share a TaskRef");
+  if (!pDup.empty()) c.warnings.push_back(std::to_string(pDup.size()) + " predicted rTask events share a RTask");
+  if (!mDup.empty()) c.warnings.push_back(std::to_string(mDup.size()) + " measured rTask events share a RTask");
   c.onlyPredicted = pDup;
   c.onlyMeasured = mDup;
 

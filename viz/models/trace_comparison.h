@@ -1,7 +1,7 @@
 #pragma once
-// Predicted vs measured: rTasks matched by TaskRef (op, rTask), each with its
+// Predicted vs measured: rTasks matched by RTask (op, rTask), each with its
 // slip = measured start - predicted start (positive: it ran late). Tasks in
-// only one trace are listed, not guessed at; a TaskRef that appears twice in
+// only one trace are listed, not guessed at; a RTask that appears twice in
 // one trace is ambiguous, so its copies are listed as unmatched too.
 #include <cstdint>
 #include <string>
@@ -12,7 +12,7 @@
 namespace rammer::viz {
 
 struct TaskSlip {
-  schedule::TaskRef task;
+  schedule::RTask task;
   int32_t predicted = -1;  // index into predicted.tasks
   int32_t measured = -1;   // index into measured.tasks
   double startSlipUs = 0;  // measured start - predicted start
@@ -20,7 +20,7 @@ struct TaskSlip {
 };
 
 struct TraceComparison {
-  std::vector<TaskSlip> matched;       // by TaskRef
+  std::vector<TaskSlip> matched;       // by RTask
   std::vector<int32_t> onlyPredicted;  // predicted task indices without a partner, ascending
   std::vector<int32_t> onlyMeasured;   // measured task indices without a partner, ascending
   // Per task index of each trace: its slip, NaN when unmatched (painting

@@ -172,9 +172,9 @@ QList<int> ScheduleEditor::rejectedOps(const ConstraintsRejection& rejection, co
   return QList<int>(ops.begin(), ops.end());
 }
 
-QList<schedule::TaskRef> ScheduleEditor::rejectedTasks(const ConstraintsRejection& rejection,
+QList<schedule::RTask> ScheduleEditor::rejectedTasks(const ConstraintsRejection& rejection,
                                                       const schedule::Plan& plan) {
-  std::set<schedule::TaskRef> tasks;
+  std::set<schedule::RTask> tasks;
   if (rejection.validation)
     for (const auto& problem : rejection.validation->problems)
       for (const auto& t : problem.tasks)
@@ -198,7 +198,7 @@ QList<schedule::TaskRef> ScheduleEditor::rejectedTasks(const ConstraintsRejectio
       }
     }
   }
-  return QList<schedule::TaskRef>(tasks.begin(), tasks.end());
+  return QList<schedule::RTask>(tasks.begin(), tasks.end());
 }
 
 QStringList ScheduleEditor::rejectionLines(const ConstraintsRejection& rejection, const schedule::Plan* plan) {

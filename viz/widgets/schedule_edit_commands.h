@@ -71,7 +71,7 @@ class ScheduleEditor : public QObject {
   static QList<int> rejectedOps(const ConstraintsRejection& rejection, const schedule::Plan& plan);
   // The individual rTasks: the validator's, then every "name[r]" the
   // policy's error messages name (ops of `plan`, rTask ids as written).
-  static QList<schedule::TaskRef> rejectedTasks(const ConstraintsRejection& rejection, const schedule::Plan& plan);
+  static QList<schedule::RTask> rejectedTasks(const ConstraintsRejection& rejection, const schedule::Plan& plan);
   // The rTasks ("op[r]") the validator reported, then the messages.
   static QStringList rejectionLines(const ConstraintsRejection& rejection, const schedule::Plan* plan);
 

@@ -134,11 +134,11 @@ void TimelineView::selectOps(const QList<int>& ops) {
   viewport()->update();
 }
 
-void TimelineView::highlightTasks(const QList<schedule::TaskRef>& tasks) {
+void TimelineView::highlightTasks(const QList<schedule::RTask>& tasks) {
   highlighted_ = tasks;
   highlightedIndex_.clear();
   if (!tasks.isEmpty()) {
-    const std::set<schedule::TaskRef> wanted(tasks.begin(), tasks.end());
+    const std::set<schedule::RTask> wanted(tasks.begin(), tasks.end());
     const auto& events = primary_->trace().tasks;
     for (size_t i = 0; i < events.size(); ++i)
       if (wanted.count(events[i].task)) highlightedIndex_.push_back(static_cast<int32_t>(i));

@@ -18,7 +18,7 @@
 // marker on the lane under the mouse and, on release, emits taskDropped: the
 // view only proposes the move, the editor decides whether it is applied.
 //
-// Ops are indices into Plan::ops (= sim::TaskRef::op); a graph view that
+// Ops are indices into Plan::ops (= sim::RTask::op); a graph view that
 // speaks ir::NodeId maps through PlannedOp::node. selectOps() does not emit
 // opsSelected, so the two views can be wired both ways without ping-pong.
 #include <QAbstractScrollArea>
@@ -95,8 +95,8 @@ class TimelineView : public QAbstractScrollArea {
   QList<int> selectedOps() const;
   // Outlines these rTasks of the main trace (e.g. the ones a refused edit
   // would break); an empty list clears. A new trace clears them too.
-  void highlightTasks(const QList<schedule::TaskRef>& tasks);
-  QList<schedule::TaskRef> highlightedTasks() const { return highlighted_; }
+  void highlightTasks(const QList<schedule::RTask>& tasks);
+  QList<schedule::RTask> highlightedTasks() const { return highlighted_; }
   // Fits the visible time to the selected ops' rTasks.
   void zoomToSelectedOps();
 
@@ -141,7 +141,7 @@ class TimelineView : public QAbstractScrollArea {
   // on the target vEU that start before the drop point (the dragged ones
   // excluded): a TaskPin order. `wholeOperator`: Alt was held (move every
   // rTask of task.op). Not emitted when an rTask is dropped where it is.
-  void taskDropped(schedule::TaskRef task, int program, int targetVeu, int targetOrderHint, bool wholeOperator);
+  void taskDropped(schedule::RTask task, int program, int targetVeu, int targetOrderHint, bool wholeOperator);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -250,7 +250,7 @@ class TimelineView : public QAbstractScrollArea {
   bool pressedAlt_ = false;
   std::optional<DropTarget> drop_;   // while dragging an rTask
 
-  QList<schedule::TaskRef> highlighted_;
+  QList<schedule::RTask> highlighted_;
   std::vector<int32_t> highlightedIndex_;  // their trace().tasks indices
 
   TimelineRaster raster_;

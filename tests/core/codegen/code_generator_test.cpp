@@ -129,7 +129,7 @@ TEST(CodeGenerator, EmittedStreamsCoverEveryRTaskOnce) {
   const schedule::RProgram& prog = plan.programs[0].program;
   size_t barriers = 0;
   for (int v = 0; v < l.gridBlocks; ++v) {
-    std::vector<schedule::TaskRef> want;
+    std::vector<schedule::RTask> want;
     for (const auto& ins : prog.stream(v))
       if (const auto* e = std::get_if<schedule::Exec>(&ins)) want.push_back(e->task);
     std::vector<int64_t> got;  // rtask ids (ops are checked through the timed tasks)
@@ -200,7 +200,7 @@ TEST(CodeGenerator, InstrumentedLaunchesTimeEveryRTaskOnce) {
     auto gp = generateProgram(plan, g, options);
     ASSERT_TRUE(gp) << gp.errorText();
     int64_t next = 0;
-    std::set<schedule::TaskRef> timed;
+    std::set<schedule::RTask> timed;
     for (const KernelLaunch& l : gp->launches) {
       EXPECT_EQ(l.timingOffset, next);
       next += static_cast<int64_t>(l.timedTasks.size());

@@ -13,9 +13,9 @@ using schedule::Exec;
 using schedule::Instr;
 using schedule::RProgram;
 using schedule::Slot;
-using schedule::TaskRef;
+using schedule::RTask;
 
-Instr exec(int32_t op, int64_t rtask) { return Exec{TaskRef{op, rtask}}; }
+Instr exec(int32_t op, int64_t rtask) { return Exec{RTask{op, rtask}}; }
 Instr barrier(std::vector<Slot> waits) { return Barrier{std::move(waits)}; }
 
 // Two ops: op 0 in group 0 (args at 0), op 1 in group 1 (args at 2).
@@ -64,8 +64,8 @@ TEST(InstructionTable, RunsBarriersAndPublishing) {
   // Events: vEU by vEU, in stream order; barriers are no events.
   EXPECT_EQ(t->eventBase, (std::vector<int64_t>{0, 3, 5, 6, 6}));
   ASSERT_EQ(t->timedTasks.size(), 6u);
-  EXPECT_EQ(t->timedTasks[1].task, (TaskRef{0, 2}));
-  EXPECT_EQ(t->timedTasks[5].task, (TaskRef{1, 0}));
+  EXPECT_EQ(t->timedTasks[1].task, (RTask{0, 2}));
+  EXPECT_EQ(t->timedTasks[5].task, (RTask{1, 0}));
   EXPECT_EQ(t->timedTasks[5].veu, 2);
   EXPECT_EQ(t->timedTasks[5].order, 1);
 }

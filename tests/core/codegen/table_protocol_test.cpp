@@ -19,7 +19,7 @@
 namespace rammer::codegen {
 namespace {
 
-using schedule::TaskRef;
+using schedule::RTask;
 
 // Word offset of each plan op's argument list, recomputed from the graph
 // (header of 4 words, then input+output slots per non-view op).
@@ -52,7 +52,7 @@ std::string simulate(const GeneratedProgram& gp, size_t li, const schedule::Plan
         inProgram.insert(e->task.op);
         ++remaining[e->task.op];
       }
-  std::set<TaskRef> done;
+  std::set<RTask> done;
   const uint64_t tag = epoch << 32;
   struct Veu {
     int i = 0, end = 0, k = 0;
@@ -89,7 +89,7 @@ std::string simulate(const GeneratedProgram& gp, size_t li, const schedule::Plan
     }
     const auto op = ops.find(args);
     if (op == ops.end()) return "entry names no op's argument list";
-    const TaskRef t{op->second, entry(s.i, 2) + s.k * entry(s.i, 4)};
+    const RTask t{op->second, entry(s.i, 2) + s.k * entry(s.i, 4)};
     for (int32_t p : plan.ops[static_cast<size_t>(t.op)].producers)
       if (inProgram.count(p) && remaining[p] > 0)
         return "vEU " + std::to_string(v) + " starts " + plan.ops[static_cast<size_t>(t.op)].name + "[" +

@@ -483,7 +483,7 @@ TEST(PlanEmulator, TraceHasEveryRTaskWhereThePlanPutItAfterItsProducers) {
     EXPECT_GE(tr.smEfficiency, 0.0);
     EXPECT_LE(tr.smEfficiency, 1.0);
 
-    std::map<schedule::TaskRef, const sim::TaskEvent*> byTask;
+    std::map<schedule::RTask, const sim::TaskEvent*> byTask;
     for (const auto& e : tr.tasks) {
       EXPECT_TRUE(byTask.emplace(e.task, &e).second) << "rTask recorded twice";
       const Slot where = plan.programs[static_cast<size_t>(e.program)].program.slotOf(e.task);

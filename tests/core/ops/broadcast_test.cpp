@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "math_test_util.h"
+#include "tests/core/ops/math_test_util.h"
 
 namespace rammer::ops {
 namespace {

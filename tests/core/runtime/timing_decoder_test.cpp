@@ -41,7 +41,7 @@ TEST(TimingDecoder, TasksProgramsAndBarriers) {
                        {1, 0, 0, 1, 2, 7, 4.0, 5.0}, {2, 0, 1, 0, 0, 3, 8.0, 9.0}};
   for (size_t i = 0; i < 5; ++i) {
     const sim::TaskEvent& e = t->tasks[i];
-    EXPECT_EQ(e.task, (schedule::TaskRef{want[i].op, want[i].rtask})) << i;
+    EXPECT_EQ(e.task, (schedule::RTask{want[i].op, want[i].rtask})) << i;
     EXPECT_EQ(e.program, want[i].program) << i;
     EXPECT_EQ(e.veu, want[i].veu) << i;
     EXPECT_EQ(e.order, want[i].order) << i;

@@ -39,7 +39,7 @@ TEST(BarrierRemoval, TellsRedundantFromNeededBarriers) {
   ASSERT_TRUE(needed.ok()) << needed.errorText();
   ASSERT_TRUE(needed->needed);
   EXPECT_EQ(needed->problem.kind, ProblemKind::Dependency);
-  EXPECT_EQ(needed->problem.tasks, (std::vector<TaskRef>{{2, 0}, {1, 0}}));
+  EXPECT_EQ(needed->problem.tasks, (std::vector<RTask>{{2, 0}, {1, 0}}));
   // Slots as in the edited plan: a2[0] moves up to order 1.
   EXPECT_EQ(needed->problem.places, (std::vector<Slot>{{2, 1}, {1, 1}}));
   EXPECT_EQ(needed->problem.message,
@@ -63,7 +63,7 @@ TEST(BarrierRemoval, FollowsKnowledgeDownstream) {
   auto v = removal->without(0, {1, 0});
   ASSERT_TRUE(v.ok()) << v.errorText();
   ASSERT_TRUE(v->needed);
-  EXPECT_EQ(v->problem.tasks, (std::vector<TaskRef>{{1, 0}, {0, 0}}));
+  EXPECT_EQ(v->problem.tasks, (std::vector<RTask>{{1, 0}, {0, 0}}));
   EXPECT_EQ(v->problem.places, (std::vector<Slot>{{2, 1}, {0, 0}}));
   EXPECT_FALSE(checkPlan(withoutBarrier(plan, 0, {1, 0}), g).ok());
 }

@@ -43,7 +43,7 @@ TEST(Validator, AcceptsSameVEUOrderAndBarriers) {
   EXPECT_NE(r.problems[0].message.find("a1[0] (program 0 vEU 0 order 1) may start before its producer a0[1] (vEU 1 order 0)"),
             std::string::npos)
       << r.problems[0].message;
-  EXPECT_EQ(r.problems[0].tasks, (std::vector<TaskRef>{{1, 0}, {0, 1}}));
+  EXPECT_EQ(r.problems[0].tasks, (std::vector<RTask>{{1, 0}, {0, 1}}));
   // Add the barrier: clean.
   plan = handPlan(g, 2, {{exec(0, 0), wait({{1, 0}}), exec(1, 0)}, {exec(0, 1), wait({{0, 0}}), exec(1, 1)}});
   EXPECT_TRUE(checkPlan(plan, g).ok()) << allMessages(checkPlan(plan, g));
@@ -92,7 +92,7 @@ TEST(Validator, FindsWaitCyclesAndWaitsForMissingSlots) {
   const PlanProblem& p = r.problems[0];
   EXPECT_NE(p.message.find("wait cycle"), std::string::npos) << p.message;
   EXPECT_NE(p.message.find("before a0[0] waits for a0[1] at vEU 1 order 1"), std::string::npos) << p.message;
-  EXPECT_EQ(std::set<TaskRef>(p.tasks.begin(), p.tasks.end()), (std::set<TaskRef>{{0, 0}, {0, 1}}));
+  EXPECT_EQ(std::set<RTask>(p.tasks.begin(), p.tasks.end()), (std::set<RTask>{{0, 0}, {0, 1}}));
   // Waiting for a slot past the end of a stream never returns.
   plan = handPlan(g, 1, {{exec(0, 0)}, {wait({{0, 5}}), exec(1, 0)}});
   r = checkPlan(plan, g);

@@ -42,7 +42,7 @@ void checkTrace(const schedule::Plan& plan, const sim::Trace& t, const sim::Cost
 
   // Every rTask once.
   ASSERT_EQ(t.tasks.size(), plan.numRTasks());
-  std::set<schedule::TaskRef> seen;
+  std::set<schedule::RTask> seen;
   for (const auto& e : t.tasks) EXPECT_TRUE(seen.insert(e.task).second) << "twice: op " << e.task.op;
   for (size_t op = 0; op < plan.ops.size(); ++op) {
     if (plan.ops[op].isView) continue;

@@ -40,7 +40,7 @@ TEST(SimSimulator, TwoVEUsAndABarrier) {
   const sim::Trace t = simulate(plan);
   ASSERT_EQ(t.tasks.size(), 2u);
   // a[0]: starts after the launch, L = 1, and takes 2: [1, 3].
-  EXPECT_EQ(t.tasks[0].task, (schedule::TaskRef{0, 0}));
+  EXPECT_EQ(t.tasks[0].task, (schedule::RTask{0, 0}));
   EXPECT_DOUBLE_EQ(t.tasks[0].startUs, 1.0);
   EXPECT_DOUBLE_EQ(t.tasks[0].endUs, 3.0);
   // The barrier: vEU 1 arrives at 1, released at 3 + B = 3.5.
@@ -51,7 +51,7 @@ TEST(SimSimulator, TwoVEUsAndABarrier) {
   EXPECT_EQ(t.barriers[0].veu, 1);
   EXPECT_EQ(t.barriers[0].order, 0);
   // b[0]: [3.5, 6.5], order 1 on vEU 1.
-  EXPECT_EQ(t.tasks[1].task, (schedule::TaskRef{1, 0}));
+  EXPECT_EQ(t.tasks[1].task, (schedule::RTask{1, 0}));
   EXPECT_EQ(t.tasks[1].veu, 1);
   EXPECT_EQ(t.tasks[1].order, 1);
   EXPECT_DOUBLE_EQ(t.tasks[1].startUs, 3.5);

@@ -75,7 +75,7 @@ TEST(StudioPipeline, RunsEveryStageUpToSimulate) {
   EXPECT_EQ(r.lastDone, PipelineStage::Simulate);
   for (auto s : {PipelineStage::Import, PipelineStage::Optimize, PipelineStage::Schedule, PipelineStage::Validate,
                  PipelineStage::Simulate})
-    EXPECT_TRUE(r.done(s)) << stageName(s).toStdString();
+    EXPECT_TRUE(r.done(s)) << stageLabel(s).toStdString();
   EXPECT_FALSE(r.done(PipelineStage::Run));
   ASSERT_TRUE(r.original && r.optimized && r.plan && r.predicted);
   EXPECT_LT(r.optimized->numNodes(), r.original->numNodes());  // batch norms folded

@@ -1,4 +1,4 @@
-// Predicted vs measured: per-rTask slip matched by TaskRef, unmatched and
+// Predicted vs measured: per-rTask slip matched by RTask, unmatched and
 // duplicated rTasks reported, plan mismatches warned about.
 #include <gtest/gtest.h>
 
@@ -32,12 +32,12 @@ TEST(TimelineComparison, SlipIsMeasuredMinusPredictedStart) {
   m.totalUs = 9;
   const TraceComparison c = compareTraces(p, m);
   ASSERT_EQ(c.matched.size(), 2u);
-  EXPECT_EQ(c.matched[0].task, (schedule::TaskRef{0, 0}));
+  EXPECT_EQ(c.matched[0].task, (schedule::RTask{0, 0}));
   EXPECT_EQ(c.matched[0].predicted, 0);
   EXPECT_EQ(c.matched[0].measured, 2);
   EXPECT_DOUBLE_EQ(c.matched[0].startSlipUs, 1);
   EXPECT_DOUBLE_EQ(c.matched[0].durationDeltaUs, 0.5);
-  EXPECT_EQ(c.matched[1].task, (schedule::TaskRef{0, 1}));
+  EXPECT_EQ(c.matched[1].task, (schedule::RTask{0, 1}));
   EXPECT_DOUBLE_EQ(c.matched[1].startSlipUs, 2);
   EXPECT_DOUBLE_EQ(c.matched[1].durationDeltaUs, 1);
   EXPECT_EQ(c.onlyPredicted, std::vector<int32_t>{2});
@@ -64,14 +64,14 @@ TEST(TimelineComparison, DuplicatesAndRenamedOpsAreReported) {
   m.tasks = {task(0, 0, 0, 1), task(0, 0, 3, 4), task(1, 0, 1, 2)};
   const TraceComparison c = compareTraces(p, m);
   ASSERT_EQ(c.matched.size(), 1u);
-  EXPECT_EQ(c.matched[0].task, (schedule::TaskRef{1, 0}));
+  EXPECT_EQ(c.matched[0].task, (schedule::RTask{1, 0}));
   EXPECT_EQ(c.onlyPredicted, std::vector<int32_t>{0}) << "its partner is ambiguous";
   EXPECT_EQ(c.onlyMeasured, (std::vector<int32_t>{0, 1}));
   bool renamed = false;
   bool duplicated = false;
   for (const std::string& w : c.warnings) {
     renamed |= w.find("op 1 is 'relu' in the prediction but 'sigmoid'") != std::string::npos;
-    duplicated |= w.find("2 measured rTask events share a TaskRef") != std::string::npos;
+    duplicated |= w.find("2 measured rTask events share a RTask") != std::string::npos;
   }
   EXPECT_TRUE(renamed);
   EXPECT_TRUE(duplicated);

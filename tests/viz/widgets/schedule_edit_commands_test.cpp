@@ -133,7 +133,7 @@ TEST_F(ScheduleEditorTest, RejectedTasksAreTheRTasksTheMessagesName) {
   ASSERT_TRUE(session.lastRejection());
   const auto tasks = ScheduleEditor::rejectedTasks(*session.lastRejection(), *session.plan());
   const int relu = viztest::opIndex(*session.plan(), "stem.relu");
-  EXPECT_TRUE(tasks.contains(schedule::TaskRef{relu, 0}));
+  EXPECT_TRUE(tasks.contains(schedule::RTask{relu, 0}));
   // Every one is named "op[r]" in the reason shown to the person.
   const QString reason = rejected.first().at(1).toString();
   for (const auto& t : tasks)

@@ -386,7 +386,7 @@ TEST(TimelineView, DraggingAnRTaskToAnotherLaneProposesAMove) {
 
   ASSERT_EQ(dropped.count(), 1);
   const QList<QVariant> args = dropped.first();
-  EXPECT_EQ(args.at(0).value<schedule::TaskRef>(), e.task);
+  EXPECT_EQ(args.at(0).value<schedule::RTask>(), e.task);
   EXPECT_EQ(args.at(1).toInt(), e.program);
   const int targetVeu = view.model().lane(targetLane).veu;
   ASSERT_NE(targetVeu, e.veu);
@@ -445,7 +445,7 @@ TEST(TimelineView, HighlightedRTasksGetAnOutline) {
   EXPECT_EQ(view.lastPaintStats().highlights, 0);
 
   view.highlightTasks({e.task});
-  EXPECT_EQ(view.highlightedTasks(), QList<schedule::TaskRef>{e.task});
+  EXPECT_EQ(view.highlightedTasks(), QList<schedule::RTask>{e.task});
   EXPECT_EQ(pixelAt(view, edge), 0xE0201Au);
   // The box itself keeps its operator's colour inside the frame.
   EXPECT_EQ(pixelAt(view, centre), view.model().opColor(e.task.op));

@@ -1,0 +1,319 @@
+#include "core/pipeline/pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "core/device/device_spec.h"
+#include "core/pipeline/time_text.h"
+#include "core/schedule/policy.h"
+#include "core/schedule/schedule_edits.h"
+#include "core/sim/analytic_cost_model.h"
+#include "core/sim/plan_figures.h"
+#include "core/sim/simulator.h"
+
+namespace rammer::pipeline {
+
+void Artifacts::resetFrom(Stage stage) {
+  if (stage <= Stage::Import) original.reset();
+  if (stage <= Stage::Optimize) {
+    optimized.reset();
+    passLog.clear();
+  }
+  if (stage <= Stage::Schedule) {
+    plan.reset();
+    scheduleSeconds = 0;
+  }
+  if (stage <= Stage::Validate) validation.reset();
+  if (stage <= Stage::Simulate) predicted.reset();
+  if (stage <= Stage::Run) run.reset();
+}
+
+std::vector<ir::Diagnostic> Report::errors() const {
+  std::vector<ir::Diagnostic> out;
+  for (const auto& d : diagnostics)
+    if (d.severity == ir::Severity::Error) out.push_back(d);
+  return out;
+}
+
+std::shared_ptr<const sim::CostModel> defaultCostModel() {
+  static const auto model = std::make_shared<const sim::AnalyticCostModel>();
+  return model;
+}
+
+namespace {
+
+// A file's problem in the words the CLI always used: "F: <what> not found".
+std::optional<ir::Diagnostic> fileProblem(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return ir::makeError(what + " not found", {}, path);
+  if (!std::filesystem::is_regular_file(status)) return ir::makeError(what + " is not a regular file", {}, path);
+  return std::nullopt;
+}
+
+// Runs the stages of one request; each returns false after recording why.
+class StagesRun {
+ public:
+  StagesRun(const Options& options, Artifacts given, Stage from, Stage to, const Control& control)
+      : o_(options), control_(control) {
+    a_ = std::move(given);
+    a_.resetFrom(from);
+    report_.from = from;
+    report_.to = to;
+  }
+
+  StagesResult run() {
+    for (int s = static_cast<int>(report_.from); s <= static_cast<int>(report_.to); ++s) {
+      const auto stage = static_cast<Stage>(s);
+      if (control_.cancelled()) break;
+      current_ = stage;
+      progress(std::string(stageVerb(stage)) + "...", 0);
+      bool ok = false;
+      try {
+        ok = runStage(stage);
+      } catch (const std::exception& e) {
+        // Stages report bad input as diagnostics; this guard keeps a bug
+        // (or an allocation failure on a huge model) from ending the program.
+        error("internal error: " + std::string(e.what()));
+      }
+      if (!ok) {
+        report_.failedStage = stage;
+        a_.resetFrom(stage == Stage::Validate ? Stage::Simulate : stage);  // a failed validation keeps its report
+        if (stage == Stage::Validate) a_.validation = std::move(failedValidation_);
+        break;
+      }
+      report_.lastDone = stage;
+    }
+    // Work finished after a cancel is never used: the person asked for it to stop.
+    if (control_.cancelled()) report_.cancelled = true;
+    return StagesResult{std::move(a_), std::move(report_)};
+  }
+
+ private:
+  // Progress of the whole request: each stage gets an equal share.
+  void progress(const std::string& what, double withinStage) const {
+    if (!control_.progress) return;
+    const int first = static_cast<int>(report_.from);
+    const int count = static_cast<int>(report_.to) - first + 1;
+    const double share = (static_cast<int>(current_) - first + std::clamp(withinStage, 0.0, 1.0)) / count;
+    control_.progress(what, static_cast<int>(std::lround(100 * share)));
+  }
+
+  void add(ir::Diagnostic d) {
+    d.stage = std::string(stageName(current_));
+    report_.diagnostics.push_back(std::move(d));
+  }
+  void add(const std::vector<ir::Diagnostic>& ds) {
+    for (const auto& d : ds) add(d);
+  }
+  void error(std::string message, std::string node = {}) { add(ir::makeError(std::move(message), std::move(node))); }
+  bool need(bool present, const char* what) {
+    if (!present) error(std::string("no ") + what + " yet (an earlier stage has not run)");
+    return present;
+  }
+  std::shared_ptr<const sim::CostModel> costModel() const { return o_.costModel ? o_.costModel : defaultCostModel(); }
+
+  bool runStage(Stage s) {
+    switch (s) {
+      case Stage::Import: return importModel();
+      case Stage::Optimize: return optimize();
+      case Stage::Schedule: return schedulePlan();
+      case Stage::Validate: return validatePlan();
+      case Stage::Simulate: return simulate();
+      case Stage::Run: return runPlanStage();
+      case Stage::Export: error("export is not a pipeline stage"); return false;
+    }
+    return false;
+  }
+
+  bool importModel() {
+    const auto start = Clock::now();
+    const std::string& path = o_.modelPath;
+    if (path.empty()) {
+      error("no model file given");
+      return false;
+    }
+    if (auto problem = fileProblem(path, "model")) {
+      add(std::move(*problem));
+      return false;
+    }
+    const onnx_import::ImportOptions& options = o_.import;
+    auto graph = onnx_import::importModel(path, options);
+    if (!graph) {
+      for (ir::Diagnostic d : graph.errors()) {
+        if (d.file.empty()) d.file = path;
+        add(std::move(d));
+      }
+      return false;
+    }
+    a_.original = std::make_shared<const ir::Graph>(std::move(graph).value());
+    const ir::Graph& g = *a_.original;
+    report_.log.push_back("imported " + std::filesystem::path(path).filename().string() + ": " +
+                          std::to_string(g.numNodes()) + " nodes, " + std::to_string(g.inputs().size()) +
+                          " input(s), batch " + (options.batch ? std::to_string(*options.batch) : std::string("as declared")) + " in " +
+                          timeText(secondsSince(start)));
+    return true;
+  }
+
+  bool optimize() {
+    if (!need(a_.original != nullptr, "imported model")) return false;
+    const auto start = Clock::now();
+    auto graph = std::make_shared<ir::Graph>(*a_.original);
+    passes::PassContext ctx;
+    auto records = passes::standardPipeline().run(*graph, ctx);
+    if (!records) {
+      add(records.errors());
+      return false;
+    }
+    a_.passLog = std::move(records).value();
+    a_.optimized = std::move(graph);
+    const auto changed = std::count_if(a_.passLog.begin(), a_.passLog.end(), [](const auto& p) { return p.changed; });
+    report_.log.push_back("optimized: " + std::to_string(a_.original->numNodes()) + " -> " +
+                          std::to_string(a_.optimized->numNodes()) + " nodes, " + std::to_string(changed) + " of " +
+                          std::to_string(a_.passLog.size()) + " passes changed the graph, in " +
+                          timeText(secondsSince(start)));
+    return true;
+  }
+
+  // The constraints: the options' own, or those of the edits file.
+  std::optional<schedule::Constraints> constraints() {
+    if (o_.scheduleEditsFile.empty()) return o_.constraints;
+    if (auto problem = fileProblem(o_.scheduleEditsFile, "schedule edits file")) {
+      add(std::move(*problem));
+      return std::nullopt;
+    }
+    std::ifstream in(o_.scheduleEditsFile, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in && !in.eof()) {
+      add(ir::makeError("cannot read the schedule edits file", {}, o_.scheduleEditsFile));
+      return std::nullopt;
+    }
+    auto parsed = schedule::parseScheduleEdits(text.str(), a_.optimized.get(), o_.scheduleEditsFile);
+    if (!parsed) {
+      add(parsed.errors());
+      return std::nullopt;
+    }
+    return std::move(parsed).value();
+  }
+
+  bool schedulePlan() {
+    if (!need(a_.optimized != nullptr, "optimized graph")) return false;
+    auto device = device::loadDevice(o_.device);
+    if (!device) {
+      add(device.errors());
+      return false;
+    }
+    const auto constraints = this->constraints();
+    if (!constraints) return false;
+    schedule::PolicyOptions options = sim::policyOptions(costModel());
+    options.cancelled = [this] { return control_.cancelled(); };
+    auto policy = schedule::makePolicy(o_.policy, std::move(options));
+    if (!policy) {
+      add(policy.errors());
+      return false;
+    }
+    progress("scheduling with " + o_.policy + " on " + device->id + "...", 0.1);
+    const auto start = Clock::now();
+    auto plan = (*policy)->schedule(*a_.optimized, *device, *constraints);
+    if (!plan) {
+      if (control_.cancelled()) return false;  // not a failure: the person asked to stop
+      for (ir::Diagnostic d : plan.errors()) {
+        if (d.file.empty()) d.file = o_.scheduleEditsFile;
+        add(std::move(d));
+      }
+      return false;
+    }
+    a_.scheduleSeconds = secondsSince(start);
+    a_.plan = std::make_shared<const schedule::Plan>(std::move(plan).value());
+    const schedule::Plan& p = *a_.plan;
+    const sim::PlanFigures f = sim::figuresOf(p);
+    report_.log.push_back("scheduled with " + p.policy + " on " + p.device.id + ": " + std::to_string(f.programs) +
+                          " program(s), " + std::to_string(f.rtasks) + " rTasks, " + std::to_string(f.barriers) +
+                          " barriers in " + timeText(a_.scheduleSeconds) +
+                          (constraints->empty() ? std::string() : " (with schedule edits)"));
+    return true;
+  }
+
+  // Policies honour the edits as given; an edit can still ask for something
+  // unsafe (a pinned order that puts a consumer first), which the validator
+  // catches: the plan is refused with the rTasks it would break.
+  bool validatePlan() {
+    if (!need(a_.plan != nullptr && a_.optimized != nullptr, "plan")) return false;
+    const auto start = Clock::now();
+    schedule::ValidationReport report = schedule::checkPlan(*a_.plan, *a_.optimized);
+    if (!report.ok()) {
+      if (!o_.scheduleEditsFile.empty())
+        add(ir::makeError("the schedule edits in " + o_.scheduleEditsFile + " break the plan"));
+      add(schedule::diagnosticsOf(report));
+      failedValidation_ = std::move(report);
+      return false;
+    }
+    a_.validation = std::move(report);
+    report_.log.push_back("validated: every rTask runs once, after its producers, without deadlock (" +
+                          timeText(secondsSince(start)) + ")");
+    return true;
+  }
+
+  bool simulate() {
+    if (!need(a_.plan != nullptr, "plan")) return false;
+    const auto start = Clock::now();
+    sim::Simulator simulator(costModel());
+    auto trace = simulator.run(*a_.plan);
+    if (!trace) {
+      add(trace.errors());
+      return false;
+    }
+    a_.predicted = std::make_shared<const sim::Trace>(std::move(trace).value());
+    const sim::PlanFigures f = sim::figuresOf(*a_.plan, a_.predicted.get());
+    report_.log.push_back("predicted " + fixedText(f.predictedUs, 1) + " us, SM efficiency " +
+                          fixedText(100 * f.smEfficiency, 1) + "% (" + simulator.model().name() + ", " +
+                          timeText(secondsSince(start)) + ")");
+    return true;
+  }
+
+  bool runPlanStage() {
+    if (!need(a_.plan != nullptr && a_.optimized != nullptr && a_.original != nullptr, "plan")) return false;
+    RunContext context;
+    context.cancel = control_.cancel;
+    context.progress = [this](const std::string& what, double within) { progress(what, within); };
+    context.diagnose = [this](ir::Diagnostic d) { add(std::move(d)); };
+    context.log = [this](std::string line) { report_.log.push_back(std::move(line)); };
+    auto run = runPlan(*a_.plan, *a_.optimized, *a_.original, o_.run, context);
+    if (!run) {
+      if (control_.cancelled()) return false;
+      add(run.errors());
+      return false;
+    }
+    a_.run = std::make_shared<const RunRecord>(std::move(run).value());
+    return true;
+  }
+
+  const Options& o_;
+  const Control& control_;
+  Artifacts a_;
+  Report report_;
+  Stage current_ = Stage::Import;
+  std::optional<schedule::ValidationReport> failedValidation_;
+};
+
+}  // namespace
+
+StagesResult runStages(const Options& options, Artifacts given, Stage from, Stage to, const Control& control) {
+  to = std::min(to, kLastStage);
+  if (to < from) to = from;
+  return StagesRun(options, std::move(given), from, to, control).run();
+}
+
+Report Pipeline::run(Stage from, Stage to, const Control& control) {
+  StagesResult r = runStages(options_, artifacts_, from, to, control);
+  artifacts_ = std::move(r.artifacts);
+  return std::move(r.report);
+}
+
+}  // namespace rammer::pipeline

@@ -1,0 +1,132 @@
+#pragma once
+// The one pipeline every driver calls (the CLI, the studio, the tests):
+// import -> optimize -> schedule -> validate -> simulate -> run, each stage
+// a pure function of the earlier stages' values and explicit options.
+//
+// A stage's value is kept in Artifacts; a stage that fails leaves its value
+// empty and says why in diagnostics (each tagged with the stage), never by
+// throwing. After an edit (new constraints, another policy) a driver re-runs
+// "from stage X on": the earlier values are reused, the later ones are
+// recomputed.
+//
+// Long work is cancellable: the flag is checked between stages and handed
+// to the stages that poll one (the policies, the emulator, the host run,
+// the reference executor). Import and the passes do not poll, so a cancel
+// lands when they end.
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ir/diagnostic.h"
+#include "core/ir/graph.h"
+#include "core/onnx/importer.h"
+#include "core/passes/pass_manager.h"
+#include "core/pipeline/run_stage.h"
+#include "core/pipeline/stage.h"
+#include "core/schedule/constraints.h"
+#include "core/schedule/plan.h"
+#include "core/schedule/validator.h"
+#include "core/sim/cost_model.h"
+#include "core/sim/trace.h"
+
+namespace rammer::pipeline {
+
+// What a long job sees of whoever started it.
+struct Control {
+  const std::atomic<bool>* cancel = nullptr;
+  // `what` is happening, `percent` of the whole request; called on the
+  // thread that runs the pipeline.
+  std::function<void(const std::string& what, int percent)> progress;
+
+  bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+};
+
+struct Options {
+  std::string modelPath;
+  // Import: symbolic batch dims are bound to `import.batch` (1 when unset).
+  onnx_import::ImportOptions import;
+  std::string policy = "wavefront";
+  std::string device = "h100";  // preset id or device JSON path
+  schedule::Constraints constraints;
+  // Schedule edits (docs/SCHEDULE_EDITS.md) read by the Schedule stage
+  // against the optimized graph; when set they replace `constraints`.
+  std::string scheduleEditsFile;
+  // The rTask times the policy plans with and the simulator predicts with;
+  // null: the analytic cost model.
+  std::shared_ptr<const sim::CostModel> costModel;
+  RunOptions run;
+};
+
+// Each stage's value; empty until the stage has run.
+struct Artifacts {
+  std::shared_ptr<const ir::Graph> original;   // Import: the numeric reference
+  std::shared_ptr<const ir::Graph> optimized;  // Optimize: what is scheduled
+  std::vector<passes::PassRecord> passLog;
+  // Schedule (set even when validation then fails, so an editor can show
+  // the rTasks an edit breaks).
+  std::shared_ptr<const schedule::Plan> plan;
+  double scheduleSeconds = 0;
+  std::optional<schedule::ValidationReport> validation;  // Validate
+  std::shared_ptr<const sim::Trace> predicted;           // Simulate
+  std::shared_ptr<const RunRecord> run;                  // Run
+
+  // Drops the values of `stage` and every later stage.
+  void resetFrom(Stage stage);
+};
+
+// What one call did.
+struct Report {
+  Stage from = Stage::Import;
+  Stage to = Stage::Simulate;
+  bool cancelled = false;
+  std::optional<Stage> failedStage;
+  std::optional<Stage> lastDone;  // the last stage that completed in this call
+  // Errors of the failed stage, plus warnings and notes of the others; each
+  // has `stage` set.
+  std::vector<ir::Diagnostic> diagnostics;
+  std::vector<std::string> log;  // one line per stage: what it did, how long
+
+  bool ok() const { return !cancelled && !failedStage; }
+  // Whether `stage` ran to completion in this call.
+  bool done(Stage stage) const { return lastDone && stage >= from && stage <= *lastDone; }
+  std::vector<ir::Diagnostic> errors() const;
+};
+
+struct StagesResult {
+  Artifacts artifacts;
+  Report report;
+};
+
+// Runs stages `from`..`to` (inclusive) with `given` holding the values of
+// the stages before `from`. A pure function: it runs on any thread.
+StagesResult runStages(const Options& options, Artifacts given, Stage from, Stage to, const Control& control = {});
+
+// The stateful face of runStages for drivers that keep the values between
+// calls (the CLI runs it once; tests edit and re-run).
+class Pipeline {
+ public:
+  explicit Pipeline(Options options) : options_(std::move(options)) {}
+
+  Options& options() { return options_; }
+  const Options& options() const { return options_; }
+  // Values may be given before a run that starts after their stage.
+  Artifacts& artifacts() { return artifacts_; }
+  const Artifacts& artifacts() const { return artifacts_; }
+
+  // Runs `from`..`to`; the values of the stages before `from` come from
+  // earlier calls. A stage that fails drops its value and the later ones.
+  Report run(Stage from, Stage to, const Control& control = {});
+
+ private:
+  Options options_;
+  Artifacts artifacts_;
+};
+
+// The analytic cost model, shared: what `rammer schedule` predicts with
+// without --profile-db and what the studio plans with.
+std::shared_ptr<const sim::CostModel> defaultCostModel();
+
+}  // namespace rammer::pipeline

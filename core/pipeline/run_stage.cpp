@@ -1,0 +1,234 @@
+#include "core/pipeline/run_stage.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/exec/random_inputs.h"
+#include "core/exec/reference_executor.h"
+#include "core/pipeline/time_text.h"
+
+namespace rammer::pipeline {
+
+namespace {
+
+ir::Diagnostic noteOf(std::string message, ir::Severity severity = ir::Severity::Note) {
+  ir::Diagnostic d;
+  d.severity = severity;
+  d.message = std::move(message);
+  return d;
+}
+
+class PlanRun {
+ public:
+  PlanRun(const schedule::Plan& plan, const ir::Graph& optimized, const ir::Graph& original, const RunOptions& options,
+          const RunContext& context)
+      : plan_(plan), optimized_(optimized), original_(original), o_(options), c_(context) {}
+
+  ir::Result<RunRecord> run() {
+    if (!o_.inputs.empty()) {
+      r_.inputs = o_.inputs;
+    } else {
+      auto inputs = exec::makeRandomInputs(optimized_, o_.inputSeed);
+      if (!inputs) return inputs.errors();
+      r_.inputs = std::move(inputs).value();
+    }
+    std::vector<ir::Diagnostic> errors;
+    if (o_.target == RunTarget::Host) {
+      errors = onHost();
+    } else if (o_.target == RunTarget::Emulator) {
+      errors = onEmulator(std::nullopt);
+    } else {
+      const runtime::CudaCapability cuda = o_.capability ? *o_.capability : runtime::probeCuda(o_.libraries);
+      if (cuda.canRun())
+        errors = onGpu(cuda);
+      else if (o_.target == RunTarget::Gpu)
+        errors = {ir::makeError("no GPU to run on: " + cuda.message)};
+      else
+        errors = onEmulator(cuda);
+    }
+    if (!errors.empty()) return errors;
+    if (o_.checkOutputs && !cancelled()) {
+      if (auto problems = checkOutputs(); !problems.empty()) return problems;
+    }
+    return std::move(r_);
+  }
+
+ private:
+  bool cancelled() const { return c_.cancel && c_.cancel->load(std::memory_order_relaxed); }
+  void progress(const std::string& what, double within) const {
+    if (c_.progress) c_.progress(what, within);
+  }
+  void diagnose(ir::Diagnostic d) const {
+    if (c_.diagnose) c_.diagnose(std::move(d));
+  }
+  void log(std::string line) const {
+    if (c_.log) c_.log(std::move(line));
+  }
+
+  std::vector<ir::Diagnostic> onGpu(const runtime::CudaCapability& cuda) {
+    progress("Compiling and running on " + cuda.deviceName + "...", 0.1);
+    const auto start = Clock::now();
+    schedule::Plan plan = plan_;  // gets the compiled register counts
+    runtime::GpuExecutionOptions options = o_.gpu;
+    options.libraries = o_.libraries;
+    auto run = runtime::executeOnGpu(plan, optimized_, r_.inputs, options);
+    if (!run) return run.errors();
+    r_.backend = RunBackend::Gpu;
+    r_.label = "measured: " + run->deviceName;
+    std::vector<double> lat = run->run.latencyUs;
+    if (!lat.empty()) {
+      std::sort(lat.begin(), lat.end());
+      r_.metrics.emplace_back("latency_median_us", lat[lat.size() / 2]);
+      r_.metrics.emplace_back("latency_min_us", lat.front());
+    }
+    if (run->trace) {
+      sim::Trace trace = std::move(*run->trace);
+      run->trace.reset();
+      for (const auto& [k, v] : trace.metrics) r_.metrics.emplace_back(k, v);
+      r_.trace = std::make_shared<const sim::Trace>(std::move(trace));
+    }
+    r_.outputs = std::move(run->run.outputs);
+    log("ran on " + run->deviceName + " (" + run->arch + ")" +
+        (lat.empty() ? std::string() : ": median " + fixedText(lat[lat.size() / 2], 1) + " us") + ", in " +
+        timeText(secondsSince(start)));
+    r_.gpu = std::move(run).value();
+    if (o_.profileGpu && !cancelled()) {
+      progress("Profiling with CUPTI...", 0.4);
+      for (ir::Diagnostic& d : o_.profileGpu(plan_, optimized_, r_.inputs, r_)) diagnose(std::move(d));
+    }
+    return {};
+  }
+
+  // `cuda`: the GPU probe when the emulator stands in for a missing GPU.
+  std::vector<ir::Diagnostic> onEmulator(const std::optional<runtime::CudaCapability>& cuda) {
+    exec::EmulatorOptions options = o_.emulator;
+    options.cancel = c_.cancel;
+    options.progress = [this](size_t done, size_t total) {
+      progress("Emulating on the CPU (" + std::to_string(done) + " of " + std::to_string(total) + " rTasks)...",
+               total ? 0.6 * static_cast<double>(done) / static_cast<double>(total) : 0);
+    };
+    auto result = exec::emulatePlan(plan_, optimized_, r_.inputs, options);
+    if (!result) return result.errors();
+    r_.backend = RunBackend::Emulator;
+    r_.label = cuda ? kEmulatedNoGpuLabel : kEmulatedLabel;
+    if (cuda)
+      diagnose(noteOf("no GPU to run on (" + cuda->message +
+                      "): ran the plan on the CPU emulator instead; its timeline is wall-clock time on this machine's "
+                      "threads, not a GPU measurement"));
+    if (result->trace) {
+      sim::Trace trace = std::move(*result->trace);
+      result->trace.reset();
+      trace.source = r_.label;
+      r_.trace = std::make_shared<const sim::Trace>(std::move(trace));
+    }
+    r_.metrics.emplace_back("emulator_threads", result->threads);
+    r_.metrics.emplace_back("emulator_wall_us", result->seconds * 1e6);
+    r_.outputs = std::move(result->outputs);
+    log("emulated on " + std::to_string(result->threads) + " CPU thread(s) in " + timeText(result->seconds) +
+        (cuda ? " (no GPU: " + cuda->message + ")" : std::string()));
+    r_.emulator = std::move(result).value();
+    return {};
+  }
+
+  // The generated kernels themselves on the CPU: built by the system
+  // compiler (cached), run as a child process.
+  std::vector<ir::Diagnostic> onHost() {
+    progress("Compiling the generated code for the CPU...", 0.05);
+    runtime::HostExecutionOptions options = o_.host;
+    options.cancel = c_.cancel;
+    auto status = options.status;
+    options.status = [this, status](const std::string& s) {
+      if (status) status(s);
+      progress(s, 0.2);
+    };
+    auto run = runtime::executeOnHost(plan_, optimized_, r_.inputs, options);
+    if (!run) return run.errors();
+    r_.backend = RunBackend::Host;
+    r_.label = kHostCodeLabel;
+    diagnose(noteOf("ran the generated kernels on the CPU (" + run->deviceName +
+                    "): this checks the generated code itself; its timeline is wall-clock time on this machine's "
+                    "threads, not a GPU measurement"));
+    if (run->trace) {
+      sim::Trace trace = std::move(*run->trace);
+      run->trace.reset();
+      for (const auto& [k, v] : trace.metrics) r_.metrics.emplace_back(k, v);
+      trace.source = std::string(kHostCodeLabel) + " (" + run->deviceName + ")";
+      r_.trace = std::make_shared<const sim::Trace>(std::move(trace));
+    }
+    r_.metrics.emplace_back("host_run_ms", run->meanRunMs);
+    r_.metrics.emplace_back("host_compile_s", run->build.compileSeconds);
+    r_.metrics.emplace_back("host_build_cached", run->build.cached ? 1 : 0);
+    r_.metrics.emplace_back("host_workers", run->workers);
+    r_.outputs = std::move(run->outputs);
+    log("generated code on " + run->deviceName + ": " + fixedText(run->meanRunMs, 2) + " ms per run" +
+        (run->build.cached ? " (build cached)" : ", compiled in " + timeText(run->build.compileSeconds)));
+    r_.host = std::move(run).value();
+    return {};
+  }
+
+  // The plan's outputs against the reference executor on the imported
+  // graph: a wrong schedule (or rKernel) shows up here, not just in the
+  // timeline. A mismatch is a warning: the run itself happened.
+  std::vector<ir::Diagnostic> checkOutputs() {
+    exec::ReferenceOptions options;
+    options.cancel = c_.cancel;
+    options.progress = [this](size_t done, size_t total) {
+      progress("Computing reference outputs...",
+               0.6 + (total ? 0.4 * static_cast<double>(done) / static_cast<double>(total) : 0));
+    };
+    auto expected = exec::runReference(original_, r_.inputs, options);
+    if (!expected) return expected.errors();
+    OutputCheck check;
+    check.match = expected->size() == r_.outputs.size();
+    std::vector<ir::Diagnostic> errors;
+    const ir::Graph& g = original_;
+    for (size_t k = 0; k < std::min(expected->size(), r_.outputs.size()); ++k) {
+      const ir::Tensor& want = (*expected)[k];
+      const ir::Tensor& got = r_.outputs[k];
+      const std::string name = k < g.outputs().size() ? g.value(g.outputs()[k]).name : std::to_string(k);
+      if (want.numel() != got.numel() || want.dtype() != got.dtype()) {
+        errors.push_back(ir::makeError("output '" + name + "' has a different shape or dtype than the reference's", name));
+        check.match = false;
+        continue;
+      }
+      if (!ir::isFloating(want.dtype()) || want.dtype() == ir::DType::String) continue;
+      double worst = 0;
+      size_t bad = 0;
+      for (int64_t i = 0; i < want.numel(); ++i) {
+        const double a = want.getDouble(i), b = got.getDouble(i);
+        const double d = std::fabs(a - b);
+        if (!(d <= OutputCheck::kAtol + OutputCheck::kRtol * std::fabs(a))) ++bad;
+        if (d > worst || std::isnan(d)) worst = std::isnan(d) ? INFINITY : d;
+      }
+      check.maxAbsDiff = std::max(check.maxAbsDiff, worst);
+      if (bad) {
+        check.match = false;
+        diagnose(noteOf("output '" + name + "' differs from the reference in " + std::to_string(bad) + " of " +
+                            std::to_string(want.numel()) + " elements (max |diff| " + std::to_string(worst) + ")",
+                        ir::Severity::Warning));
+      }
+    }
+    if (!errors.empty()) return errors;
+    r_.metrics.emplace_back("max_abs_diff_vs_reference", check.maxAbsDiff);
+    log(check.match ? "outputs match the reference executor (max |diff| " + std::to_string(check.maxAbsDiff) + ")"
+                    : "outputs DIFFER from the reference executor");
+    r_.check = check;
+    return {};
+  }
+
+  const schedule::Plan& plan_;
+  const ir::Graph& optimized_;
+  const ir::Graph& original_;
+  const RunOptions& o_;
+  const RunContext& c_;
+  RunRecord r_;
+};
+
+}  // namespace
+
+ir::Result<RunRecord> runPlan(const schedule::Plan& plan, const ir::Graph& optimized, const ir::Graph& original,
+                              const RunOptions& options, const RunContext& context) {
+  return PlanRun(plan, optimized, original, options, context).run();
+}
+
+}  // namespace rammer::pipeline

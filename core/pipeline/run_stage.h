@@ -1,0 +1,114 @@
+#pragma once
+// The pipeline's Run stage: a validated plan executed on one backend (the
+// GPU, the CPU emulator, or the generated code on the CPU), its outputs
+// optionally checked against the reference executor on the imported graph.
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/exec/plan_emulator.h"
+#include "core/ir/diagnostic.h"
+#include "core/ir/graph.h"
+#include "core/runtime/cuda_probe.h"
+#include "core/runtime/gpu_execution.h"
+#include "core/runtime/host_execution.h"
+#include "core/schedule/plan.h"
+#include "core/sim/trace.h"
+
+namespace rammer::pipeline {
+
+// Where a plan runs. Auto: the GPU when there is one, else the CPU emulator
+// (the plan rTask by rTask with CPU tiles). Host: the generated kernels
+// themselves, built by the system compiler and run on the CPU ("generated
+// code on CPU"; core/runtime/host_execution.h). Gpu: the GPU or an error.
+enum class RunTarget { Auto, Emulator, Host, Gpu };
+// How a run went: which backend actually ran it.
+enum class RunBackend { None, Gpu, Emulator, Host };
+
+// The label of a trace the emulator produced because there is no GPU.
+inline constexpr const char* kEmulatedNoGpuLabel = "emulated: CPU (no GPU)";
+// ... because the emulator was chosen.
+inline constexpr const char* kEmulatedLabel = "emulated: CPU";
+// The label of a run of the generated kernels on the CPU (the host target).
+inline constexpr const char* kHostCodeLabel = "generated code on CPU";
+
+struct RunRecord;
+
+// Measures more of a GPU run (CUPTI lives in profiler/, above core): adds
+// metrics to the record and returns warnings and notes.
+using GpuProfileHook = std::function<std::vector<ir::Diagnostic>(
+    const schedule::Plan& plan, const ir::Graph& graph, const std::vector<ir::Tensor>& inputs, RunRecord& record)>;
+
+struct RunOptions {
+  RunTarget target = RunTarget::Auto;
+  // The inputs, bound in order to the graph's inputs; empty: seeded random
+  // inputs (exec/random_inputs.h).
+  std::vector<ir::Tensor> inputs;
+  uint64_t inputSeed = 0;
+  // Also compute the reference outputs and compare (|diff| <= atol + rtol |ref|).
+  bool checkOutputs = true;
+  // The GPU: what the machine can do (probed when absent) and where the
+  // driver and NVRTC are looked for (tests point them at a stand-in).
+  std::optional<runtime::CudaCapability> capability;
+  runtime::ProbeOptions libraries;
+  // Per backend; the cancel flag and progress are filled in by the stage.
+  // Defaults: traces on; the host and the GPU time a few runs.
+  exec::EmulatorOptions emulator = [] {
+    exec::EmulatorOptions o;
+    o.trace = true;
+    return o;
+  }();
+  runtime::HostExecutionOptions host = [] {
+    runtime::HostExecutionOptions o;
+    o.repeat = 3;
+    o.measureTrace = true;
+    return o;
+  }();
+  runtime::GpuExecutionOptions gpu = [] {
+    runtime::GpuExecutionOptions o;
+    o.run.warmup = 2;
+    o.run.repeat = 10;
+    o.measureTrace = true;
+    return o;
+  }();
+  GpuProfileHook profileGpu;  // empty: no profile
+};
+
+struct OutputCheck {
+  static constexpr double kRtol = 1e-4, kAtol = 1e-5;
+  bool match = true;
+  double maxAbsDiff = 0;
+};
+
+struct RunRecord {
+  RunBackend backend = RunBackend::None;
+  std::string label;  // "emulated: CPU (no GPU)", "measured: NVIDIA H100 ...", kHostCodeLabel
+  std::vector<ir::Tensor> inputs;
+  std::vector<ir::Tensor> outputs;  // per graph output
+  std::shared_ptr<const sim::Trace> trace;                  // measured (GPU, host) or emulated
+  std::vector<std::pair<std::string, double>> metrics;      // latency, CUPTI, output check
+  // What the backend reported beyond outputs and trace (those moved out).
+  std::optional<exec::EmulationResult> emulator;
+  std::optional<runtime::HostExecution> host;
+  std::optional<runtime::GpuExecution> gpu;
+  std::optional<OutputCheck> check;
+};
+
+// What the Run stage sees of its pipeline.
+struct RunContext {
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(const std::string& what, double withinStage)> progress;  // 0..1 of the stage
+  std::function<void(ir::Diagnostic)> diagnose;  // warnings and notes
+  std::function<void(std::string)> log;          // one line per thing done
+};
+
+// `plan` was made for `optimized`; `original` is the imported graph, the
+// reference for the output check.
+ir::Result<RunRecord> runPlan(const schedule::Plan& plan, const ir::Graph& optimized, const ir::Graph& original,
+                              const RunOptions& options, const RunContext& context);
+
+}  // namespace rammer::pipeline

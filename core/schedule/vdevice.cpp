@@ -1,0 +1,55 @@
+#include "core/schedule/vdevice.h"
+
+#include <algorithm>
+
+namespace rammer::schedule {
+
+namespace {
+std::string label(const KernelUse& k) { return "rKernel '" + k.kernel->name + "' of '" + k.op + "'"; }
+}  // namespace
+
+ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels) {
+  VDevice l;
+  const KernelUse* maxThreads = nullptr;
+  const KernelUse* maxRegs = nullptr;
+  const KernelUse* maxShared = nullptr;
+  for (const KernelUse& k : kernels) {
+    if (!k.kernel) continue;
+    const device::Occupancy alone =
+        device::computeOccupancy(device, {k.kernel->threads(), k.kernel->regsEstimate, k.kernel->sharedBytes});
+    if (alone.blocksPerSM == 0)
+      return ir::makeError(label(k) + " cannot run on an SM of " + device.id + ": " + alone.whyNone, k.op);
+    if (k.kernel->threads() >= l.threads) {
+      l.threads = k.kernel->threads();
+      maxThreads = &k;
+    }
+    if (k.kernel->regsEstimate >= l.regs) {
+      l.regs = k.kernel->regsEstimate;
+      maxRegs = &k;
+    }
+    if (k.kernel->sharedBytes >= l.sharedBytes) {
+      l.sharedBytes = k.kernel->sharedBytes;
+      maxShared = &k;
+    }
+  }
+  l.threads = std::max(l.threads, 1);  // an empty program still launches one-thread blocks
+  const device::Occupancy o = device::computeOccupancy(device, {l.threads, l.regs, l.sharedBytes});
+  if (o.blocksPerSM == 0) {
+    std::string who;
+    for (const KernelUse* k : {maxThreads, maxRegs, maxShared})
+      if (k && who.find(label(*k)) == std::string::npos) who += (who.empty() ? "" : ", ") + label(*k);
+    return ir::makeError("the rKernels of one program cannot share a vEU on " + device.id + " (" + who +
+                         " set the block's threads/registers/shared memory): " + o.whyNone);
+  }
+  l.sms = std::max(1, device.sms);
+  l.veusPerSM = o.blocksPerSM;
+  l.numVEUs = o.blocksPerSM * std::max(1, device.sms);
+  l.limitedBy = o.limitedBy;
+  l.summary = std::to_string(l.veusPerSM) + " vEUs/SM x " + std::to_string(device.sms) + " SMs = " +
+              std::to_string(l.numVEUs) + " vEUs (limited by " + device::limitName(o.limitedBy) + "): " +
+              std::to_string(l.threads) + " threads, " + std::to_string(l.regs) + " regs, " +
+              std::to_string(l.sharedBytes) + " B shared per vEU";
+  return l;
+}
+
+}  // namespace rammer::schedule

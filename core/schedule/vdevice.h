@@ -1,0 +1,43 @@
+#pragma once
+// A vDevice (Rammer §3.2): the GPU as the schedule sees it, a set of vEUs
+// (virtual execution units), each one persistent thread block of the
+// rProgram's kernel. The vDevice of a program is sized for the largest rTask
+// it may run: the block takes the maximum threads, registers and shared
+// memory over the program's rKernels. The occupancy calculator then says how
+// many such blocks are co-resident on an SM; the program gets exactly that
+// many vEUs per SM (more could not all be resident at once and would
+// deadlock on barriers). vEU v sits on SM v % SMs (sim::predictedSM).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/device/device_spec.h"
+#include "core/device/occupancy.h"
+#include "core/ir/diagnostic.h"
+#include "core/kernels/rkernel.h"
+
+namespace rammer::schedule {
+
+// One rKernel used by a program, with the operator it implements (for messages).
+struct KernelUse {
+  std::string op;
+  const kernels::RKernel* kernel = nullptr;
+};
+
+struct VDevice {
+  int sms = 0;
+  int veusPerSM = 0;
+  int numVEUs = 0;  // veusPerSM * SMs
+  int threads = 0;  // per vEU (block)
+  int regs = 0;     // per thread
+  int64_t sharedBytes = 0;
+  device::OccupancyLimit limitedBy = device::OccupancyLimit::Blocks;
+  std::string summary;  // "8 vEUs/SM (limited by warps): 256 threads, 32 regs, 0 B shared"
+};
+
+// The vDevice for a program of these rKernels, or an error naming the
+// rKernel (and its operator) that cannot fit on an SM, or the rKernels whose
+// combined needs do not.
+ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels);
+
+}  // namespace rammer::schedule

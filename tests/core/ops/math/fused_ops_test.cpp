@@ -1,0 +1,115 @@
+// The fused element-wise expression language and the FusedElementwise op.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/ops/math/fused_expr.h"
+#include "core/ops/op_registry.h"
+
+using namespace rammer;
+using ops::FusedExpr;
+
+TEST(FusedExpr, ParsePrintRoundTrip) {
+  const std::string text = "(relu (add (mul x0 x1) 0.5))";
+  FusedExpr e = FusedExpr::parse(text);
+  EXPECT_EQ(e.toString(), text);
+  EXPECT_EQ(e.numInputs(), 2);
+  EXPECT_EQ(e.numOperations(), 3);
+  EXPECT_EQ(FusedExpr::parse(e.toString()).toString(), text);
+}
+
+TEST(FusedExpr, EvaluatesEveryFunctionLikeItsDefinition) {
+  const float x = -0.75f, y = 1.5f;
+  const float xs[] = {x, y};
+  struct Case { const char* expr; float want; };
+  const Case cases[] = {
+      {"(add x0 x1)", x + y}, {"(sub x0 x1)", x - y}, {"(mul x0 x1)", x * y}, {"(div x0 x1)", x / y},
+      {"(pow x1 2)", y * y}, {"(max x0 x1)", y}, {"(min x0 x1)", x}, {"(neg x0)", -x},
+      {"(abs x0)", 0.75f}, {"(sqrt x1)", std::sqrt(y)}, {"(exp x0)", std::exp(x)}, {"(log x1)", std::log(y)},
+      {"(reciprocal x1)", 1 / y}, {"(floor x0)", -1.0f}, {"(ceil x0)", 0.0f}, {"(erf x0)", std::erf(x)},
+      {"(relu x0)", 0.0f}, {"(relu x1)", y}, {"(sigmoid x0)", 1 / (1 + std::exp(-x))}, {"(tanh x0)", std::tanh(x)},
+      {"(softplus x0)", std::log1p(std::exp(x))}, {"(softsign x0)", x / (1 + 0.75f)},
+      {"(leaky_relu x0 0.1)", 0.1f * x}, {"(elu x0 2)", 2 * (std::exp(x) - 1)},
+      {"(hard_sigmoid x0 0.2 0.5)", 0.2f * x + 0.5f}, {"(clip x1 -1 1)", 1.0f},
+      {"(hard_swish x1)", y * (y / 6 + 0.5f)}, {"(sign x0)", -1.0f},
+      {"(selu x0 1.67326 1.0507)", 1.0507f * (1.67326f * std::exp(x) - 1.67326f)},
+  };
+  for (const Case& c : cases) {
+    FusedExpr e = FusedExpr::parse(c.expr);
+    EXPECT_NEAR(e.evalScalar(xs), c.want, 1e-6) << c.expr;
+    float out;
+    const float* in[] = {&xs[0], &xs[1]};
+    const int64_t stride[] = {0, 0};
+    e.evalRow(in, stride, &out, 1);
+    EXPECT_NEAR(out, c.want, 1e-6) << c.expr << " (row)";
+  }
+  EXPECT_EQ(FusedExpr::functionNames().size(), 31u) << "a new function needs a case above";
+}
+
+TEST(FusedExpr, ParseErrorsSayWhereAndWhat) {
+  auto msg = [](const std::string& text) {
+    try {
+      FusedExpr::parse(text);
+    } catch (const ops::OpError& e) {
+      return std::string(e.what());
+    }
+    return std::string("parsed");
+  };
+  EXPECT_NE(msg("(frobnicate x0)").find("unknown function 'frobnicate'"), std::string::npos);
+  EXPECT_NE(msg("(add x0)").find("takes 2 arguments, got 1"), std::string::npos);
+  EXPECT_NE(msg("(relu x0").find("missing ')'"), std::string::npos);
+  EXPECT_NE(msg("(relu y7)").find("'y7' is neither an input"), std::string::npos);
+  EXPECT_NE(msg("x0 x1").find("unexpected text"), std::string::npos);
+}
+
+TEST(FusedExpr, SubstituteComposesExpressions) {
+  // relu(x0) with x0 := add(x0, x1) gives relu(add(x0, x1)).
+  FusedExpr outer = FusedExpr::parse("(relu x0)");
+  FusedExpr inner = FusedExpr::parse("(add x0 x1)");
+  EXPECT_EQ(outer.substitute({inner}).toString(), "(relu (add x0 x1))");
+  EXPECT_EQ(inner.remapInputs({2, 0}).toString(), "(add x2 x0)");
+}
+
+TEST(FusedExpr, CudaTextUsesOneTemporaryPerNode) {
+  FusedExpr e = FusedExpr::parse("(softsign (add x0 1))");
+  const std::string code = e.toCuda({"a[i]"}, "out[i]", "");
+  EXPECT_EQ(code,
+            "const float e0 = a[i];\n"
+            "const float e1 = 1.0f;\n"
+            "const float e2 = (e0 + e1);\n"
+            "const float e3 = (e2 / (1.0f + fabsf(e2)));\n"
+            "out[i] = e3;\n");
+}
+
+TEST(FusedElementwiseOp, BroadcastsLikeNumpy) {
+  const ops::OpDef* def = ops::OpRegistry::builtin().find(ops::kRammerDomain, "FusedElementwise");
+  ASSERT_NE(def, nullptr);
+  EXPECT_EQ(ops::OpRegistry::builtin().find("", "FusedElementwise"), nullptr);
+  ir::Node node;
+  node.opType = "FusedElementwise";
+  node.attrs.set("expr", std::string("(relu (add x0 x1))"));
+  // [2,3] + [3] (a bias row).
+  ir::Tensor a = ir::Tensor::fromVector<float>({2, 3}, {1, -2, 3, -4, 5, -6});
+  ir::Tensor b = ir::Tensor::fromVector<float>({3}, {0.5f, 1.0f, 1.5f});
+  ops::OpContext ctx(node, 17, {a.type(), b.type()}, {&a, &b});
+  auto types = def->infer(ctx);
+  EXPECT_EQ(types[0].shape, (ir::Shape{2, 3}));
+  auto out = def->compute(ctx);
+  const std::vector<float> want = {1.5f, 0, 4.5f, 0, 6, 0};
+  auto got = out[0].values<float>();
+  EXPECT_EQ(std::vector<float>(got.begin(), got.end()), want);
+}
+
+TEST(FusedElementwiseOp, RejectsMissingInputsAndWrongTypes) {
+  const ops::OpDef* def = ops::OpRegistry::builtin().find(ops::kRammerDomain, "FusedElementwise");
+  ir::Node node;
+  node.opType = "FusedElementwise";
+  node.attrs.set("expr", std::string("(add x0 x2)"));
+  ir::Tensor a = ir::Tensor::fromVector<float>({2}, {1, 2});
+  ops::OpContext ctx(node, 17, {a.type(), a.type()}, {&a, &a});
+  EXPECT_THROW(def->infer(ctx), ops::OpError);
+  ir::Tensor i = ir::Tensor::fromVector<int64_t>({2}, {1, 2});
+  node.attrs.set("expr", std::string("(neg x0)"));
+  ops::OpContext ictx(node, 17, {i.type()}, {&i});
+  EXPECT_THROW(def->infer(ictx), ops::OpError);
+}

@@ -1,0 +1,58 @@
+// vEUs per SM from the occupancy of a program's rKernels (values worked out
+// by hand from the H100 limits: 2048 threads, 64K registers, 228 KB shared
+// per SM, 1 KB reserved per block, 32 blocks).
+#include <gtest/gtest.h>
+
+#include "core/schedule/vdevice.h"
+#include "tests/core/schedule/schedule_fixtures.h"
+
+using namespace rammer;
+using namespace rammer::schedule;
+namespace rt = rammer::testing;
+
+TEST(VDevice, OneKernelSetsVEUsPerSM) {
+  const device::DeviceSpec h100 = device::presetDevice("h100").value();
+  const auto k = rt::fakeKernel("k", 1, 0, 256);
+  auto l = makeVDevice(h100, {{"op", &k}});
+  ASSERT_TRUE(l.ok()) << l.errorText();
+  EXPECT_EQ(l->veusPerSM, 8);  // 2048 / 256 threads
+  EXPECT_EQ(l->numVEUs, 8 * 132);
+  EXPECT_EQ(l->threads, 256);
+}
+
+TEST(VDevice, TakesTheMaximumOverTheProgramsKernels) {
+  const device::DeviceSpec h100 = device::presetDevice("h100").value();
+  const auto small = rt::fakeKernel("small", 1, 0, 64);
+  const auto wide = rt::fakeKernel("wide", 1, 0, 1024);
+  const auto smem = rt::fakeKernel("smem", 1, 0, 128, 100 * 1024);
+  auto l = makeVDevice(h100, {{"a", &small}, {"b", &wide}});
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->veusPerSM, 2);  // 2048 / 1024 threads
+  // 100 KB + 1 KB reserved per block: 228 KB holds 2.
+  l = makeVDevice(h100, {{"a", &small}, {"c", &smem}});
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->veusPerSM, 2);
+  EXPECT_EQ(l->sharedBytes, 100 * 1024);
+  EXPECT_EQ(l->limitedBy, device::OccupancyLimit::SharedMemory);
+  // 64 threads alone: 32 blocks per SM (the block limit).
+  l = makeVDevice(h100, {{"a", &small}});
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->veusPerSM, 32);
+}
+
+TEST(VDevice, KernelsThatCannotFitAreNamed) {
+  const device::DeviceSpec h100 = device::presetDevice("h100").value();
+  const auto ok = rt::fakeKernel("ok", 1, 0, 128);
+  const auto huge = rt::fakeKernel("huge_smem", 1, 0, 128, 300 * 1024);
+  auto l = makeVDevice(h100, {{"fine", &ok}, {"conv9", &huge}});
+  ASSERT_FALSE(l.ok());
+  EXPECT_NE(l.errorText().find("rKernel 'huge_smem' of 'conv9' cannot run"), std::string::npos) << l.errorText();
+  // Each fits alone, but 1024 threads x 255 registers do not.
+  auto many = rt::fakeKernel("many_threads", 1, 0, 1024);
+  auto regs = rt::fakeKernel("many_regs", 1, 0, 64);
+  regs.regsEstimate = 255;
+  l = makeVDevice(h100, {{"a", &many}, {"b", &regs}});
+  ASSERT_FALSE(l.ok());
+  EXPECT_NE(l.errorText().find("'many_threads'"), std::string::npos) << l.errorText();
+  EXPECT_NE(l.errorText().find("'many_regs'"), std::string::npos) << l.errorText();
+}
