@@ -41,6 +41,18 @@ PlannedModel plannedOf(const pipeline::Pipeline& p) {
   return out;
 }
 
+pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, const std::string& model,
+                                   const PlanOptions& options, pipeline::RunTarget target,
+                                   const std::vector<ir::Tensor>& inputs) {
+  pipeline::Pipeline p(pipelineOptions(model, options));
+  p.artifacts().original = std::move(original);
+  pipeline::RunOptions& run = p.options().run;
+  run.target = target;
+  run.inputs = inputs;
+  run.checkOutputs = false;
+  return p;
+}
+
 PlannedModel planModel(const std::string& model, const PlanOptions& o, const Progress& progress, bool simulate) {
   requireFile(model, "model");
   pipeline::Pipeline p(pipelineOptions(model, o));

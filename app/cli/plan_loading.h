@@ -48,6 +48,14 @@ struct PlannedModel {
 // The plan of a pipeline that ran to Validate (or further).
 PlannedModel plannedOf(const pipeline::Pipeline& p);
 
+// A pipeline that runs a plan of `original` (imported by the caller, with
+// the given inputs' shapes bound) on `target` with `inputs`, the outputs
+// unchecked (the caller writes them). Set the backend's options, then run
+// it from Optimize to Run.
+pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, const std::string& model,
+                                   const PlanOptions& options, pipeline::RunTarget target,
+                                   const std::vector<ir::Tensor>& inputs);
+
 // Imports, optimizes, schedules with the chosen policy, device and edits,
 // and validates (and predicts, with `simulate`); CliError naming the
 // problem otherwise.

@@ -6,9 +6,9 @@
 #include <map>
 #include <memory>
 
+#include "core/pipeline/pipeline.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/profiled_cost_model.h"
-#include "core/sim/simulator.h"
 
 namespace rammer::cli {
 
@@ -53,14 +53,31 @@ std::string metricText(const profiler::MetricValue& m, int decimals) {
 
 }  // namespace
 
+namespace {
+
+// The pipeline's Simulate stage on a given plan with `model`.
+ir::Result<double> predictedUs(const std::shared_ptr<const schedule::Plan>& plan,
+                               std::shared_ptr<const sim::CostModel> model) {
+  pipeline::Options options;
+  options.costModel = std::move(model);
+  pipeline::Pipeline p(std::move(options));
+  p.artifacts().plan = plan;
+  const pipeline::Report r = p.run(pipeline::Stage::Simulate, pipeline::Stage::Simulate);
+  if (!r.ok()) return r.errors();
+  return p.artifacts().predicted->totalUs;
+}
+
+}  // namespace
+
 ir::Result<ProfilePredictions> predictWithDatabase(const schedule::Plan& plan, const sim::ProfileDB& db) {
-  auto analytic = std::make_shared<sim::AnalyticCostModel>();
-  auto profiled = std::make_shared<sim::ProfiledCostModel>(std::make_shared<const sim::ProfileDB>(db), analytic);
-  auto a = sim::Simulator(analytic).run(plan);
+  auto analytic = std::make_shared<const sim::AnalyticCostModel>();
+  auto profiled = std::make_shared<const sim::ProfiledCostModel>(std::make_shared<const sim::ProfileDB>(db), analytic);
+  const auto shared = std::make_shared<const schedule::Plan>(plan);
+  auto a = predictedUs(shared, analytic);
   if (!a) return a.errors();
-  auto p = sim::Simulator(profiled).run(plan);
+  auto p = predictedUs(shared, profiled);
   if (!p) return p.errors();
-  return ProfilePredictions{a->totalUs, p->totalUs};
+  return ProfilePredictions{*a, *p};
 }
 
 Json profileReportJson(const ProfileReport& r) {

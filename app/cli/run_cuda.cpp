@@ -10,6 +10,7 @@
 
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
+#include "app/cli/pipeline_driver.h"
 #include "app/cli/trace_file.h"
 #include "core/exec/random_inputs.h"
 #include "core/exec/reference_executor.h"
@@ -179,7 +180,9 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   if (!capability.canRun()) throw CliError("cannot run on the GPU: " + capability.message);
 
   Progress progress(global);
-  PlannedModel planned = planModel(r.model, r.plan, progress);
+  pipeline::Pipeline p(pipelineOptions(r.model, r.plan));
+  runStages(p, pipeline::Stage::Import, pipeline::Stage::Validate, progress);
+  const PlannedModel planned = plannedOf(p);
   const ir::Graph& graph = *planned.optimized;
   const std::vector<ir::Tensor> inputs = loadInputs(r, graph);
 
@@ -187,18 +190,22 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   auto reference = exec::runReference(graph, inputs);
   if (!reference) throwDiagnostics(reference.errors(), "reference run");
 
-  progress.status(fmt::format("compiling and running on {} ({} runs)...", capability.deviceName, r.repeat));
-  runtime::GpuExecutionOptions options;
-  options.run.warmup = r.warmup;
-  options.run.repeat = r.repeat;
-  options.measureTrace = !r.traceFile.empty();  // --metrics profiles separately
-  auto gpu = runtime::executeOnGpu(planned.plan, graph, inputs, options);
-  if (!gpu) throwDiagnostics(gpu.errors(), "GPU run");
+  pipeline::RunOptions& run = p.options().run;
+  run.target = pipeline::RunTarget::Gpu;
+  run.capability = capability;
+  run.inputs = inputs;
+  run.checkOutputs = false;  // checked below against the reference, relative to its largest value
+  run.gpu.run.warmup = r.warmup;
+  run.gpu.run.repeat = r.repeat;
+  run.gpu.measureTrace = !r.traceFile.empty();  // --metrics profiles separately
+  runStages(p, pipeline::Stage::Run, pipeline::Stage::Run, progress);
+  const pipeline::RunRecord& record = *p.artifacts().run;
+  const runtime::GpuExecution* gpu = &*record.gpu;
 
-  const OutputCheck check = compareOutputs(graph, gpu->run.outputs, *reference);
+  const OutputCheck check = compareOutputs(graph, record.outputs, *reference);
   const Spread us = spreadOf(gpu->run.latencyUs);
-  if (!r.outputsDir.empty()) writeOutputs(r.outputsDir, graph, gpu->run.outputs);
-  if (!r.traceFile.empty() && gpu->trace) writeTraceFile(r.traceFile, *gpu->trace);
+  if (!r.outputsDir.empty()) writeOutputs(r.outputsDir, graph, record.outputs);
+  if (!r.traceFile.empty() && record.trace) writeTraceFile(r.traceFile, *record.trace);
   std::optional<profiler::RunMetrics> metrics;
   if (r.metrics) {
     progress.status("profiling with CUPTI...");
@@ -225,7 +232,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
                          {"pass", check.pass()}};
     j["max_registers"] = maxRegs;
     j["spill_store_bytes"] = spilled;
-    if (gpu->trace) j["measured_sm_efficiency"] = gpu->trace->smEfficiency;
+    if (record.trace) j["measured_sm_efficiency"] = record.trace->smEfficiency;
     if (metrics) j["metrics"] = metricsJson(*metrics);
     if (!r.traceFile.empty()) j["trace"] = r.traceFile;
     fmt::print("{}\n", j.dump(2));

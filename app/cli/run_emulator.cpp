@@ -10,14 +10,11 @@ namespace rammer::cli {
 PlanRunOutputs runOnEmulator(std::shared_ptr<const ir::Graph> original, const std::string& model,
                              const std::vector<ir::Tensor>& inputs, const EmulatorRunRequest& request,
                              Progress& progress) {
-  pipeline::Pipeline p(pipelineOptions(model, request.plan));
-  p.artifacts().original = std::move(original);
-  pipeline::RunOptions& run = p.options().run;
-  run.target = pipeline::RunTarget::Emulator;
-  run.inputs = inputs;
-  run.checkOutputs = false;  // the caller writes the outputs; the tests compare them
-  run.emulator.threads = request.threads;
-  run.emulator.trace = !request.traceFile.empty();
+  pipeline::Pipeline p =
+      planRunPipeline(std::move(original), model, request.plan, pipeline::RunTarget::Emulator, inputs);
+  exec::EmulatorOptions& emulator = p.options().run.emulator;
+  emulator.threads = request.threads;
+  emulator.trace = !request.traceFile.empty();
   runStages(p, pipeline::Stage::Optimize, pipeline::Stage::Run, progress);
 
   const pipeline::Artifacts& a = p.artifacts();

@@ -9,16 +9,12 @@ namespace rammer::cli {
 
 HostRunReport runOnHost(std::shared_ptr<const ir::Graph> original, const std::string& model,
                         const std::vector<ir::Tensor>& inputs, const HostRunRequest& request, Progress& progress) {
-  pipeline::Pipeline p(pipelineOptions(model, request.plan));
-  p.artifacts().original = std::move(original);
-  pipeline::RunOptions& options = p.options().run;
-  options.target = pipeline::RunTarget::Host;
-  options.inputs = inputs;
-  options.checkOutputs = false;  // the caller writes the outputs; the tests compare them
-  options.host.workers = request.threads;
-  options.host.repeat = request.repeat;
-  options.host.measureTrace = !request.traceFile.empty();
-  options.host.build.threadSanitizer = request.threadSanitizer;
+  pipeline::Pipeline p = planRunPipeline(std::move(original), model, request.plan, pipeline::RunTarget::Host, inputs);
+  runtime::HostExecutionOptions& host = p.options().run.host;
+  host.workers = request.threads;
+  host.repeat = request.repeat;
+  host.measureTrace = !request.traceFile.empty();
+  host.build.threadSanitizer = request.threadSanitizer;
   runStages(p, pipeline::Stage::Optimize, pipeline::Stage::Run, progress);
 
   const pipeline::Artifacts& a = p.artifacts();

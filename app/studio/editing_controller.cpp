@@ -26,12 +26,7 @@ EditingController::EditingController(MainWindow* window) : QObject(window), wind
   viz::StudioSession* session = window_->session();
   editor_ = new viz::ScheduleEditor(session, this);
 
-  kernels_ = new viz::KernelsView(window_);
-  if (QDockWidget* dock = window_->dock(tr("rKernels"))) {
-    QWidget* old = dock->widget();
-    dock->setWidget(kernels_);
-    if (old) old->deleteLater();
-  }
+  kernels_ = window_->kernelsView();
   connect(kernels_, &viz::KernelsView::pinRequested, editor_, &viz::ScheduleEditor::pinKernel);
   connect(kernels_, &viz::KernelsView::unpinRequested, editor_,
           [this](const QString& node) { editor_->pinKernel(node, {}); });

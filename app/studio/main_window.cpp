@@ -1,10 +1,8 @@
 #include "app/studio/main_window.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -12,34 +10,26 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
-#include <QSpinBox>
 #include <QStatusBar>
-#include <QToolBar>
 #include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cstdio>
 
-#include "app/studio/diagnostics_page.h"
 #include "app/studio/editing_controller.h"
-#include "app/studio/log_page.h"
-#include "app/studio/metrics_page.h"
-#include "app/studio/placeholder_page.h"
+#include "app/studio/pipeline_toolbar.h"
 #include "app/studio/recent_files.h"
+#include "app/studio/run_target_actions.h"
 #include "app/studio/status_panel.h"
+#include "app/studio/studio_docks.h"
+#include "app/studio/studio_exports.h"
 #include "app/studio/timeline_page.h"
-#include "app/studio/widget_export.h"
 #include "viz/models/diagnostics_model.h"
 #include "viz/models/log_model.h"
-#include "viz/widgets/code_view.h"
 #include "viz/widgets/graph_page.h"
-#include "viz/widgets/graph_view.h"
-#include "viz/widgets/inspector_view.h"
-#include "viz/widgets/timeline_view.h"
 
 namespace rammer::studio {
 
@@ -49,10 +39,7 @@ const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 QString stateKey() { return QStringLiteral("mainWindow/stateV%1").arg(MainWindow::kLayoutVersion); }
 const QString kPolicyKey = QStringLiteral("session/policy");
 const QString kDeviceKey = QStringLiteral("session/device");
-const QString kRunTargetKey = QStringLiteral("run/target");
-const QString kExportDirKey = QStringLiteral("export/directory");
 const QString kOpenDirKey = QStringLiteral("open/directory");
-const QString kDeviceFromFile = QStringLiteral("From file…");
 
 bool isOnnx(const QUrl& url) {
   return url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive);
@@ -84,20 +71,20 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   // Remembered choices, unless the command line overrides them later.
   session_->setPolicy(settings_->value(kPolicyKey, QString::fromLatin1(viz::StudioSession::kDefaultPolicy)).toString());
   session_->setDevice(settings_->value(kDeviceKey, QString::fromLatin1(viz::StudioSession::kDefaultDevice)).toString());
-  const int target = settings_->value(kRunTargetKey, 0).toInt();
-  session_->setRunTarget(target == 1 ? viz::RunTarget::Emulator : target == 2 ? viz::RunTarget::Host : viz::RunTarget::Auto);
 
+  docks_ = new StudioDocks(this, session_);
+  exports_ = new StudioExports(this, session_, settings_.get(), docks_);
+  connect(docks_, &StudioDocks::message, status_, &StatusPanel::setMessage);
+  connect(exports_, &StudioExports::message, status_, &StatusPanel::setMessage);
+  runTargets_ = new RunTargetActions(session_, settings_.get(), this);
   createActions();
-  for (const char* name : {"runTargetAuto", "runTargetEmulator", "runTargetHost"})
-    if (QAction* a = action(QString::fromLatin1(name)); a->data().toInt() == static_cast<int>(session_->runTarget()))
-      a->setChecked(true);
-  createDocks();
   createToolBar();
   createMenus();
+  docks_->resetLayout();
   connectSession();
-  syncPickers();
+  toolbar_->sync();
   updateActions();
-  new EditingController(this);  // undo stack, Edit menu, rKernels dock, Compare window
+  editing_ = new EditingController(this);  // undo stack, Edit menu, Compare window
   restoreLayout();
   probeCapability();
   status_->setMessage(tr("Open an ONNX model (Ctrl+O), drop one here, or pick a recent file."));
@@ -105,9 +92,10 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 
 MainWindow::~MainWindow() {
   // QWidget's destructor deletes the children after this part of the object
-  // is gone; their last signals (a dock hiding) must not reach it (UBSan
-  // caught codeVisible_ written from a dying dock).
-  for (QObject* child : findChildren<QObject*>()) child->disconnect(this);
+  // is gone; the session's last signals must not reach it.
+  session_->disconnect(this);
+  recent_->disconnect(this);
+  probe_.disconnect(this);
   probe_.waitForFinished();
   // The session waits for its workers in its destructor; cancel first so
   // the ones that poll stop early.
@@ -137,59 +125,22 @@ void MainWindow::createActions() {
   run->setToolTip(tr("Generate the kernels and run them where Run > Run On says: the GPU, the CPU emulator or "
                      "the generated code on the CPU (Ctrl+R)"));
   connect(run, &QAction::triggered, session_, &viz::StudioSession::compileAndRun);
-  // Where Compile & Run runs: one of three, remembered between sessions.
-  auto* targets = new QActionGroup(this);
-  auto target = [&](const QString& name, const QString& text, const QString& tip, viz::RunTarget t) {
-    QAction* a = make(name, text);
-    a->setCheckable(true);
-    a->setToolTip(tip);
-    a->setData(static_cast<int>(t));
-    targets->addAction(a);
-    connect(a, &QAction::triggered, this, [this, t] {
-      session_->setRunTarget(t);
-      settings_->setValue(kRunTargetKey, static_cast<int>(t));
-    });
-  };
-  target(QStringLiteral("runTargetAuto"), tr("&GPU, else CPU Emulator"),
-         tr("Run on the GPU when there is one, else emulate the plan on the CPU"), viz::RunTarget::Auto);
-  target(QStringLiteral("runTargetEmulator"), tr("CPU &Emulator"),
-         tr("Run the plan rTask by rTask with the rKernels' CPU tiles"), viz::RunTarget::Emulator);
-  target(QStringLiteral("runTargetHost"), tr("Generated Code on &CPU"),
-         tr("Build the generated kernels with the system C++ compiler and run them on the CPU: the code itself, "
-            "not a GPU measurement"),
-         viz::RunTarget::Host);
+  for (QAction* a : runTargets_->actions()) actions_.insert(a->objectName(), a);
   QAction* cancel = make(QStringLiteral("cancel"), tr("&Cancel"));
   cancel->setToolTip(tr("Stop the running job; nothing of it is applied"));
   connect(cancel, &QAction::triggered, session_, &viz::StudioSession::cancel);
 
   QAction* exportMenu = make(QStringLiteral("export"), tr("&Export…"), QKeySequence(Qt::CTRL | Qt::Key_E));
-  connect(exportMenu, &QAction::triggered, this, [this] { exportMenu_->popup(QCursor::pos()); });
-
-  auto exporter = [&](const QString& name, const QString& text, viz::ExportKind kind) {
-    connect(make(name, text), &QAction::triggered, this, [this, kind] { chooseExport(kind); });
-  };
-  exporter(QStringLiteral("exportCudaProject"), tr("CUDA project (.cu)…"), viz::ExportKind::CudaProject);
-  exporter(QStringLiteral("exportHipProject"), tr("HIP project (.hip)…"), viz::ExportKind::HipProject);
-  exporter(QStringLiteral("exportSchedule"), tr("Schedule (JSON)…"), viz::ExportKind::ScheduleJson);
-  exporter(QStringLiteral("exportPredictedTrace"), tr("Predicted trace (Chrome JSON)…"),
-           viz::ExportKind::PredictedTrace);
-  exporter(QStringLiteral("exportMeasuredTrace"), tr("Run trace (Chrome JSON)…"), viz::ExportKind::MeasuredTrace);
-  exporter(QStringLiteral("exportGraphDot"), tr("Graph as DOT…"), viz::ExportKind::GraphDot);
-  connect(make(QStringLiteral("exportGraphSvg"), tr("Graph as SVG…")), &QAction::triggered, this,
-          [this] { chooseImageExport(true, QStringLiteral("svg")); });
-  connect(make(QStringLiteral("exportGraphPng"), tr("Graph as PNG…")), &QAction::triggered, this,
-          [this] { chooseImageExport(true, QStringLiteral("png")); });
-  connect(make(QStringLiteral("exportTimelinePng"), tr("Timeline as PNG…")), &QAction::triggered, this,
-          [this] { chooseImageExport(false, QStringLiteral("png")); });
+  connect(exportMenu, &QAction::triggered, this, [this] { exports_->menu()->popup(QCursor::pos()); });
+  for (QAction* a : exports_->actions()) actions_.insert(a->objectName(), a);
 
   QAction* find = make(QStringLiteral("findInGraph"), tr("&Find in Graph"), QKeySequence::Find);
   connect(find, &QAction::triggered, this, [this] {
-    dock(QStringLiteral("Graph"))->show();
-    dock(QStringLiteral("Graph"))->raise();
-    graph_->focusSearch();
+    docks_->raise(tr("Graph"));
+    docks_->graph()->focusSearch();
   });
-  connect(make(QStringLiteral("resetLayout"), tr("&Reset Layout")), &QAction::triggered, this,
-          &MainWindow::resetLayout);
+  connect(make(QStringLiteral("resetLayout"), tr("&Reset Layout")), &QAction::triggered, docks_,
+          &StudioDocks::resetLayout);
   connect(make(QStringLiteral("about"), tr("&About Rammer Studio")), &QAction::triggered, this, [this] {
     QMessageBox::about(this, tr("About Rammer Studio"),
                        tr("<b>Rammer Studio %1</b><p>Compiles ONNX models the Rammer way (rTasks on vEUs, scheduled "
@@ -203,19 +154,10 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(action(QStringLiteral("open")));
-  recentMenu_ = file->addMenu(tr("Open &Recent"));
-  connect(recent_, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
-  rebuildRecentMenu();
+  file->addMenu(recent_->createMenu(tr("Open &Recent"), this));
+  connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openModel);
   file->addSeparator();
-  exportMenu_ = file->addMenu(tr("&Export"));
-  for (const char* name : std::initializer_list<const char*>{"exportCudaProject", "exportHipProject", nullptr, "exportSchedule", "exportPredictedTrace",
-                           "exportMeasuredTrace", nullptr, "exportGraphDot", "exportGraphSvg", "exportGraphPng",
-                           "exportTimelinePng"}) {
-    if (!name)
-      exportMenu_->addSeparator();
-    else
-      exportMenu_->addAction(action(QString::fromLatin1(name)));
-  }
+  file->addMenu(exports_->menu());
   file->addAction(action(QStringLiteral("export")));
   file->addSeparator();
   file->addAction(action(QStringLiteral("quit")));
@@ -224,12 +166,11 @@ void MainWindow::createMenus() {
   run->addAction(action(QStringLiteral("reschedule")));
   run->addAction(action(QStringLiteral("compileRun")));
   QMenu* runOn = run->addMenu(tr("Run &On"));
-  for (const char* name : {"runTargetAuto", "runTargetEmulator", "runTargetHost"})
-    runOn->addAction(action(QString::fromLatin1(name)));
+  runOn->addActions(runTargets_->actions());
   run->addAction(action(QStringLiteral("cancel")));
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  for (QDockWidget* d : std::as_const(docks_)) view->addAction(d->toggleViewAction());
+  for (QDockWidget* d : docks_->docks()) view->addAction(d->toggleViewAction());
   view->addSeparator();
   view->addAction(action(QStringLiteral("findInGraph")));
   view->addAction(action(QStringLiteral("resetLayout")));
@@ -238,128 +179,16 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::createToolBar() {
-  QToolBar* bar = addToolBar(tr("Pipeline"));
-  bar->setObjectName(QStringLiteral("PipelineToolBar"));
-  bar->addAction(action(QStringLiteral("open")));
-  bar->addSeparator();
-
-  bar->addWidget(new QLabel(tr(" Policy "), bar));
-  policyBox_ = new QComboBox(bar);
-  policyBox_->setObjectName(QStringLiteral("policyPicker"));
-  policyBox_->addItems(viz::StudioSession::policyNames());
-  policyBox_->setToolTip(tr("Scheduling policy: sequential (RammerBase), wavefront (Rammer), greedy"));
-  bar->addWidget(policyBox_);
-  connect(policyBox_, &QComboBox::activated, this, [this](int) {
-    if (syncing_) return;
-    // Through the undo stack (Ctrl+Z restores the previous policy).
-    if (auto* editing = findChild<EditingController*>())
-      editing->setPolicy(policyBox_->currentText());
-    else
-      session_->setPolicy(policyBox_->currentText());
-  });
-
-  bar->addWidget(new QLabel(tr(" Device "), bar));
-  deviceBox_ = new QComboBox(bar);
-  deviceBox_->setObjectName(QStringLiteral("devicePicker"));
-  deviceBox_->addItems(viz::StudioSession::deviceIds());
-  deviceBox_->addItem(kDeviceFromFile);
-  deviceBox_->setToolTip(tr("The vDevice to schedule for (a preset, or a device JSON file)"));
-  bar->addWidget(deviceBox_);
-  connect(deviceBox_, &QComboBox::activated, this, [this](int) {
-    if (syncing_) return;
-    if (deviceBox_->currentText() == kDeviceFromFile) {
-      chooseDeviceFile();
-      return;
-    }
-    session_->setDevice(deviceBox_->currentText());
-  });
-
-  bar->addWidget(new QLabel(tr(" Batch "), bar));
-  batchBox_ = new QSpinBox(bar);
-  batchBox_->setObjectName(QStringLiteral("batchPicker"));
-  batchBox_->setRange(1, 4096);
-  batchBox_->setToolTip(tr("Symbolic batch dimensions are bound to this size (re-imports the model)"));
-  bar->addWidget(batchBox_);
-  connect(batchBox_, &QSpinBox::editingFinished, this, [this] {
-    if (session_->hasModel() && batchBox_->value() != session_->batch())
-      session_->openModel(session_->modelPath(), batchBox_->value());
-  });
-
-  bar->addSeparator();
-  bar->addAction(action(QStringLiteral("reschedule")));
-  bar->addAction(action(QStringLiteral("compileRun")));
-  bar->addAction(action(QStringLiteral("cancel")));
+  toolbar_ = new PipelineToolBar(session_, action(QStringLiteral("open")),
+                                 {action(QStringLiteral("reschedule")), action(QStringLiteral("compileRun")),
+                                  action(QStringLiteral("cancel"))},
+                                 this);
+  addToolBar(toolbar_);
+  // Through the undo stack (Ctrl+Z restores the previous policy).
+  connect(toolbar_, &PipelineToolBar::policyChosen, this, [this](const QString& p) { editing_->setPolicy(p); });
 }
 
-QDockWidget* MainWindow::addDock(const QString& title, QWidget* page, const QString& tip) {
-  auto* d = new QDockWidget(title, this);
-  d->setObjectName(title + QStringLiteral("Dock"));  // the key saveState uses
-  d->setWidget(page);
-  d->setToolTip(tip);
-  d->toggleViewAction()->setToolTip(tr("Show or hide the %1 panel").arg(title));
-  docks_ << d;
-  return d;
-}
-
-void MainWindow::createDocks() {
-  graph_ = new viz::GraphPage(this);
-  timeline_ = new TimelinePage(this);
-  inspector_ = new viz::InspectorView(this);
-  metrics_ = new MetricsPage(session_->metricsModel(), this);
-  diagnostics_ = new DiagnosticsPage(session_->diagnosticsModel(), this);
-  log_ = new LogPage(session_->log(), this);
-
-  addDock(tr("Graph"), graph_, tr("The optimized data-flow graph"));
-  addDock(tr("Timeline"), timeline_, tr("rTasks on vEUs, predicted and run"));
-  addDock(tr("rKernels"),
-          new PlaceholderPage(tr("rKernels: the candidate implementations of the selected operator, to pick "
-                                 "one — coming with schedule editing."),
-                              this),
-          tr("Candidate rKernels of the selected operator"));
-  addDock(tr("Inspector"), inspector_, tr("The selected operator: attributes, shapes, parameters, rKernel"));
-  addDock(tr("Metrics"), metrics_, tr("Predicted beside measured (or emulated) numbers"));
-  code_ = new viz::CodeView(this);
-  QDockWidget* codeDock = addDock(tr("Code"), code_, tr("The plan's generated CUDA or HIP code"));
-  // Code is generated only while someone looks at it.
-  connect(codeDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-    codeVisible_ = visible;
-    refreshCode();
-  });
-  addDock(tr("Diagnostics"), diagnostics_, tr("Errors, warnings and notes of every stage"));
-  addDock(tr("Log"), log_, tr("What each stage did and how long it took"));
-  resetLayout();
-
-  connect(graph_->view(), &viz::GraphView::nodeSelected, this, &MainWindow::graphSelectionChanged);
-  connect(timeline_->view(), &viz::TimelineView::opsSelected, this, &MainWindow::timelineSelectionChanged);
-  connect(diagnostics_, &DiagnosticsPage::nodeActivated, this, &MainWindow::findNode);
-  connect(graph_->view(), &viz::GraphView::layoutFailed, this,
-          [this](const QString& message) { session_->log()->error(tr("Graph layout failed: %1").arg(message)); });
-}
-
-void MainWindow::resetLayout() {
-  for (QDockWidget* d : std::as_const(docks_)) {
-    d->setFloating(false);
-    removeDockWidget(d);
-  }
-  auto get = [this](const char* title) { return dock(tr(title)); };
-  addDockWidget(Qt::LeftDockWidgetArea, get("Graph"));
-  addDockWidget(Qt::RightDockWidgetArea, get("Inspector"));
-  tabifyDockWidget(get("Inspector"), get("rKernels"));
-  tabifyDockWidget(get("Inspector"), get("Code"));
-  addDockWidget(Qt::BottomDockWidgetArea, get("Timeline"));
-  splitDockWidget(get("Timeline"), get("Diagnostics"), Qt::Horizontal);
-  tabifyDockWidget(get("Diagnostics"), get("Metrics"));
-  tabifyDockWidget(get("Diagnostics"), get("Log"));
-  for (QDockWidget* d : std::as_const(docks_)) {
-    d->setFloating(false);
-    d->show();
-  }
-  get("Inspector")->raise();
-  get("Diagnostics")->raise();
-  resizeDocks({get("Graph"), get("Inspector")}, {700, 340}, Qt::Horizontal);
-  resizeDocks({get("Timeline"), get("Diagnostics")}, {760, 420}, Qt::Horizontal);
-  resizeDocks({get("Graph"), get("Timeline")}, {480, 300}, Qt::Vertical);
-}
+void MainWindow::resetLayout() { docks_->resetLayout(); }
 
 void MainWindow::restoreLayout() {
   const QByteArray geometry = settings_->value(kGeometryKey).toByteArray();
@@ -395,12 +224,10 @@ void MainWindow::probeCapability() {
 void MainWindow::connectSession() {
   connect(session_, &viz::StudioSession::modelLoaded, this, &MainWindow::onModelLoaded);
   connect(session_, &viz::StudioSession::planChanged, this, &MainWindow::onPlanChanged);
-  connect(session_, &viz::StudioSession::traceChanged, this,
-          [this] { timeline_->setPredicted(session_->predictedTrace()); });
   connect(session_, &viz::StudioSession::measuredTraceChanged, this, &MainWindow::onMeasuredChanged);
   connect(session_, &viz::StudioSession::diagnosticsChanged, this, &MainWindow::onDiagnosticsChanged);
   connect(session_, &viz::StudioSession::settingsChanged, this, [this] {
-    syncPickers();
+    toolbar_->sync();
     settings_->setValue(kPolicyKey, session_->policy());
     settings_->setValue(kDeviceKey, session_->device());
     updateTitle();
@@ -412,7 +239,8 @@ void MainWindow::connectSession() {
   connect(session_, &viz::StudioSession::progress, status_, &StatusPanel::setProgress);
   connect(session_, &viz::StudioSession::cancelled, this,
           [this] { status_->setMessage(tr("Cancelled; nothing of it was applied.")); });
-  connect(session_, &viz::StudioSession::loadFailed, this, &MainWindow::onLoadFailed);
+  connect(session_, &viz::StudioSession::loadFailed, this,
+          [this](const QString& message) { status_->setMessage(tr("Could not open the model: %1").arg(message)); });
   connect(session_, &viz::StudioSession::exportFinished, this, [this](bool ok, const QString& message) {
     status_->setMessage(ok ? message : tr("Export failed: %1").arg(message));
   });
@@ -420,7 +248,7 @@ void MainWindow::connectSession() {
 }
 
 quint64 MainWindow::openModel(const QString& path) {
-  const quint64 job = session_->openModel(path, batchBox_->value());
+  const quint64 job = session_->openModel(path, toolbar_->batch());
   loadJob_ = job;
   return job;
 }
@@ -428,7 +256,7 @@ quint64 MainWindow::openModel(const QString& path) {
 void MainWindow::applyCommandLine(const StudioCommandLine& commandLine) {
   if (!commandLine.policy.isEmpty()) session_->setPolicy(commandLine.policy);
   if (!commandLine.device.isEmpty()) session_->setDevice(commandLine.device);
-  batchBox_->setValue(static_cast<int>(std::clamp<int64_t>(commandLine.batch, 1, batchBox_->maximum())));
+  toolbar_->setBatch(commandLine.batch);
   if (!commandLine.model.isEmpty()) openModel(commandLine.model);
 }
 
@@ -436,31 +264,15 @@ void MainWindow::onModelLoaded() {
   const QString path = session_->modelPath();
   recent_->add(path);
   settings_->setValue(kOpenDirKey, QFileInfo(path).absolutePath());
-  inspectedNode_ = -1;
-  inspector_->clear();
-  opOfNode_.clear();
-  graph_->view()->setGraph(session_->graph());
-  syncing_ = true;
-  batchBox_->setValue(static_cast<int>(session_->batch()));
-  syncing_ = false;
+  docks_->showModel();
+  toolbar_->sync();
   updateTitle();
   updateActions();
 }
 
-void MainWindow::refreshCode() {
-  if (!codeVisible_ || !codeStale_) return;
-  codeStale_ = false;
-  code_->setPlan(session_->plan(), session_->graph());
-}
-
 void MainWindow::onPlanChanged() {
-  codeStale_ = true;
-  refreshCode();
-  opOfNode_.clear();
-  if (auto plan = session_->plan())
-    for (int i = 0; i < static_cast<int>(plan->ops.size()); ++i) opOfNode_.insert(plan->ops[static_cast<size_t>(i)].node, i);
-  if (inspectedNode_ >= 0) showInspector(inspectedNode_);
-  syncPickers();
+  docks_->showPlan();
+  toolbar_->sync();
   updateTitle();
   updateActions();
   if (auto trace = session_->predictedTrace())
@@ -474,26 +286,18 @@ void MainWindow::onMeasuredChanged() {
   // An emulation's wall-clock times dwarf the prediction: give it its own
   // axis. A GPU measurement is compared with the prediction rTask by rTask.
   const bool onCpu = session_->runBackend() == viz::RunBackend::Emulator || session_->runBackend() == viz::RunBackend::Host;
-  timeline_->setDisplay(onCpu ? TimelinePage::Display::Run : TimelinePage::Display::Compare);
-  timeline_->setMeasured(session_->measuredTrace());
+  docks_->timeline()->setDisplay(onCpu ? TimelinePage::Display::Run : TimelinePage::Display::Compare);
+  docks_->timeline()->setMeasured(session_->measuredTrace());
   updateActions();
   if (auto trace = session_->measuredTrace()) {
     status_->setMessage(tr("%1: %2 us").arg(session_->runLabel()).arg(trace->totalUs, 0, 'f', 1));
-    dock(tr("Metrics"))->raise();
+    docks_->dock(tr("Metrics"))->raise();
   }
 }
 
 void MainWindow::onDiagnosticsChanged() {
   // Problems must not go unseen behind another tab.
-  if (session_->diagnosticsModel()->count(ir::Severity::Error) > 0) {
-    QDockWidget* d = dock(tr("Diagnostics"));
-    d->show();
-    d->raise();
-  }
-}
-
-void MainWindow::onLoadFailed(const QString& message) {
-  status_->setMessage(tr("Could not open the model: %1").arg(message));
+  if (session_->diagnosticsModel()->count(ir::Severity::Error) > 0) docks_->raise(tr("Diagnostics"));
 }
 
 void MainWindow::onJobFinished(quint64 job, bool ok) {
@@ -519,34 +323,13 @@ void MainWindow::onJobFinished(quint64 job, bool ok) {
   QApplication::exit(1);
 }
 
-void MainWindow::syncPickers() {
-  syncing_ = true;
-  const QString policy = session_->policy();
-  if (policyBox_->findText(policy) < 0) policyBox_->addItem(policy);
-  policyBox_->setCurrentText(policy);
-  const QString device = session_->device();
-  if (deviceBox_->findText(device) < 0) deviceBox_->insertItem(deviceBox_->count() - 1, device);
-  deviceBox_->setCurrentText(device);
-  syncing_ = false;
-}
-
 void MainWindow::updateActions() {
   const bool busy = session_->isBusy();
   const bool model = session_->hasModel();
-  const bool plan = session_->plan() != nullptr;
   action(QStringLiteral("reschedule"))->setEnabled(model);
   action(QStringLiteral("compileRun"))->setEnabled(model);
   action(QStringLiteral("cancel"))->setEnabled(busy);
-  const bool idle = !busy;
-  action(QStringLiteral("exportCudaProject"))->setEnabled(idle && plan);
-  action(QStringLiteral("exportHipProject"))->setEnabled(idle && plan);
-  action(QStringLiteral("exportSchedule"))->setEnabled(idle && plan);
-  action(QStringLiteral("exportPredictedTrace"))->setEnabled(idle && session_->predictedTrace() != nullptr);
-  action(QStringLiteral("exportMeasuredTrace"))->setEnabled(idle && session_->measuredTrace() != nullptr);
-  action(QStringLiteral("exportGraphDot"))->setEnabled(idle && model);
-  action(QStringLiteral("exportGraphSvg"))->setEnabled(model);
-  action(QStringLiteral("exportGraphPng"))->setEnabled(model);
-  action(QStringLiteral("exportTimelinePng"))->setEnabled(session_->predictedTrace() != nullptr);
+  exports_->updateActions();
 }
 
 void MainWindow::updateTitle() {
@@ -558,93 +341,12 @@ void MainWindow::updateTitle() {
                      .arg(QFileInfo(session_->modelPath()).fileName(), session_->policy(), session_->device()));
 }
 
-// ---------------------------------------------------------------- selection
-
-void MainWindow::graphSelectionChanged(const QList<int>& nodes) {
-  QList<int> ops;
-  for (int n : nodes)
-    if (auto it = opOfNode_.constFind(n); it != opOfNode_.cend()) ops << it.value();
-  timeline_->view()->selectOps(ops);
-  if (!ops.isEmpty() && codeVisible_) code_->jumpToOp(ops.first());
-  showInspector(nodes.isEmpty() ? -1 : nodes.first());
-}
-
-void MainWindow::timelineSelectionChanged(const QList<int>& ops) {
-  auto plan = session_->plan();
-  QList<int> nodes;
-  if (plan)
-    for (int op : ops)
-      if (op >= 0 && op < static_cast<int>(plan->ops.size())) nodes << plan->ops[static_cast<size_t>(op)].node;
-  graph_->view()->selectNodes(nodes);
-  if (!ops.isEmpty() && codeVisible_) code_->jumpToOp(ops.first());
-  showInspector(nodes.isEmpty() ? -1 : nodes.first());
-}
-
-void MainWindow::showInspector(int node) {
-  inspectedNode_ = node;
-  auto graph = session_->graph();
-  if (!graph || node < 0 || node >= static_cast<int>(graph->numNodeSlots()) || graph->node(node).removed) {
-    inspector_->clear();
-    return;
-  }
-  inspector_->showNode(*graph, node, session_->plan().get());
-}
-
-void MainWindow::findNode(const QString& name) {
-  auto graph = session_->graph();
-  if (!graph) return;
-  const std::string wanted = name.toStdString();
-  int found = -1;
-  for (size_t i = 0; i < graph->numNodeSlots() && found < 0; ++i) {
-    const ir::Node& n = graph->node(static_cast<ir::NodeId>(i));
-    if (!n.removed && n.name == wanted) found = static_cast<int>(i);
-  }
-  if (found < 0) {
-    // A value name: show its producer.
-    if (auto v = graph->findValue(wanted); v && graph->value(*v).producer != ir::kNone) found = graph->value(*v).producer;
-  }
-  if (found < 0) {
-    status_->setMessage(tr("'%1' is not in the optimized graph (a pass may have folded it away)").arg(name));
-    return;
-  }
-  QDockWidget* d = dock(tr("Graph"));
-  d->show();
-  d->raise();
-  graph_->view()->selectNodes({found});
-  graphSelectionChanged({found});
-}
-
 // ---------------------------------------------------------------- files
 
 void MainWindow::chooseModel() {
   const QString dir = settings_->value(kOpenDirKey, QDir::currentPath()).toString();
   const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), dir, tr("ONNX models (*.onnx);;All files (*)"));
   if (!path.isEmpty()) openModel(path);
-}
-
-void MainWindow::chooseDeviceFile() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Device description"), QString(), tr("Device JSON (*.json)"));
-  if (path.isEmpty()) {
-    syncPickers();
-    return;
-  }
-  session_->setDevice(path);
-}
-
-void MainWindow::rebuildRecentMenu() {
-  recentMenu_->clear();
-  const QStringList files = recent_->files();
-  for (int i = 0; i < files.size(); ++i) {
-    const QString path = files[i];
-    QAction* a = recentMenu_->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
-    a->setToolTip(path);
-    a->setStatusTip(path);
-    connect(a, &QAction::triggered, this, [this, path] { openModel(path); });
-  }
-  if (files.isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
-  recentMenu_->addSeparator();
-  QAction* clear = recentMenu_->addAction(tr("Clear List"), recent_, &RecentFiles::clear);
-  clear->setEnabled(!files.isEmpty());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -675,89 +377,23 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 // ---------------------------------------------------------------- export
 
-QString MainWindow::exportDirectory() const {
-  return settings_->value(kExportDirKey, QFileInfo(session_->modelPath()).absolutePath()).toString();
-}
-
-void MainWindow::rememberExportDirectory(const QString& path) {
-  settings_->setValue(kExportDirKey, QFileInfo(path).absolutePath());
-}
-
-QString MainWindow::defaultExportName(const QString& suffix) const {
-  const QString base = QFileInfo(session_->modelPath()).completeBaseName();
-  return QDir(exportDirectory()).filePath(QStringLiteral("%1-%2-%3%4").arg(base, session_->policy(), session_->device(), suffix));
-}
-
-quint64 MainWindow::exportTo(viz::ExportKind kind, const QString& path) { return session_->exportTo(kind, path); }
-
-void MainWindow::chooseExport(viz::ExportKind kind) {
-  QString path;
-  switch (kind) {
-    case viz::ExportKind::CudaProject:
-    case viz::ExportKind::HipProject: {
-      const bool hip = kind == viz::ExportKind::HipProject;
-      // The project gets a folder of its own inside the chosen one.
-      const QString parent = QFileDialog::getExistingDirectory(
-          this, hip ? tr("Export HIP project into") : tr("Export CUDA project into"), exportDirectory());
-      if (parent.isEmpty()) return;
-      path = QDir(parent).filePath(QFileInfo(defaultExportName(hip ? QStringLiteral("-hip") : QStringLiteral("-cuda")))
-                                       .fileName());
-      settings_->setValue(kExportDirKey, parent);
-      break;
-    }
-    case viz::ExportKind::ScheduleJson:
-      path = QFileDialog::getSaveFileName(this, tr("Export schedule"), defaultExportName(QStringLiteral(".schedule.json")),
-                                          tr("JSON (*.json)"));
-      break;
-    case viz::ExportKind::PredictedTrace:
-    case viz::ExportKind::MeasuredTrace:
-      path = QFileDialog::getSaveFileName(
-          this, tr("Export Chrome trace"),
-          defaultExportName(kind == viz::ExportKind::PredictedTrace ? QStringLiteral(".predicted.json")
-                                                                    : QStringLiteral(".run.json")),
-          tr("Chrome trace JSON (*.json)"));
-      break;
-    case viz::ExportKind::GraphDot:
-      path = QFileDialog::getSaveFileName(this, tr("Export graph"), defaultExportName(QStringLiteral(".dot")),
-                                          tr("Graphviz DOT (*.dot *.gv)"));
-      break;
-  }
-  if (path.isEmpty()) return;
-  if (kind != viz::ExportKind::CudaProject && kind != viz::ExportKind::HipProject) rememberExportDirectory(path);
-  exportTo(kind, path);
-}
-
-void MainWindow::chooseImageExport(bool graph, const QString& suffix) {
-  const QString path = QFileDialog::getSaveFileName(
-      this, graph ? tr("Export graph") : tr("Export timeline"),
-      defaultExportName((graph ? QStringLiteral(".graph.") : QStringLiteral(".timeline.")) + suffix),
-      suffix == QStringLiteral("svg") ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
-  if (path.isEmpty()) return;
-  rememberExportDirectory(path);
-  const QString error = graph ? exportGraphImage(path) : exportTimelineImage(path);
-  status_->setMessage(error.isEmpty() ? tr("wrote %1").arg(path) : tr("Export failed: %1").arg(error));
-  if (!error.isEmpty()) session_->log()->error(tr("Export failed: %1").arg(error));
-  else session_->log()->info(tr("wrote %1").arg(path));
-}
-
-QString MainWindow::exportGraphImage(const QString& path) {
-  if (graph_->view()->isLayoutPending()) return tr("the graph layout is still running; try again when it is drawn");
-  if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) return writeSceneSvg(graph_->view()->scene(), path);
-  return writeScenePng(graph_->view()->scene(), path);
-}
-
-QString MainWindow::exportTimelineImage(const QString& path) { return writeWidgetPng(timeline_->view(), path); }
+quint64 MainWindow::exportTo(viz::ExportKind kind, const QString& path) { return exports_->exportTo(kind, path); }
+QString MainWindow::exportGraphImage(const QString& path) { return exports_->exportGraphImage(path); }
+QString MainWindow::exportTimelineImage(const QString& path) { return exports_->exportTimelineImage(path); }
 
 // ---------------------------------------------------------------- lookup
 
-QDockWidget* MainWindow::dock(const QString& title) const {
-  for (QDockWidget* d : docks_)
-    if (d->windowTitle() == title) return d;
-  return nullptr;
-}
-
+QList<QDockWidget*> MainWindow::docks() const { return docks_->docks(); }
+QDockWidget* MainWindow::dock(const QString& title) const { return docks_->dock(title); }
 QAction* MainWindow::action(const QString& name) const { return actions_.value(name); }
-
-viz::GraphView* MainWindow::graphView() const { return graph_->view(); }
+viz::GraphView* MainWindow::graphView() const { return docks_->graph()->view(); }
+TimelinePage* MainWindow::timelinePage() const { return docks_->timeline(); }
+viz::InspectorView* MainWindow::inspector() const { return docks_->inspector(); }
+viz::CodeView* MainWindow::codeView() const { return docks_->code(); }
+MetricsPage* MainWindow::metricsPage() const { return docks_->metrics(); }
+DiagnosticsPage* MainWindow::diagnosticsPage() const { return docks_->diagnostics(); }
+viz::KernelsView* MainWindow::kernelsView() const { return docks_->kernels(); }
+QComboBox* MainWindow::policyPicker() const { return toolbar_->policyPicker(); }
+QComboBox* MainWindow::devicePicker() const { return toolbar_->devicePicker(); }
 
 }  // namespace rammer::studio

@@ -7,7 +7,10 @@
 // Cancel in the status bar, which also says what the machine can do.
 //
 // The window never computes anything itself: it forwards requests to the
-// session and shows what the session publishes.
+// session and shows what the session publishes. StudioDocks makes and
+// wires the panels, StudioExports the Export menu, EditingController the
+// Edit menu and the undo stack; the window owns the rest of the chrome
+// (actions, menus, toolbar, layout, status bar).
 #include <QMainWindow>
 #include <QFutureWatcher>
 #include <QHash>
@@ -32,15 +35,20 @@ class CodeView;
 class GraphPage;
 class GraphView;
 class InspectorView;
+class KernelsView;
 }  // namespace rammer::viz
 
 namespace rammer::studio {
 
 class DiagnosticsPage;
-class LogPage;
+class EditingController;
 class MetricsPage;
+class PipelineToolBar;
 class RecentFiles;
+class RunTargetActions;
 class StatusPanel;
+class StudioDocks;
+class StudioExports;
 class TimelinePage;
 
 struct MainWindowOptions {
@@ -69,20 +77,22 @@ class MainWindow : public QMainWindow {
   quint64 openModel(const QString& path);
 
   // The eight docks, in menu order; a dock by its title ("Graph", ...).
-  QList<QDockWidget*> docks() const { return docks_; }
+  QList<QDockWidget*> docks() const;
   QDockWidget* dock(const QString& title) const;
   // An action by object name ("open", "compileRun", "exportSchedule", ...).
   QAction* action(const QString& name) const;
 
   viz::GraphView* graphView() const;
-  TimelinePage* timelinePage() const { return timeline_; }
-  viz::InspectorView* inspector() const { return inspector_; }
-  viz::CodeView* codeView() const { return code_; }
-  MetricsPage* metricsPage() const { return metrics_; }
-  DiagnosticsPage* diagnosticsPage() const { return diagnostics_; }
+  TimelinePage* timelinePage() const;
+  viz::InspectorView* inspector() const;
+  viz::CodeView* codeView() const;
+  MetricsPage* metricsPage() const;
+  DiagnosticsPage* diagnosticsPage() const;
+  viz::KernelsView* kernelsView() const;
+  EditingController* editing() const { return editing_; }
   StatusPanel* statusPanel() const { return status_; }
-  QComboBox* policyPicker() const { return policyBox_; }
-  QComboBox* devicePicker() const { return deviceBox_; }
+  QComboBox* policyPicker() const;
+  QComboBox* devicePicker() const;
   RecentFiles* recentFiles() const { return recent_; }
 
   // The Export menu without its dialogs (tests, automation).
@@ -103,66 +113,34 @@ class MainWindow : public QMainWindow {
   void createActions();
   void createMenus();
   void createToolBar();
-  void createDocks();
-  QDockWidget* addDock(const QString& title, QWidget* page, const QString& tip);
   void connectSession();
   void restoreLayout();
   void probeCapability();
 
   void chooseModel();
-  void chooseDeviceFile();
-  void chooseExport(viz::ExportKind kind);
-  void chooseImageExport(bool graph, const QString& suffix);
-  QString defaultExportName(const QString& suffix) const;
-  QString exportDirectory() const;
-  void rememberExportDirectory(const QString& path);
-  void rebuildRecentMenu();
 
   void onModelLoaded();
   void onPlanChanged();
-  void refreshCode();
   void onMeasuredChanged();
   void onDiagnosticsChanged();
   void onJobFinished(quint64 job, bool ok);
-  void onLoadFailed(const QString& message);
-  void syncPickers();
   void updateActions();
   void updateTitle();
-
-  void graphSelectionChanged(const QList<int>& nodes);
-  void timelineSelectionChanged(const QList<int>& ops);
-  void findNode(const QString& name);
-  void showInspector(int node);
 
   MainWindowOptions options_;
   std::unique_ptr<QSettings> settings_;
   viz::StudioSession* session_ = nullptr;
   RecentFiles* recent_ = nullptr;
-
-  viz::GraphPage* graph_ = nullptr;
-  TimelinePage* timeline_ = nullptr;
-  viz::InspectorView* inspector_ = nullptr;
-  viz::CodeView* code_ = nullptr;
-  MetricsPage* metrics_ = nullptr;
-  DiagnosticsPage* diagnostics_ = nullptr;
-  LogPage* log_ = nullptr;
   StatusPanel* status_ = nullptr;
-  QList<QDockWidget*> docks_;
+  StudioDocks* docks_ = nullptr;
+  StudioExports* exports_ = nullptr;
+  RunTargetActions* runTargets_ = nullptr;
+  EditingController* editing_ = nullptr;
 
-  QComboBox* policyBox_ = nullptr;
-  QComboBox* deviceBox_ = nullptr;
-  QSpinBox* batchBox_ = nullptr;
-  QMenu* recentMenu_ = nullptr;
-  QMenu* exportMenu_ = nullptr;
+  PipelineToolBar* toolbar_ = nullptr;
   QHash<QString, QAction*> actions_;
 
-  // Plan op index of each graph node (and back), for the selection links.
-  QHash<int, int> opOfNode_;
-  int inspectedNode_ = -1;
   quint64 loadJob_ = 0;  // --quit-after-load waits for this one
-  bool syncing_ = false;
-  bool codeVisible_ = false;
-  bool codeStale_ = true;  // the Code dock has not seen the current plan
   QFutureWatcher<viz::CapabilityReport> probe_;
 };
 

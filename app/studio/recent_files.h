@@ -1,10 +1,12 @@
 #pragma once
 // The File > Open Recent list, newest first, kept in QSettings
-// ("recentFiles") so it survives restarts.
+// ("recentFiles") so it survives restarts, and the menu that shows it.
 #include <QObject>
 #include <QStringList>
 
+class QMenu;
 class QSettings;
+class QWidget;
 
 namespace rammer::studio {
 
@@ -20,8 +22,13 @@ class RecentFiles : public QObject {
   void remove(const QString& path);
   void clear();
 
+  // A File > Open Recent menu that follows the list ("&1 name", ...,
+  // Clear List); choosing a file emits openRequested.
+  QMenu* createMenu(const QString& title, QWidget* parent);
+
  signals:
   void changed();
+  void openRequested(const QString& path);
 
  private:
   void store(const QStringList& files);

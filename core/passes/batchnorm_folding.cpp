@@ -102,7 +102,7 @@ bool foldIntoGemm(ir::Graph& g, ir::NodeId gemmId, const ir::Node& bn) {
 
 }  // namespace
 
-bool BatchNormFolding::run(ir::Graph& g, PassContext& ctx) {
+PassResult BatchNormFolding::run(ir::Graph& g, PassContext& ctx) {
   bool changed = false;
   for (size_t i = 0; i < g.numNodeSlots(); ++i) {
     auto bnId = static_cast<ir::NodeId>(i);

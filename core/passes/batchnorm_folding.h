@@ -10,7 +10,7 @@ namespace rammer::passes {
 class BatchNormFolding : public Pass {
  public:
   std::string name() const override { return "batchnorm-folding"; }
-  bool run(ir::Graph& graph, PassContext& ctx) override;
+  PassResult run(ir::Graph& graph, PassContext& ctx) override;
 };
 
 }  // namespace rammer::passes

@@ -65,7 +65,7 @@ size_t mergeConstants(ir::Graph& g) {
 
 }  // namespace
 
-bool CommonSubexpressionElimination::run(ir::Graph& g, PassContext& ctx) {
+PassResult CommonSubexpressionElimination::run(ir::Graph& g, PassContext& ctx) {
   size_t constants = mergeConstants(g);
   if (constants) ctx.note("merged " + std::to_string(constants) + " duplicate constants");
 

@@ -9,7 +9,7 @@ namespace rammer::passes {
 class CommonSubexpressionElimination : public Pass {
  public:
   std::string name() const override { return "common-subexpression-elimination"; }
-  bool run(ir::Graph& graph, PassContext& ctx) override;
+  PassResult run(ir::Graph& graph, PassContext& ctx) override;
 };
 
 }  // namespace rammer::passes

@@ -23,7 +23,7 @@ bool foldable(const ir::Graph& g, const ir::Node& n, const ops::OpDef& def, int6
 
 }  // namespace
 
-bool ConstantFolding::run(ir::Graph& g, PassContext& ctx) {
+PassResult ConstantFolding::run(ir::Graph& g, PassContext& ctx) {
   auto order = g.topologicalOrder();
   if (!order) return false;
   const std::vector<const ir::Tensor*> none;

@@ -12,7 +12,7 @@ class ConstantFolding : public Pass {
  public:
   explicit ConstantFolding(int64_t maxOutputElements = int64_t{1} << 26) : maxOutputElements_(maxOutputElements) {}
   std::string name() const override { return "constant-folding"; }
-  bool run(ir::Graph& graph, PassContext& ctx) override;
+  PassResult run(ir::Graph& graph, PassContext& ctx) override;
 
  private:
   int64_t maxOutputElements_;

@@ -4,7 +4,7 @@
 
 namespace rammer::passes {
 
-bool DeadCodeElimination::run(ir::Graph& g, PassContext& ctx) {
+PassResult DeadCodeElimination::run(ir::Graph& g, PassContext& ctx) {
   auto order = g.topologicalOrder();
   if (!order) return false;
   bool changed = false;

@@ -8,7 +8,7 @@ namespace rammer::passes {
 class DeadCodeElimination : public Pass {
  public:
   std::string name() const override { return "dead-code-elimination"; }
-  bool run(ir::Graph& graph, PassContext& ctx) override;
+  PassResult run(ir::Graph& graph, PassContext& ctx) override;
 };
 
 }  // namespace rammer::passes

@@ -149,7 +149,7 @@ struct Group {
 
 }  // namespace
 
-bool ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
+PassResult ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
   auto order = g.topologicalOrder();
   if (!order) return false;
   std::map<ir::NodeId, Group> groups;

@@ -11,7 +11,7 @@ namespace rammer::passes {
 class ElementwiseFusion : public Pass {
  public:
   std::string name() const override { return "elementwise-fusion"; }
-  bool run(ir::Graph& graph, PassContext& ctx) override;
+  PassResult run(ir::Graph& graph, PassContext& ctx) override;
 };
 
 }  // namespace rammer::passes

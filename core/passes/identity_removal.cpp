@@ -30,7 +30,7 @@ void redirectProducer(ir::Graph& g, ir::ValueId in, ir::ValueId out) {
 
 }  // namespace
 
-bool IdentityRemoval::run(ir::Graph& g, PassContext& ctx) {
+PassResult IdentityRemoval::run(ir::Graph& g, PassContext& ctx) {
   bool changed = false;
   for (size_t i = 0; i < g.numNodeSlots(); ++i) {
     auto id = static_cast<ir::NodeId>(i);

@@ -9,7 +9,7 @@ namespace rammer::passes {
 class IdentityRemoval : public Pass {
  public:
   std::string name() const override { return "identity-removal"; }
-  bool run(ir::Graph& graph, PassContext& ctx) override;
+  PassResult run(ir::Graph& graph, PassContext& ctx) override;
 };
 
 }  // namespace rammer::passes

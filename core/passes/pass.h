@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
 #include "core/ops/op_registry.h"
 
@@ -21,13 +22,18 @@ class PassContext {
   std::vector<std::string> notes_;
 };
 
+// Whether the pass changed the graph, or why it could not run: a pass
+// reports failure as diagnostics (MLIR's LogicalResult, with the reason),
+// never by throwing.
+using PassResult = ir::Result<bool>;
+
 class Pass {
  public:
   virtual ~Pass() = default;
   virtual std::string name() const = 0;
-  // Transforms the graph in place; returns true when it changed anything.
-  // Types of new values must be set (or left to the manager's re-inference).
-  virtual bool run(ir::Graph& graph, PassContext& ctx) = 0;
+  // Transforms the graph in place; true when it changed anything. Types of
+  // new values must be set (or left to the manager's re-inference).
+  virtual PassResult run(ir::Graph& graph, PassContext& ctx) = 0;
 };
 
 }  // namespace rammer::passes

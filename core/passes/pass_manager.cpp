@@ -29,11 +29,19 @@ ir::Result<std::vector<PassRecord>> PassManager::run(ir::Graph& graph, PassConte
     rec.pass = pass->name();
     rec.nodesBefore = graph.numNodes();
     auto t0 = std::chrono::steady_clock::now();
+    PassResult changed = false;
     try {
-      rec.changed = pass->run(graph, ctx);
+      changed = pass->run(graph, ctx);
     } catch (const std::exception& e) {
-      return ir::makeError("pass " + rec.pass + " failed: " + e.what());
+      // Passes report failure as diagnostics; this guard turns a bug into one.
+      return ir::makeError("pass " + rec.pass + " failed: internal error: " + e.what());
     }
+    if (!changed) {
+      std::vector<ir::Diagnostic> errs = changed.errors();
+      for (auto& d : errs) d.message = "pass " + rec.pass + " failed: " + d.message;
+      return errs;
+    }
+    rec.changed = *changed;
     if (rec.changed) {
       graph.compact();
       if (auto errs = ops::inferTypes(graph, {}, ctx.registry()); !errs.empty()) {

@@ -415,7 +415,7 @@ bool Lowering::lower(ir::NodeId id) {
 
 }  // namespace
 
-bool RnnLowering::run(ir::Graph& g, PassContext& ctx) {
+PassResult RnnLowering::run(ir::Graph& g, PassContext& ctx) {
   auto order = g.topologicalOrder();
   if (!order) return false;
   Lowering lowering(g, ctx);

@@ -16,7 +16,7 @@ namespace rammer::passes {
 class RnnLowering : public Pass {
  public:
   std::string name() const override { return "rnn-lowering"; }
-  bool run(ir::Graph& graph, PassContext& ctx) override;
+  PassResult run(ir::Graph& graph, PassContext& ctx) override;
 };
 
 }  // namespace rammer::passes

@@ -1,16 +1,13 @@
 #include "core/passes/shape_inference_pass.h"
 
-#include <stdexcept>
-
 #include "core/ops/type_inference.h"
 
 namespace rammer::passes {
 
-bool ShapeInferencePass::run(ir::Graph& graph, PassContext& ctx) {
+PassResult ShapeInferencePass::run(ir::Graph& graph, PassContext& ctx) {
   std::vector<ir::TensorType> before;
   for (size_t i = 0; i < graph.numValues(); ++i) before.push_back(graph.value(static_cast<ir::ValueId>(i)).type);
-  if (auto errs = ops::inferTypes(graph, {}, ctx.registry()); !errs.empty())
-    throw std::runtime_error(ir::formatDiagnostics(errs));
+  if (auto errs = ops::inferTypes(graph, {}, ctx.registry()); !errs.empty()) return errs;
   size_t refined = 0;
   for (size_t i = 0; i < graph.numValues(); ++i)
     if (!(graph.value(static_cast<ir::ValueId>(i)).type == before[i])) ++refined;

@@ -8,7 +8,7 @@ namespace rammer::passes {
 class ShapeInferencePass : public Pass {
  public:
   std::string name() const override { return "shape-inference"; }
-  bool run(ir::Graph& graph, PassContext& ctx) override;
+  PassResult run(ir::Graph& graph, PassContext& ctx) override;
 };
 
 }  // namespace rammer::passes

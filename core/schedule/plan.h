@@ -12,7 +12,9 @@
 
 namespace rammer::schedule {
 
-// One operator of the plan (a live graph node, in topological order).
+// An rOperator (Rammer §3.1): one operator of the plan (a live graph node,
+// in topological order) with the rKernel that computes it, split into
+// kernel.numRTasks rTasks.
 struct PlannedOp {
   ir::NodeId node = ir::kNone;
   std::string name;    // node name

@@ -44,7 +44,7 @@ TEST(EditingControllerTest, PinFromTheKernelsDockUndoesAndRefusalsAreHighlighted
   MainWindow window(options);
   // The window makes its controller; there is exactly one.
   ASSERT_EQ(window.findChildren<EditingController*>().size(), 1);
-  auto* editing = window.findChild<EditingController*>();
+  auto* editing = window.editing();
   window.show();
 
   for (const char* name : {"undo", "redo", "cutBefore", "mergeBefore", "moveToVeu", "loadEdits", "saveEdits", "compare"})
@@ -136,7 +136,7 @@ TEST(EditingControllerTest, DraggingAnRTaskToAnotherVeuPinsItUndoably) {
   none.message = "no CUDA driver (test)";
   options.capability = none;
   MainWindow window(options);
-  auto* editing = window.findChild<EditingController*>();
+  auto* editing = window.editing();
   ASSERT_NE(editing, nullptr);
   window.resize(1400, 900);
   window.show();
@@ -222,7 +222,7 @@ TEST(EditingControllerTest, PolicyPickerGoesThroughTheUndoStack) {
   none.message = "no CUDA driver (test)";
   options.capability = none;
   MainWindow window(options);
-  auto* editing = window.findChild<EditingController*>();
+  auto* editing = window.editing();
   ASSERT_NE(editing, nullptr);
   window.show();
   viz::StudioSession* session = window.session();

@@ -14,6 +14,16 @@ uint32_t stableHash(std::string_view text);
 // One of a fixed palette of mid-tone colours that dark text reads on.
 uint32_t opColor(std::string_view opName);
 
+// The view's chrome.
+inline constexpr uint32_t kTimelineBackground = 0xFFFFFF;
+inline constexpr uint32_t kTimelineGroupShade = 0xF4F5F7;      // every other SM group
+inline constexpr uint32_t kTimelineGroupLine = 0xD5D8DD;       // between SM groups
+inline constexpr uint32_t kTimelineProgramLine = 0x4A5A70;     // program boundaries
+inline constexpr uint32_t kTimelineSectionBand = 0xE4E8EE;     // section header band
+inline constexpr uint32_t kTimelineSelectionFrame = 0x101010;  // selected rTasks
+inline constexpr uint32_t kTimelineHighlightFrame = 0xE0201A;  // rTasks a refused edit would break
+inline constexpr uint32_t kTimelineDropMarker = 0x1E64D8;      // where a dragged rTask would land
+
 // Barrier waits: grey boxes with darker hatching.
 inline constexpr uint32_t kBarrierFill = 0xC8C8C8;
 inline constexpr uint32_t kBarrierHatch = 0x8C8C8C;

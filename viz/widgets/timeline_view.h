@@ -4,10 +4,11 @@
 // grey, and a second trace (a measurement) either in its own section below
 // the first or overlaid in the lower half of each lane, coloured by slip.
 //
-// Painting is level-of-detail: each visible lane asks its TimelineLaneIndex
-// for at most one mark per pixel column, and marks are written straight
-// into a raster, so a frame costs O(visible lanes x pixel columns) however
-// many rTasks the trace holds; labels are drawn only where they fit.
+// The parts live in their own files: TimelinePainter paints (level of
+// detail: at most one mark per pixel column per lane), TimelineZoom holds
+// the visible window and the zoom/pan actions, TimelineGeometry maps pixels
+// to lanes and times, TimelineDrag tracks a drag, timeline_palette.h has
+// the colours. This class keeps the data and turns events into calls.
 //
 // Keys (Perfetto): W/S zoom in/out at the mouse, A/D pan, F fit, Esc clears
 // the area selection. Mouse: Ctrl+wheel zooms, Shift+wheel pans, wheel
@@ -34,7 +35,10 @@
 #include "viz/models/timeline_area_summary.h"
 #include "viz/models/timeline_model.h"
 #include "viz/models/trace_comparison.h"
-#include "viz/widgets/timeline_raster.h"
+#include "viz/widgets/timeline_drag.h"
+#include "viz/widgets/timeline_geometry.h"
+#include "viz/widgets/timeline_painter.h"
+#include "viz/widgets/timeline_zoom.h"
 
 namespace rammer::viz {
 
@@ -44,28 +48,14 @@ class TimelineView : public QAbstractScrollArea {
  public:
   enum class CompareMode { SideBySide, Overlay };
 
-  // Which trace a row belongs to: the main one (usually the prediction) or
-  // the comparison (usually the measurement).
-  enum class Section { Primary, Comparison };
+  using Section = TimelineSection;
+  using PaintStats = TimelinePaintStats;
 
-  // What the last paint did; tests assert on these counts, never on time.
-  struct PaintStats {
-    int64_t marks = 0;    // boxes written (rTask, barrier and selection marks)
-    int64_t queries = 0;  // level-of-detail queries (one per lane and layer)
-    int64_t lanes = 0;    // lane rows painted
-    int64_t labels = 0;   // op names drawn inside boxes
-    int64_t highlights = 0;  // outlines drawn around highlightTasks() rTasks
-    bool dropMarker = false; // a task drag's drop marker was drawn
-    int plotWidth = 0;    // pixel columns of the time axis
-  };
-
-  // Keyboard steps (Perfetto-like): W/S scale the visible span by
-  // kZoomStep / 1/kZoomStep, A/D move it by kPanStep of its width.
-  static constexpr double kZoomStep = 0.8;
-  static constexpr double kPanStep = 0.2;
-  static constexpr int kHeaderWidth = 112;
-  static constexpr int kRulerHeight = 24;
-  static constexpr int kSectionHeaderHeight = 18;
+  static constexpr double kZoomStep = TimelineZoom::kZoomStep;
+  static constexpr double kPanStep = TimelineZoom::kPanStep;
+  static constexpr int kHeaderWidth = TimelineGeometry::kHeaderWidth;
+  static constexpr int kRulerHeight = TimelineGeometry::kRulerHeight;
+  static constexpr int kSectionHeaderHeight = TimelineGeometry::kSectionHeaderHeight;
 
   explicit TimelineView(QWidget* parent = nullptr);
   ~TimelineView() override;
@@ -100,9 +90,11 @@ class TimelineView : public QAbstractScrollArea {
   // Fits the visible time to the selected ops' rTasks.
   void zoomToSelectedOps();
 
-  // The visible time window, in trace microseconds.
-  double visibleStartUs() const { return t0_; }
-  double visibleEndUs() const { return t0_ + spanUs_; }
+  // The visible time window, in trace microseconds, and the actions that
+  // move it (W/S/A/D/F).
+  TimelineZoom* zoom() const { return zoom_; }
+  double visibleStartUs() const { return zoom_->startUs(); }
+  double visibleEndUs() const { return zoom_->endUs(); }
   void setVisibleRange(double t0Us, double t1Us);
   void fitAll();
   // Scales the visible span by `factor` keeping `anchorUs` at its pixel.
@@ -129,7 +121,7 @@ class TimelineView : public QAbstractScrollArea {
   // The tooltip for a viewport position; empty where there is no event.
   QString tooltipTextAt(const QPoint& viewportPos) const;
 
-  const PaintStats& lastPaintStats() const { return stats_; }
+  const PaintStats& lastPaintStats() const { return painter_.stats(); }
 
  signals:
   // The user picked ops in the timeline (click on an rTask; empty: cleared).
@@ -156,70 +148,22 @@ class TimelineView : public QAbstractScrollArea {
   void scrollContentsBy(int dx, int dy) override;
 
  private:
-  struct SectionLayout {
-    Section section;
-    const TimelineModel* model;
-    int headerY;  // content y of the section's header band
-    int lanesY;   // content y of its first lane
-  };
-  struct RowHit {
-    Section section = Section::Primary;
-    int lane = -1;
-    bool lowerHalf = false;  // overlay: the comparison's half
-  };
-  struct Label {
-    QRect rect;
-    int32_t op;
-    const TimelineModel* model;
-    uint32_t fill;  // the box colour, to pick a readable text colour
-  };
-  struct AreaSelection {
-    Section section;
-    double t0Us, t1Us;
-    int firstLane, lastLane;
-  };
-  enum class Drag { None, Pending, Pan, Area, Task };
-  struct DropTarget {
-    int lane = -1;
-    int veu = -1;
-    int x = 0;  // viewport x of the drop point
-  };
-
-  std::vector<SectionLayout> sections() const;
-  int contentHeight() const;
-  int contentYToViewport(int contentY) const;
-  std::optional<RowHit> rowAt(int viewportY) const;
+  TimelineGeometry geometry() const;
   const TimelineModel* modelOf(Section section) const;
-  double extentStartUs() const;
-  double extentEndUs() const;
+  // The model under a row (overlay: by half), or null.
+  const TimelineModel* modelAt(const TimelineGeometry::RowHit& row) const;
+  TimelineHit hitAt(const QPoint& pos, const TimelineModel** model) const;
+  void updateExtent();
+  void onWindowChanged();
   double anchorTime() const;
-  void clampView();
-  void viewChanged();
   void syncScrollBars();
   void rebuildComparisonModel();
   void rebuildSelectionLayers();
   void setAreaFromDrag(const QPoint& a, const QPoint& b);
-  // The main trace's rTask under a viewport point (trace().tasks index), or -1.
   int32_t primaryTaskAt(const QPoint& pos) const;
-  std::optional<DropTarget> dropTargetAt(const QPoint& pos) const;
-  void finishTaskDrag(const QPoint& pos, bool wholeOperator);
-  // Viewport y range [top, bottom) of a main-trace lane row.
-  std::pair<int, int> primaryRowSpan(int lane) const;
-  void paintHighlights();
-  void paintDropMarker();
-
-  void paintLanes(const SectionLayout& s, int viewTop, int viewBottom, std::vector<Label>& labels);
-  enum class Layer { Barriers, Tasks, Selection };
-  void paintLaneMarks(const TimelineModel& model, const TimelineLaneIndex& index, int lane, int y0, int y1,
-                      Layer layer, bool comparisonLayer, std::vector<Label>* labels);
-  void paintProgramLines(const SectionLayout& s, int viewTop, int viewBottom);
-  void paintHeader(QPainter& p, const SectionLayout& s, int viewTop, int viewBottom) const;
-  void paintRuler(QPainter& p) const;
-  void paintArea(QPainter& p) const;
-  uint32_t markColor(const TimelineModel& model, const TimelineMark& m, bool comparisonLayer,
-                     bool selectionLayer) const;
-  // Rows the section draws (overlay: the larger of the two traces' lanes).
-  int sectionLanes(const SectionLayout& s) const;
+  std::optional<TimelineDrag::DropTarget> dropTargetAt(const QPoint& pos) const;
+  void finishTaskDrag(const QPoint& pos, int32_t task, bool wholeOperator);
+  void clickAt(const QPoint& pos, bool toggle);
 
   std::shared_ptr<const TimelineModel> primary_;
   std::shared_ptr<const TimelineModel> secondary_;  // built for the compare mode
@@ -233,30 +177,20 @@ class TimelineView : public QAbstractScrollArea {
   TimelineLaneIndex selectedPrimary_;
   TimelineLaneIndex selectedSecondary_;
 
-  std::optional<AreaSelection> area_;
+  std::optional<TimelineAreaBox> area_;
   std::optional<AreaSummary> areaSummary_;
 
-  double t0_ = 0;
-  double spanUs_ = 1;
+  TimelineZoom* zoom_;
   int laneHeight_ = 14;
   bool syncingScrollBars_ = false;
 
-  Drag drag_ = Drag::None;
-  QPoint dragStart_;
-  double dragT0_ = 0;
-  int dragScrollY_ = 0;
+  TimelineDrag drag_;
   std::optional<QPoint> mousePos_;  // last position over the viewport
-  int32_t pressedTask_ = -1;         // main-trace rTask under the press
-  bool pressedAlt_ = false;
-  std::optional<DropTarget> drop_;   // while dragging an rTask
 
   QList<schedule::RTask> highlighted_;
   std::vector<int32_t> highlightedIndex_;  // their trace().tasks indices
 
-  TimelineRaster raster_;
-  LodQuery lod_;                     // this paint's pixel mapping
-  std::vector<TimelineMark> marks_;  // reused by every lane query
-  PaintStats stats_;
+  TimelinePainter painter_;
 };
 
 }  // namespace rammer::viz

@@ -484,7 +484,7 @@ TEST(RnnLowering, PassAloneSetsTheTypesInferenceWouldFind) {
   ASSERT_TRUE(bt.b.infer().empty());
   ir::Graph& g = bt.b.graph();
   passes::PassContext ctx;
-  ASSERT_TRUE(passes::RnnLowering().run(g, ctx));
+  ASSERT_TRUE(passes::RnnLowering().run(g, ctx).value());
   EXPECT_EQ(ctx.takeNotes().size(), 2u);
   g.compact();
   std::vector<ir::TensorType> set;
@@ -496,7 +496,7 @@ TEST(RnnLowering, PassAloneSetsTheTypesInferenceWouldFind) {
   GraphBuilder plain;
   plain.output(plain.op("Relu", "relu", {plain.input("x", {2, 3})}));
   ASSERT_TRUE(plain.infer().empty());
-  EXPECT_FALSE(passes::RnnLowering().run(plain.graph(), ctx));
+  EXPECT_FALSE(passes::RnnLowering().run(plain.graph(), ctx).value());
   EXPECT_TRUE(ctx.takeNotes().empty());
 }
 

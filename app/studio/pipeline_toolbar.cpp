@@ -1,0 +1,95 @@
+#include "app/studio/pipeline_toolbar.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QLabel>
+#include <QSpinBox>
+#include <algorithm>
+
+#include "viz/models/studio_session.h"
+
+namespace rammer::studio {
+
+namespace {
+const QString kDeviceFromFile = QStringLiteral("From file…");
+}
+
+PipelineToolBar::PipelineToolBar(viz::StudioSession* session, QAction* open, const QList<QAction*>& run,
+                                 QWidget* parent)
+    : QToolBar(tr("Pipeline"), parent), session_(session) {
+  setObjectName(QStringLiteral("PipelineToolBar"));
+  addAction(open);
+  addSeparator();
+
+  addWidget(new QLabel(tr(" Policy "), this));
+  policy_ = new QComboBox(this);
+  policy_->setObjectName(QStringLiteral("policyPicker"));
+  policy_->addItems(viz::StudioSession::policyNames());
+  policy_->setToolTip(tr("Scheduling policy: sequential (RammerBase), wavefront (Rammer), greedy"));
+  addWidget(policy_);
+  connect(policy_, &QComboBox::activated, this, [this](int) {
+    if (!syncing_) emit policyChosen(policy_->currentText());
+  });
+
+  addWidget(new QLabel(tr(" Device "), this));
+  device_ = new QComboBox(this);
+  device_->setObjectName(QStringLiteral("devicePicker"));
+  device_->addItems(viz::StudioSession::deviceIds());
+  device_->addItem(kDeviceFromFile);
+  device_->setToolTip(tr("The vDevice to schedule for (a preset, or a device JSON file)"));
+  addWidget(device_);
+  connect(device_, &QComboBox::activated, this, [this](int) {
+    if (syncing_) return;
+    if (device_->currentText() == kDeviceFromFile)
+      chooseDeviceFile();
+    else
+      session_->setDevice(device_->currentText());
+  });
+
+  addWidget(new QLabel(tr(" Batch "), this));
+  batch_ = new QSpinBox(this);
+  batch_->setObjectName(QStringLiteral("batchPicker"));
+  batch_->setRange(1, 4096);
+  batch_->setToolTip(tr("Symbolic batch dimensions are bound to this size (re-imports the model)"));
+  addWidget(batch_);
+  connect(batch_, &QSpinBox::editingFinished, this, [this] {
+    if (!syncing_ && session_->hasModel() && batch_->value() != session_->batch())
+      session_->openModel(session_->modelPath(), batch_->value());
+  });
+
+  addSeparator();
+  for (QAction* a : run) addAction(a);
+}
+
+void PipelineToolBar::sync() {
+  syncing_ = true;
+  const QString policy = session_->policy();
+  if (policy_->findText(policy) < 0) policy_->addItem(policy);
+  policy_->setCurrentText(policy);
+  const QString device = session_->device();
+  if (device_->findText(device) < 0) device_->insertItem(device_->count() - 1, device);
+  device_->setCurrentText(device);
+  if (session_->hasModel()) batch_->setValue(static_cast<int>(session_->batch()));
+  syncing_ = false;
+}
+
+void PipelineToolBar::setBatch(int64_t batch) {
+  syncing_ = true;
+  batch_->setValue(static_cast<int>(std::clamp<int64_t>(batch, 1, batch_->maximum())));
+  syncing_ = false;
+}
+
+int PipelineToolBar::batch() const { return batch_->value(); }
+
+void PipelineToolBar::chooseDeviceFile() {
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Device description"), QString(), tr("Device JSON (*.json)"));
+  if (path.isEmpty()) {
+    sync();
+    return;
+  }
+  session_->setDevice(path);
+}
+
+}  // namespace rammer::studio

@@ -1,0 +1,179 @@
+#include "app/studio/studio_docks.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMainWindow>
+
+#include "app/studio/diagnostics_page.h"
+#include "app/studio/log_page.h"
+#include "app/studio/metrics_page.h"
+#include "app/studio/timeline_page.h"
+#include "viz/models/log_model.h"
+#include "viz/models/studio_session.h"
+#include "viz/widgets/code_view.h"
+#include "viz/widgets/graph_page.h"
+#include "viz/widgets/graph_view.h"
+#include "viz/widgets/inspector_view.h"
+#include "viz/widgets/kernels_view.h"
+#include "viz/widgets/timeline_view.h"
+
+namespace rammer::studio {
+
+StudioDocks::StudioDocks(QMainWindow* window, viz::StudioSession* session)
+    : QObject(window), window_(window), session_(session) {
+  graph_ = new viz::GraphPage(window);
+  timeline_ = new TimelinePage(window);
+  kernels_ = new viz::KernelsView(window);
+  inspector_ = new viz::InspectorView(window);
+  metrics_ = new MetricsPage(session->metricsModel(), window);
+  code_ = new viz::CodeView(window);
+  diagnostics_ = new DiagnosticsPage(session->diagnosticsModel(), window);
+  log_ = new LogPage(session->log(), window);
+
+  addDock(tr("Graph"), graph_, tr("The optimized data-flow graph"));
+  addDock(tr("Timeline"), timeline_, tr("rTasks on vEUs, predicted and run"));
+  addDock(tr("rKernels"), kernels_, tr("Candidate rKernels of the selected operator; pin one"));
+  addDock(tr("Inspector"), inspector_, tr("The selected operator: attributes, shapes, parameters, rKernel"));
+  addDock(tr("Metrics"), metrics_, tr("Predicted beside measured (or emulated) numbers"));
+  QDockWidget* codeDock = addDock(tr("Code"), code_, tr("The plan's generated CUDA or HIP code"));
+  addDock(tr("Diagnostics"), diagnostics_, tr("Errors, warnings and notes of every stage"));
+  addDock(tr("Log"), log_, tr("What each stage did and how long it took"));
+
+  // Code is generated only while someone looks at it.
+  connect(codeDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    codeVisible_ = visible;
+    refreshCode();
+  });
+  connect(graph_->view(), &viz::GraphView::nodeSelected, this, &StudioDocks::graphSelectionChanged);
+  connect(timeline_->view(), &viz::TimelineView::opsSelected, this, &StudioDocks::timelineSelectionChanged);
+  connect(diagnostics_, &DiagnosticsPage::nodeActivated, this, [this](const QString& name) {
+    if (!findNode(name)) emit message(tr("'%1' is not in the optimized graph (a pass may have folded it away)").arg(name));
+  });
+  connect(graph_->view(), &viz::GraphView::layoutFailed, this,
+          [this](const QString& message) { session_->log()->error(tr("Graph layout failed: %1").arg(message)); });
+  connect(session_, &viz::StudioSession::traceChanged, this,
+          [this] { timeline_->setPredicted(session_->predictedTrace()); });
+}
+
+QDockWidget* StudioDocks::addDock(const QString& title, QWidget* page, const QString& tip) {
+  auto* d = new QDockWidget(title, window_);
+  d->setObjectName(title + QStringLiteral("Dock"));  // the key saveState uses
+  d->setWidget(page);
+  d->setToolTip(tip);
+  d->toggleViewAction()->setToolTip(tr("Show or hide the %1 panel").arg(title));
+  docks_ << d;
+  return d;
+}
+
+QDockWidget* StudioDocks::dock(const QString& title) const {
+  for (QDockWidget* d : docks_)
+    if (d->windowTitle() == title) return d;
+  return nullptr;
+}
+
+void StudioDocks::raise(const QString& title) {
+  if (QDockWidget* d = dock(title)) {
+    d->show();
+    d->raise();
+  }
+}
+
+void StudioDocks::resetLayout() {
+  for (QDockWidget* d : std::as_const(docks_)) {
+    d->setFloating(false);
+    window_->removeDockWidget(d);
+  }
+  auto get = [this](const char* title) { return dock(tr(title)); };
+  window_->addDockWidget(Qt::LeftDockWidgetArea, get("Graph"));
+  window_->addDockWidget(Qt::RightDockWidgetArea, get("Inspector"));
+  window_->tabifyDockWidget(get("Inspector"), get("rKernels"));
+  window_->tabifyDockWidget(get("Inspector"), get("Code"));
+  window_->addDockWidget(Qt::BottomDockWidgetArea, get("Timeline"));
+  window_->splitDockWidget(get("Timeline"), get("Diagnostics"), Qt::Horizontal);
+  window_->tabifyDockWidget(get("Diagnostics"), get("Metrics"));
+  window_->tabifyDockWidget(get("Diagnostics"), get("Log"));
+  for (QDockWidget* d : std::as_const(docks_)) {
+    d->setFloating(false);
+    d->show();
+  }
+  get("Inspector")->raise();
+  get("Diagnostics")->raise();
+  window_->resizeDocks({get("Graph"), get("Inspector")}, {700, 340}, Qt::Horizontal);
+  window_->resizeDocks({get("Timeline"), get("Diagnostics")}, {760, 420}, Qt::Horizontal);
+  window_->resizeDocks({get("Graph"), get("Timeline")}, {480, 300}, Qt::Vertical);
+}
+
+void StudioDocks::showModel() {
+  inspectedNode_ = -1;
+  inspector_->clear();
+  opOfNode_.clear();
+  graph_->view()->setGraph(session_->graph());
+}
+
+void StudioDocks::showPlan() {
+  codeStale_ = true;
+  refreshCode();
+  opOfNode_.clear();
+  if (auto plan = session_->plan())
+    for (int i = 0; i < static_cast<int>(plan->ops.size()); ++i)
+      opOfNode_.insert(plan->ops[static_cast<size_t>(i)].node, i);
+  if (inspectedNode_ >= 0) showInspector(inspectedNode_);
+}
+
+void StudioDocks::refreshCode() {
+  if (!codeVisible_ || !codeStale_) return;
+  codeStale_ = false;
+  code_->setPlan(session_->plan(), session_->graph());
+}
+
+void StudioDocks::graphSelectionChanged(const QList<int>& nodes) {
+  QList<int> ops;
+  for (int n : nodes)
+    if (auto it = opOfNode_.constFind(n); it != opOfNode_.cend()) ops << it.value();
+  timeline_->view()->selectOps(ops);
+  if (!ops.isEmpty() && codeVisible_) code_->jumpToOp(ops.first());
+  showInspector(nodes.isEmpty() ? -1 : nodes.first());
+}
+
+void StudioDocks::timelineSelectionChanged(const QList<int>& ops) {
+  auto plan = session_->plan();
+  QList<int> nodes;
+  if (plan)
+    for (int op : ops)
+      if (op >= 0 && op < static_cast<int>(plan->ops.size())) nodes << plan->ops[static_cast<size_t>(op)].node;
+  graph_->view()->selectNodes(nodes);
+  if (!ops.isEmpty() && codeVisible_) code_->jumpToOp(ops.first());
+  showInspector(nodes.isEmpty() ? -1 : nodes.first());
+}
+
+void StudioDocks::showInspector(int node) {
+  inspectedNode_ = node;
+  auto graph = session_->graph();
+  if (!graph || node < 0 || node >= static_cast<int>(graph->numNodeSlots()) || graph->node(node).removed) {
+    inspector_->clear();
+    return;
+  }
+  inspector_->showNode(*graph, node, session_->plan().get());
+}
+
+bool StudioDocks::findNode(const QString& name) {
+  auto graph = session_->graph();
+  if (!graph) return false;
+  const std::string wanted = name.toStdString();
+  int found = -1;
+  for (size_t i = 0; i < graph->numNodeSlots() && found < 0; ++i) {
+    const ir::Node& n = graph->node(static_cast<ir::NodeId>(i));
+    if (!n.removed && n.name == wanted) found = static_cast<int>(i);
+  }
+  if (found < 0) {
+    // A value name: show its producer.
+    if (auto v = graph->findValue(wanted); v && graph->value(*v).producer != ir::kNone) found = graph->value(*v).producer;
+  }
+  if (found < 0) return false;
+  raise(tr("Graph"));
+  graph_->view()->selectNodes({found});
+  graphSelectionChanged({found});
+  return true;
+}
+
+}  // namespace rammer::studio

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""The house rules that keep the top floor untangled (issue 13), checked on
+the sources: the files that were too big stay small, the main window finds
+no child by lookup and swaps no page in, core never includes Qt, and the
+studio and the CLI chain no stages themselves (they call core/pipeline)."""
+import re
+import sys
+from pathlib import Path
+
+root = Path(sys.argv[1])
+failures = []
+
+
+def lines(path):
+    return len((root / path).read_text().splitlines())
+
+
+for path, limit in [("viz/widgets/timeline_view.cpp", 500), ("app/studio/main_window.cpp", 400)]:
+    n = lines(path)
+    if n >= limit:
+        failures.append(f"{path} has {n} lines; keep it under {limit}")
+
+window = (root / "app/studio/main_window.cpp").read_text()
+for word in ["findChild", "PlaceholderPage", "setWidget("]:
+    if word in window:
+        failures.append(f"app/studio/main_window.cpp uses {word}")
+
+for f in sorted((root / "core").rglob("*")):
+    if f.suffix in (".h", ".cpp") and re.search(r"#include\s*<Q", f.read_text()):
+        failures.append(f"{f.relative_to(root)} includes a Qt header")
+
+# The stages are chained in core/pipeline only.
+stage_calls = ["standardPipeline()", "makePolicy(", "checkPlan(", "Simulator(", "emulatePlan(", "executeOnHost(",
+               "executeOnGpu("]
+for folder in ["app", "viz"]:
+    for f in sorted((root / folder).rglob("*.cpp")):
+        text = f.read_text()
+        for call in stage_calls:
+            if call in text:
+                failures.append(f"{f.relative_to(root)} calls {call} itself; go through core/pipeline")
+
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print("house rules hold")

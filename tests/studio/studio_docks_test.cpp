@@ -1,0 +1,84 @@
+// The panels are made and wired in one place: StudioDocks makes the eight
+// docks with their real pages (no page is swapped in later), and links a
+// selection in one panel to the others.
+#include "app/studio/studio_docks.h"
+
+#include <gtest/gtest.h>
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QSignalSpy>
+
+#include "app/studio/diagnostics_page.h"
+#include "app/studio/editing_controller.h"
+#include "app/studio/main_window.h"
+#include "app/studio/timeline_page.h"
+#include "viz/models/studio_session.h"
+#include "viz/widgets/graph_page.h"
+#include "viz/widgets/graph_view.h"
+#include "viz/widgets/kernels_view.h"
+#include "viz/widgets/timeline_view.h"
+
+namespace rammer::studio {
+namespace {
+
+constexpr int kWaitMs = 120000;
+
+TEST(StudioDocks, MakesTheEightPanelsWithTheirPages) {
+  QMainWindow window;
+  viz::StudioSession session;
+  StudioDocks docks(&window, &session);
+  QStringList titles;
+  for (QDockWidget* d : docks.docks()) titles << d->windowTitle();
+  EXPECT_EQ(titles, (QStringList{"Graph", "Timeline", "rKernels", "Inspector", "Metrics", "Code", "Diagnostics", "Log"}));
+  EXPECT_EQ(docks.dock("Graph")->widget(), docks.graph());
+  EXPECT_EQ(docks.dock("Timeline")->widget(), docks.timeline());
+  EXPECT_EQ(docks.dock("rKernels")->widget(), docks.kernels());
+  EXPECT_EQ(docks.dock("nosuch"), nullptr);
+  for (QDockWidget* d : docks.docks()) EXPECT_FALSE(d->objectName().isEmpty());  // saveState's key
+}
+
+// The main window's rKernels dock holds the editor's kernels view from the
+// start, and it is the same widget after the controller is made.
+TEST(StudioDocks, TheWindowsRKernelsDockIsTheEditorsViewFromTheStart) {
+  MainWindowOptions options;
+  options.settingsFile = QStringLiteral("%1/studio_docks_test.ini").arg(QStringLiteral(RAMMER_BINARY_DIR));
+  options.capability = runtime::CudaCapability{};
+  MainWindow window(options);
+  ASSERT_NE(window.editing(), nullptr);
+  EXPECT_EQ(window.dock("rKernels")->widget(), window.kernelsView());
+  EXPECT_EQ(window.editing()->kernelsView(), window.kernelsView());
+}
+
+TEST(StudioDocks, FindingANodeSelectsItEverywhere) {
+  QMainWindow window;
+  viz::StudioSession session;
+  StudioDocks docks(&window, &session);
+  QObject::connect(&session, &viz::StudioSession::modelLoaded, &docks, &StudioDocks::showModel);
+  QObject::connect(&session, &viz::StudioSession::planChanged, &docks, &StudioDocks::showPlan);
+  window.show();
+  QSignalSpy done(&session, &viz::StudioSession::jobFinished);
+  session.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/sample_cnn.onnx"), 1);
+  ASSERT_TRUE(done.wait(kWaitMs));
+  ASSERT_TRUE(session.plan());
+
+  // A diagnostic naming a node the passes folded away: a message, no selection.
+  QSignalSpy messages(&docks, &StudioDocks::message);
+  EXPECT_FALSE(docks.findNode(QStringLiteral("nosuch")));
+  emit docks.diagnostics()->nodeActivated(QStringLiteral("folded.away"));
+  ASSERT_EQ(messages.count(), 1);
+  EXPECT_TRUE(messages.first().first().toString().contains(QStringLiteral("'folded.away' is not in the optimized graph")));
+  EXPECT_TRUE(docks.findNode(QStringLiteral("stem")));
+  int stemOp = -1;
+  for (size_t i = 0; i < session.plan()->ops.size(); ++i)
+    if (session.plan()->ops[i].name == "stem") stemOp = static_cast<int>(i);
+  ASSERT_GE(stemOp, 0);
+  // The graph selected the node; the timeline its operator's rTasks.
+  ASSERT_EQ(docks.graph()->view()->selectedNodes().size(), 1);
+  EXPECT_EQ(docks.graph()->view()->selectedNodes().first(), session.plan()->ops[static_cast<size_t>(stemOp)].node);
+  EXPECT_EQ(docks.timeline()->view()->selectedOps(), QList<int>{stemOp});
+  session.waitForWorkers();
+}
+
+}  // namespace
+}  // namespace rammer::studio
