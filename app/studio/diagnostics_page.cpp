@@ -49,6 +49,7 @@ DiagnosticsPage::DiagnosticsPage(viz::DiagnosticsModel* model, QWidget* parent) 
   view_->header()->setSectionResizeMode(viz::DiagnosticsModel::SeverityColumn, QHeaderView::ResizeToContents);
   view_->header()->setSectionResizeMode(viz::DiagnosticsModel::StageColumn, QHeaderView::ResizeToContents);
   view_->header()->setSectionResizeMode(viz::DiagnosticsModel::NodeColumn, QHeaderView::Interactive);
+  view_->header()->setSectionResizeMode(viz::DiagnosticsModel::RTaskColumn, QHeaderView::ResizeToContents);
   summary_ = new QLabel(this);
   summary_->setContentsMargins(6, 2, 6, 2);
 
@@ -62,6 +63,8 @@ DiagnosticsPage::DiagnosticsPage(viz::DiagnosticsModel* model, QWidget* parent) 
   connect(view_, &QTreeView::activated, this, [this](const QModelIndex& index) {
     const QString node = index.data(viz::DiagnosticsModel::NodeRole).toString();
     if (!node.isEmpty()) emit nodeActivated(node);
+    const QList<int> task = index.data(viz::DiagnosticsModel::RTaskRole).value<QList<int>>();
+    if (task.size() == 2) emit rtaskActivated(task[0], task[1]);
   });
   updateSummary();
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The Diagnostics dock: the session's diagnostics as a table (severity icon,
-// stage, node, message), a one-line count, and double-click (or Enter) on a
-// row that names a node to find that node in the graph.
+// stage, node, rTask, message), a one-line count, and double-click (or
+// Enter) on a row that names a node to find that node in the graph, and on
+// one that names an rTask to outline it in the timeline.
 #include <QWidget>
 
 class QLabel;
@@ -23,6 +24,8 @@ class DiagnosticsPage : public QWidget {
  signals:
   // The person asked to see this node (a node or value name).
   void nodeActivated(const QString& name);
+  // ... and this rTask (plan op index, rTask id).
+  void rtaskActivated(int op, int rtask);
 
  private:
   void updateSummary();

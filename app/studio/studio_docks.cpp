@@ -49,6 +49,10 @@ StudioDocks::StudioDocks(QMainWindow* window, viz::StudioSession* session)
   connect(diagnostics_, &DiagnosticsPage::nodeActivated, this, [this](const QString& name) {
     if (!findNode(name)) emit message(tr("'%1' is not in the optimized graph (a pass may have folded it away)").arg(name));
   });
+  connect(diagnostics_, &DiagnosticsPage::rtaskActivated, this, [this](int op, int rtask) {
+    raise(tr("Timeline"));
+    timeline_->view()->highlightTasks({schedule::RTask{op, rtask}});
+  });
   connect(graph_->view(), &viz::GraphView::layoutFailed, this,
           [this](const QString& message) { session_->log()->error(tr("Graph layout failed: %1").arg(message)); });
   connect(session_, &viz::StudioSession::traceChanged, this,

@@ -80,5 +80,14 @@ TEST(StudioDocks, FindingANodeSelectsItEverywhere) {
   session.waitForWorkers();
 }
 
+// A diagnostic that names an rTask: activating it outlines that rTask.
+TEST(StudioDocks, ADiagnosticsRTaskIsOutlinedInTheTimeline) {
+  QMainWindow window;
+  viz::StudioSession session;
+  StudioDocks docks(&window, &session);
+  emit docks.diagnostics()->rtaskActivated(0, 1);
+  EXPECT_EQ(docks.timeline()->view()->highlightedTasks(), (QList<schedule::RTask>{schedule::RTask{0, 1}}));
+}
+
 }  // namespace
 }  // namespace rammer::studio

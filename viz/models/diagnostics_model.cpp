@@ -46,6 +46,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
         case SeverityColumn: return severityName(g.severity);
         case StageColumn: return stageLabel(d->stage);
         case NodeColumn: return QString::fromStdString(g.node);
+        case RTaskColumn: return g.hasRTask() ? QStringLiteral("#%1").arg(g.rtask) : QString();
         case MessageColumn: return QString::fromStdString(g.message);
         default: return {};
       }
@@ -55,6 +56,8 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     case SeverityRole: return static_cast<int>(g.severity);
     case NodeRole: return QString::fromStdString(g.node);
     case StageRole: return static_cast<int>(d->stage);
+    case RTaskRole:
+      return g.hasRTask() ? QVariant::fromValue(QList<int>{g.rtaskOp, static_cast<int>(g.rtask)}) : QVariant();
     default: return {};
   }
 }
@@ -65,6 +68,7 @@ QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, 
     case SeverityColumn: return tr("Severity");
     case StageColumn: return tr("Stage");
     case NodeColumn: return tr("Node");
+    case RTaskColumn: return tr("rTask");
     case MessageColumn: return tr("Message");
     default: return {};
   }

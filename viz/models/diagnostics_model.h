@@ -1,6 +1,7 @@
 #pragma once
 // The Diagnostics dock's rows: one per StudioDiagnostic, columns severity,
-// stage, node and message (the file goes into the tooltip). Errors first is
+// stage, node, rTask (when the diagnostic names one) and message (the file
+// goes into the tooltip). Errors first is
 // the pipeline's order already: a stage stops at its first failure.
 #include <QAbstractTableModel>
 #include <vector>
@@ -13,11 +14,12 @@ class DiagnosticsModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { SeverityColumn, StageColumn, NodeColumn, MessageColumn, ColumnCount };
+  enum Column { SeverityColumn, StageColumn, NodeColumn, RTaskColumn, MessageColumn, ColumnCount };
   enum Role {
     SeverityRole = Qt::UserRole + 1,  // int(ir::Severity)
     NodeRole,                         // node or value name ("" when none)
     StageRole,                        // int(PipelineStage)
+    RTaskRole,                        // QList<int>{plan op, rTask id}; empty when it names none
   };
 
   explicit DiagnosticsModel(QObject* parent = nullptr);

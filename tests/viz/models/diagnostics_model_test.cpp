@@ -48,6 +48,22 @@ TEST(DiagnosticsModel, RowsColumnsAndRoles) {
   EXPECT_EQ(model.rowCount(), 0);
 }
 
+// A validator diagnostic names the rTask it is about: the dock shows it and
+// hands it on (op, rTask) so the timeline can outline it.
+TEST(DiagnosticsModel, ADiagnosticNamingAnRTaskShowsIt) {
+  DiagnosticsModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  StudioDiagnostic d = diag(PipelineStage::Validate, ir::Severity::Error, "Dependency: relu[3] may start early", "relu");
+  d.diagnostic.rtaskOp = 2;
+  d.diagnostic.rtask = 3;
+  model.setDiagnostics({d, diag(PipelineStage::Import, ir::Severity::Error, "bad file")});
+  EXPECT_EQ(model.index(0, DiagnosticsModel::RTaskColumn).data().toString(), "#3");
+  EXPECT_EQ(model.index(0, 0).data(DiagnosticsModel::RTaskRole).value<QList<int>>(), (QList<int>{2, 3}));
+  EXPECT_EQ(model.index(1, DiagnosticsModel::RTaskColumn).data().toString(), "");
+  EXPECT_FALSE(model.index(1, 0).data(DiagnosticsModel::RTaskRole).isValid());
+  EXPECT_EQ(model.headerData(DiagnosticsModel::RTaskColumn, Qt::Horizontal).toString(), "rTask");
+}
+
 TEST(LogModel, AppendsAndKeepsTheNewestLines) {
   LogModel log(nullptr, 50);
   EXPECT_EQ(log.maxLines(), 50);
