@@ -11,6 +11,7 @@
 #include "core/codegen/device_prelude.h"
 #include "core/codegen/function_groups.h"
 #include "core/codegen/instruction_table.h"
+#include "core/schedule/vdevice.h"
 
 namespace rammer::codegen {
 
@@ -32,13 +33,11 @@ std::string groupWrapper(size_t g, const FunctionGroup& group, int syncCount) {
       g, syncCount, call);
 }
 
-// What a program runs: its ops, whether it has barriers, and the block it
-// needs (the largest rTask's threads and shared memory).
+// What a program runs: its ops and whether it has barriers (its block is
+// its vDevice's, schedule::vdeviceOf).
 struct ProgramShape {
   std::set<int32_t> ops;
   bool hasBarrier = false;
-  int threads = 1;
-  int64_t shared = 0;
 };
 
 ProgramShape shapeOf(const schedule::Plan& plan, const schedule::RProgram& prog) {
@@ -46,11 +45,7 @@ ProgramShape shapeOf(const schedule::Plan& plan, const schedule::RProgram& prog)
   for (const auto& stream : prog.streams())
     for (const auto& ins : stream) {
       if (const auto* e = std::get_if<schedule::Exec>(&ins)) {
-        if (s.ops.insert(e->task.op).second && e->task.op >= 0 && static_cast<size_t>(e->task.op) < plan.ops.size()) {
-          const auto& k = plan.ops[static_cast<size_t>(e->task.op)].kernel;
-          s.threads = std::max(s.threads, k.threads());
-          s.shared = std::max(s.shared, k.sharedBytes);
-        }
+        s.ops.insert(e->task.op);
       } else {
         s.hasBarrier = true;
       }
@@ -196,11 +191,14 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
     for (int32_t op : shape.ops)
       if (op < 0 || static_cast<size_t>(op) >= plan.ops.size() || groups.groupOfOp[static_cast<size_t>(op)] < 0)
         return ir::makeError(fmt::format("program {} runs op {}, which has no rKernel", p, op));
+    // One vEU is one persistent block, sized for the largest rTask it may run.
+    auto vdevice = schedule::vdeviceOf(plan, p);
+    if (!vdevice) return ir::makeError(fmt::format("program {}: {}", p, vdevice.errorText()));
     KernelLaunch l;
     l.kernel = fmt::format("rammer_p{}", p);
     l.program = static_cast<int32_t>(p);
-    l.blockThreads = shape.threads;
-    l.dynamicSharedBytes = shape.shared;
+    l.blockThreads = vdevice->threads;
+    l.dynamicSharedBytes = vdevice->sharedBytes;
     l.veusPerSM = info.veusPerSM;
     l.timingOffset = out.numTimedEvents;
     // Split-K outputs accumulate atomically from zero.

@@ -150,7 +150,6 @@ class Checker {
     const ProgramInfo& info = plan_.programs[static_cast<size_t>(p)];
     const RProgram& prog = info.program;
     const device::DeviceSpec& d = plan_.device;
-    std::set<int32_t> ops;
     for (int v = 0; v < prog.numVEUs(); ++v) {
       int threads = 0;
       int64_t shared = 0;
@@ -158,7 +157,6 @@ class Checker {
       for (const Instr& in : prog.stream(v)) {
         const auto* e = std::get_if<Exec>(&in);
         if (!e || !validTask(e->task)) continue;
-        ops.insert(e->task.op);
         const auto& k = plan_.ops[static_cast<size_t>(e->task.op)].kernel;
         if (k.threads() > threads) threads = k.threads(), biggest = e->task;
         shared = std::max(shared, k.sharedBytes);
@@ -174,9 +172,7 @@ class Checker {
                  " B of shared memory but a block has at most " + std::to_string(d.sharedPerBlockOptin),
              p));
     }
-    std::vector<KernelUse> uses;
-    for (int32_t op : ops) uses.push_back({opName(op), &plan_.ops[static_cast<size_t>(op)].kernel});
-    auto layout = makeVDevice(d, uses);
+    auto layout = vdeviceOf(plan_, static_cast<size_t>(p));
     if (!layout) {
       add(mk(ProblemKind::Resources, "program " + std::to_string(p) + ": " + layout.errorText(), p));
       return;

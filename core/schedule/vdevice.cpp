@@ -1,6 +1,8 @@
 #include "core/schedule/vdevice.h"
 
 #include <algorithm>
+#include <set>
+#include <variant>
 
 namespace rammer::schedule {
 
@@ -50,6 +52,22 @@ ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vec
               std::to_string(l.threads) + " threads, " + std::to_string(l.regs) + " regs, " +
               std::to_string(l.sharedBytes) + " B shared per vEU";
   return l;
+}
+
+ir::Result<VDevice> vdeviceOf(const Plan& plan, size_t program) {
+  const ProgramInfo& info = plan.programs.at(program);
+  std::set<int32_t> ops;
+  for (const auto& stream : info.program.streams())
+    for (const Instr& ins : stream)
+      if (const auto* e = std::get_if<Exec>(&ins); e && e->task.op >= 0 && static_cast<size_t>(e->task.op) < plan.ops.size())
+        ops.insert(e->task.op);
+  std::vector<KernelUse> uses;
+  for (int32_t op : ops) uses.push_back({plan.ops[static_cast<size_t>(op)].name, &plan.ops[static_cast<size_t>(op)].kernel});
+  auto v = makeVDevice(plan.device, uses);
+  if (!v) return v;
+  // The program's own vEUs: a plan (or an edit) may use fewer than fit.
+  v->numVEUs = info.program.numVEUs();
+  return v;
 }
 
 }  // namespace rammer::schedule

@@ -15,6 +15,7 @@
 #include "core/device/occupancy.h"
 #include "core/ir/diagnostic.h"
 #include "core/kernels/rkernel.h"
+#include "core/schedule/plan.h"
 
 namespace rammer::schedule {
 
@@ -39,5 +40,11 @@ struct VDevice {
 // rKernel (and its operator) that cannot fit on an SM, or the rKernels whose
 // combined needs do not.
 ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels);
+
+// The vDevice program `program` of `plan` runs on: sized by the rKernels of
+// the operators its rTasks belong to (rTasks of no plan operator are
+// skipped: the validator reports them), with the program's own vEU count.
+// What the code generator sizes the persistent kernel's block by.
+ir::Result<VDevice> vdeviceOf(const Plan& plan, size_t program);
 
 }  // namespace rammer::schedule

@@ -56,3 +56,26 @@ TEST(VDevice, KernelsThatCannotFitAreNamed) {
   EXPECT_NE(l.errorText().find("'many_threads'"), std::string::npos) << l.errorText();
   EXPECT_NE(l.errorText().find("'many_regs'"), std::string::npos) << l.errorText();
 }
+
+// A program's vDevice: its block sized by the rKernels its rTasks use, its
+// vEU count its own; what the code generator sizes the kernel's block by.
+TEST(VDevice, OfAProgramIsSizedByTheRKernelsItRuns) {
+  const ir::Graph g = rt::chainGraph(4);
+  schedule::Plan plan = rt::handPlan(g, {1, 1, 1, 1}, {{rt::exec(1, 0)}, {rt::exec(2, 0)}, {}});
+  plan.ops[1].kernel = rt::fakeKernel("small", 1, 1e6, 64);
+  plan.ops[2].kernel = rt::fakeKernel("wide", 1, 1e6, 512, 4096);
+  plan.ops[3].kernel = rt::fakeKernel("unused", 1, 1e6, 1024);  // runs in no rTask of this program
+  auto v = vdeviceOf(plan, 0);
+  ASSERT_TRUE(v.ok()) << v.errorText();
+  EXPECT_EQ(v->threads, 512);
+  EXPECT_EQ(v->sharedBytes, 4096);
+  EXPECT_EQ(v->numVEUs, 3);
+  EXPECT_EQ(v->sms, plan.device.sms);
+  EXPECT_GE(v->veusPerSM, 1);
+
+  // An rKernel no SM can hold: the vDevice says which.
+  plan.ops[2].kernel = rt::fakeKernel("huge", 1, 1e6, 256, int64_t{1} << 30);
+  auto none = vdeviceOf(plan, 0);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.errorText().find("'huge'"), std::string::npos) << none.errorText();
+}
