@@ -13,7 +13,6 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
-#include "app/cli/optimize.h"
 #include "app/cli/plan_loading.h"
 #include "core/exec/random_inputs.h"
 #include "core/codegen/code_generator.h"

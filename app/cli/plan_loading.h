@@ -1,19 +1,20 @@
 #pragma once
-// What every scheduling subcommand shares (schedule, run --backend emulator
-// or cuda, export, profile): the --policy/--device/--schedule/--batch
-// options, importing and optimizing the model, and building a Plan that the
-// validator accepts. A schedule edit that breaks the plan is refused with
-// the validator's message.
+// What every scheduling subcommand shares (schedule, run --backend
+// emulator/host/cuda, export, profile): the --policy/--device/--schedule/
+// --batch options and the core pipeline set up from them, run up to a Plan
+// that the validator accepts. A schedule edit that breaks the plan is
+// refused with the validator's message.
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/cli/cli_support.h"
 #include "core/device/device_spec.h"
 #include "core/ir/graph.h"
-#include "core/schedule/plan.h"
 #include "core/pipeline/pipeline.h"
+#include "core/schedule/plan.h"
 #include "core/sim/cost_model.h"
 #include "core/sim/trace.h"
 
