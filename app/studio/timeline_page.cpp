@@ -42,8 +42,10 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), view_(new viz::Ti
   slip->setToolTip(tr("Colour the run's rTasks by how far they slipped from the prediction"));
   connect(slip, &QAction::toggled, view_, &viz::TimelineView::setSlipColouring);
   bar->addSeparator();
-  QAction* fit = bar->addAction(tr("Fit"), view_, &viz::TimelineView::fitAll);
-  fit->setToolTip(tr("Fit the whole run (F)"));
+  // The view's window actions (they also answer W, S and F in the view).
+  bar->addAction(view_->zoom()->zoomInAction());
+  bar->addAction(view_->zoom()->zoomOutAction());
+  bar->addAction(view_->zoom()->fitAction());
   QAction* zoomSel = bar->addAction(tr("Zoom to selection"), view_, &viz::TimelineView::zoomToSelectedOps);
   zoomSel->setToolTip(tr("Fit the selected operators' rTasks"));
 

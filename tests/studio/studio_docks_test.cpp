@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QSignalSpy>
+#include <QToolBar>
 
 #include "app/studio/diagnostics_page.h"
 #include "app/studio/editing_controller.h"
@@ -78,6 +79,22 @@ TEST(StudioDocks, FindingANodeSelectsItEverywhere) {
   EXPECT_EQ(docks.graph()->view()->selectedNodes().first(), session.plan()->ops[static_cast<size_t>(stemOp)].node);
   EXPECT_EQ(docks.timeline()->view()->selectedOps(), QList<int>{stemOp});
   session.waitForWorkers();
+}
+
+// The timeline's window is an object with actions: the page's toolbar
+// shows them, and they drive the view.
+TEST(StudioDocks, TheTimelineToolbarCarriesTheViewsZoomActions) {
+  TimelinePage page;
+  viz::TimelineZoom* zoom = page.view()->zoom();
+  auto* bar = page.findChild<QToolBar*>();
+  ASSERT_NE(bar, nullptr);
+  for (QAction* a : {zoom->zoomInAction(), zoom->zoomOutAction(), zoom->fitAction()})
+    EXPECT_TRUE(bar->actions().contains(a)) << a->text().toStdString();
+  zoom->setExtent(0, 100);
+  zoom->zoomInAction()->trigger();
+  EXPECT_LT(page.view()->visibleEndUs() - page.view()->visibleStartUs(), 100);
+  zoom->fitAction()->trigger();
+  EXPECT_DOUBLE_EQ(page.view()->visibleEndUs() - page.view()->visibleStartUs(), 100);
 }
 
 // A diagnostic that names an rTask: activating it outlines that rTask.

@@ -10,16 +10,18 @@ TimelineZoom::TimelineZoom(QObject* parent) : QObject(parent) {
   auto make = [this](const QString& name, const QString& text, Qt::Key key, auto slot) {
     auto* a = new QAction(text, this);
     a->setObjectName(name);
+    a->setToolTip(tr("%1 (%2)").arg(text, QKeySequence(key).toString()));
     a->setShortcut(QKeySequence(key));
     a->setShortcutContext(Qt::WidgetShortcut);
     connect(a, &QAction::triggered, this, slot);
     return a;
   };
   zoomIn_ = make(QStringLiteral("timelineZoomIn"), tr("Zoom In"), Qt::Key_W, [this] { zoomBy(kZoomStep, anchor()); });
-  zoomOut_ = make(QStringLiteral("timelineZoomOut"), tr("Zoom Out"), Qt::Key_S, [this] { zoomBy(1 / kZoomStep, anchor()); });
+  zoomOut_ =
+      make(QStringLiteral("timelineZoomOut"), tr("Zoom Out"), Qt::Key_S, [this] { zoomBy(1 / kZoomStep, anchor()); });
   panLeft_ = make(QStringLiteral("timelinePanLeft"), tr("Pan Left"), Qt::Key_A, [this] { panBy(-kPanStep); });
   panRight_ = make(QStringLiteral("timelinePanRight"), tr("Pan Right"), Qt::Key_D, [this] { panBy(kPanStep); });
-  fit_ = make(QStringLiteral("timelineFit"), tr("Fit"), Qt::Key_F, [this] { fitAll(); });
+  fit_ = make(QStringLiteral("timelineFit"), tr("Fit All"), Qt::Key_F, [this] { fitAll(); });
 }
 
 QAction* TimelineZoom::actionForKey(int key) const {
