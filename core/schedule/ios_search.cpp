@@ -1,0 +1,199 @@
+#include "core/schedule/ios_search.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+namespace rammer::schedule {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A set of operators as bits.
+struct OpSet {
+  std::vector<uint64_t> words;
+  explicit OpSet(int n = 0) : words(static_cast<size_t>((n + 63) / 64), 0) {}
+  bool has(int i) const { return (words[static_cast<size_t>(i) / 64] >> (i % 64)) & 1; }
+  void set(int i) { words[static_cast<size_t>(i) / 64] |= uint64_t{1} << (i % 64); }
+  void reset(int i) { words[static_cast<size_t>(i) / 64] &= ~(uint64_t{1} << (i % 64)); }
+  bool empty() const {
+    return std::all_of(words.begin(), words.end(), [](uint64_t w) { return w == 0; });
+  }
+  friend bool operator==(const OpSet&, const OpSet&) = default;
+};
+
+struct OpSetHash {
+  size_t operator()(const OpSet& s) const {
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t w : s.words) h = (h ^ w) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+// The DP's answer for one set of remaining operators.
+struct Best {
+  double cost = kInf;
+  double second = kInf;  // best over the other endings (and kinds)
+  std::vector<int> ending;
+  IosStageKind kind = IosStageKind::Concurrent;
+  double stageCost = 0;
+};
+
+class Search {
+ public:
+  Search(const IosProblem& p, const std::function<bool()>& cancelled) : p_(p), cancelled_(cancelled) {
+    succs_.resize(static_cast<size_t>(p.numOps));
+    for (int i = 0; i < p.numOps; ++i)
+      for (int q : p.preds[static_cast<size_t>(i)]) succs_[static_cast<size_t>(q)].push_back(i);
+    limit_ = std::max(1, p.maxGroupOps) * std::max(1, p.maxGroups);
+  }
+
+  IosSolution run() {
+    OpSet all(p_.numOps);
+    for (int i = 0; i < p_.numOps; ++i) all.set(i);
+    IosSolution out;
+    out.cost = solve(all);
+    out.states = memo_.size();
+    out.endings = endings_;
+    out.cancelled = stopped_;
+    if (stopped_ || !(out.cost < kInf)) return out;
+    // Walk back from the whole set: each state's ending is the last stage.
+    OpSet s = all;
+    while (!s.empty()) {
+      const Best& b = memo_.at(s);
+      IosStage stage;
+      stage.kind = b.kind;
+      stage.groups = b.kind == IosStageKind::Merge ? std::vector<std::vector<int>>{b.ending}
+                                                   : *concurrentGroups(p_, b.ending);
+      stage.cost = b.stageCost;
+      stage.bestCost = b.cost;
+      if (b.second < kInf) stage.alternativeCost = b.second;
+      out.stages.push_back(std::move(stage));
+      for (int op : b.ending) s.reset(op);
+    }
+    std::reverse(out.stages.begin(), out.stages.end());
+    return out;
+  }
+
+ private:
+  double solve(const OpSet& s) {
+    if (s.empty()) return 0;
+    if (auto it = memo_.find(s); it != memo_.end()) return it->second.cost;
+    if (stopped_ || (cancelled_ && cancelled_())) {
+      stopped_ = true;
+      return kInf;
+    }
+    Best best;
+    std::vector<int> ops;  // of s, highest index first: successors before predecessors
+    for (int i = p_.numOps - 1; i >= 0; --i)
+      if (s.has(i)) ops.push_back(i);
+    std::vector<int> ending;
+    std::vector<char> inEnding(static_cast<size_t>(p_.numOps), 0);
+    forEachEnding(s, ops, 0, ending, inEnding, [&](const std::vector<int>& e) { consider(s, e, best); });
+    return memo_.emplace(s, std::move(best)).first->second.cost;
+  }
+
+  // Every ending of `s` with at most limit_ operators, exactly once: each
+  // operator, successors first, is left out or (when all its successors in
+  // `s` are in) taken.
+  template <class Fn>
+  void forEachEnding(const OpSet& s, const std::vector<int>& ops, size_t pos, std::vector<int>& ending,
+                     std::vector<char>& inEnding, const Fn& emit) {
+    if (pos == ops.size() || static_cast<int>(ending.size()) == limit_) {
+      if (!ending.empty()) emit(ending);
+      return;
+    }
+    const int op = ops[pos];
+    forEachEnding(s, ops, pos + 1, ending, inEnding, emit);
+    for (int q : succs_[static_cast<size_t>(op)])
+      if (s.has(q) && !inEnding[static_cast<size_t>(q)]) return;
+    inEnding[static_cast<size_t>(op)] = 1;
+    ending.push_back(op);
+    forEachEnding(s, ops, pos + 1, ending, inEnding, emit);
+    ending.pop_back();
+    inEnding[static_cast<size_t>(op)] = 0;
+  }
+
+  void consider(const OpSet& s, const std::vector<int>& descending, Best& best) {
+    ++endings_;
+    std::vector<int> e(descending.rbegin(), descending.rend());  // topological order
+    OpSet rest = s;
+    for (int op : e) rest.reset(op);
+    const double before = solve(rest);
+    if (!(before < kInf)) return;
+    auto offer = [&](IosStageKind kind, double stageCost) {
+      const double total = before + stageCost;
+      if (total < best.cost) {
+        best.second = best.cost;
+        best.cost = total;
+        best.ending = e;
+        best.kind = kind;
+        best.stageCost = stageCost;
+      } else if (total < best.second) {
+        best.second = total;
+      }
+    };
+    // One operator alone is a stage in every variant (the sequential schedule).
+    if ((p_.allowConcurrent || e.size() == 1) && p_.concurrentCost)
+      if (auto groups = concurrentGroups(p_, e)) offer(IosStageKind::Concurrent, p_.concurrentCost(*groups));
+    if (p_.allowMerge && p_.mergeCost && e.size() >= 2 && independent(e))
+      if (auto cost = p_.mergeCost(e)) offer(IosStageKind::Merge, *cost);
+  }
+
+  // No operator of `ops` reads another (a merge computes them at once).
+  bool independent(const std::vector<int>& ops) const {
+    for (int op : ops)
+      for (int q : p_.preds[static_cast<size_t>(op)])
+        if (std::binary_search(ops.begin(), ops.end(), q)) return false;
+    return true;
+  }
+
+  const IosProblem& p_;
+  const std::function<bool()>& cancelled_;
+  std::vector<std::vector<int>> succs_;
+  int limit_ = 1;
+  std::unordered_map<OpSet, Best, OpSetHash> memo_;
+  size_t endings_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+std::optional<std::vector<std::vector<int>>> concurrentGroups(const IosProblem& problem, const std::vector<int>& ops) {
+  std::vector<int> sorted = ops;
+  std::sort(sorted.begin(), sorted.end());
+  // Union-find over the stage's operators, joined along the edges inside it.
+  std::vector<size_t> parent(sorted.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&parent](size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (size_t i = 0; i < sorted.size(); ++i)
+    for (int q : problem.preds[static_cast<size_t>(sorted[i])]) {
+      const auto it = std::lower_bound(sorted.begin(), sorted.end(), q);
+      if (it != sorted.end() && *it == q) parent[root(i)] = root(static_cast<size_t>(it - sorted.begin()));
+    }
+  std::vector<std::vector<int>> groups;
+  std::vector<int> groupOfRoot(sorted.size(), -1);
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    int& g = groupOfRoot[root(i)];
+    if (g < 0) {
+      g = static_cast<int>(groups.size());
+      groups.emplace_back();
+    }
+    groups[static_cast<size_t>(g)].push_back(sorted[i]);
+  }
+  if (static_cast<int>(groups.size()) > problem.maxGroups) return std::nullopt;
+  for (const auto& g : groups)
+    if (static_cast<int>(g.size()) > problem.maxGroupOps) return std::nullopt;
+  return groups;
+}
+
+IosSolution solveIos(const IosProblem& problem, const std::function<bool()>& cancelled) {
+  return Search(problem, cancelled).run();
+}
+
+}  // namespace rammer::schedule
