@@ -14,6 +14,18 @@ void addPlanOptions(CLI::App* cmd, PlanOptions& o) {
       ->capture_default_str();
   cmd->add_option("--schedule", o.scheduleFile, "Schedule edits (JSON, see docs/SCHEDULE_EDITS.md)");
   cmd->add_option("--batch", o.batch, "Bind symbolic batch dims to N (default 1)")->check(CLI::PositiveNumber);
+  addIosOptions(cmd, o.ios);
+}
+
+void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
+  cmd->add_option("--ios-r", ios.maxGroupOps, "IOS: operators per group (--policy ios)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--ios-s", ios.maxGroups, "IOS: groups per stage (--policy ios)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--ios-variant", ios.variant, "IOS: stages of concurrent groups (parallel); merge and both to come")
+      ->capture_default_str();
 }
 
 pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& o) {
@@ -21,6 +33,7 @@ pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& o
   p.modelPath = model;
   p.import.batch = o.batch > 0 ? o.batch : 1;
   p.policy = o.policy;
+  p.ios = o.ios;
   p.device = o.device;
   p.scheduleEditsFile = o.scheduleFile;
   p.costModel = o.costModel;

@@ -15,6 +15,7 @@
 #include "core/ir/graph.h"
 #include "core/pipeline/pipeline.h"
 #include "core/schedule/plan.h"
+#include "core/schedule/policy.h"
 #include "core/sim/cost_model.h"
 #include "core/sim/trace.h"
 
@@ -25,13 +26,16 @@ struct PlanOptions {
   std::string device = "h100";
   std::string scheduleFile;  // schedule edits (docs/SCHEDULE_EDITS.md); empty: none
   int64_t batch = 0;         // 0: symbolic batch dims become 1 (the paper's batch)
+  schedule::IosOptions ios;  // --ios-r, --ios-s, --ios-variant
   // The rTask times the policy plans with (null: the analytic cost model,
   // what `rammer schedule` predicts with).
   std::shared_ptr<const sim::CostModel> costModel;
 };
 
-// Adds --policy, --device, --schedule and --batch to `cmd`.
+// Adds --policy, --device, --schedule, --batch and the IOS options to `cmd`.
 void addPlanOptions(CLI::App* cmd, PlanOptions& options);
+// --ios-r, --ios-s, --ios-variant (what --policy ios searches with).
+void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios);
 
 // The pipeline a scheduling subcommand runs on `model` with these options
 // (symbolic batch dims bound to --batch, 1 by default).

@@ -213,6 +213,7 @@ class StagesRun {
     if (!constraints) return false;
     schedule::PolicyOptions options = sim::policyOptions(costModel());
     options.cancelled = [this] { return control_.cancelled(); };
+    options.ios = o_.ios;
     auto policy = schedule::makePolicy(o_.policy, std::move(options));
     if (!policy) {
       add(policy.errors());

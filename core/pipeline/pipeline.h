@@ -28,6 +28,7 @@
 #include "core/pipeline/stage.h"
 #include "core/schedule/constraints.h"
 #include "core/schedule/plan.h"
+#include "core/schedule/policy.h"
 #include "core/schedule/validator.h"
 #include "core/sim/cost_model.h"
 #include "core/sim/trace.h"
@@ -49,6 +50,7 @@ struct Options {
   // Import: symbolic batch dims are bound to `import.batch` (1 when unset).
   onnx_import::ImportOptions import;
   std::string policy = "wavefront";
+  schedule::IosOptions ios;  // --policy ios: r, s, variant
   std::string device = "h100";  // preset id or device JSON path
   schedule::Constraints constraints;
   // Schedule edits (docs/SCHEDULE_EDITS.md) read by the Schedule stage

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/schedule/greedy_policy.h"
+#include "core/schedule/ios_policy.h"
 #include "core/schedule/sequential_policy.h"
 #include "core/schedule/wavefront_policy.h"
 
@@ -24,7 +25,7 @@ double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSp
   return std::max(compute, memory);
 }
 
-std::vector<std::string> policyNames() { return {"sequential", "wavefront", "greedy"}; }
+std::vector<std::string> policyNames() { return {"sequential", "wavefront", "greedy", "ios"}; }
 
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options) {
   std::string n = name;
@@ -33,6 +34,7 @@ ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOp
   if (n == "sequential" || n == "rammerbase") p = std::make_unique<SequentialPolicy>(std::move(options));
   else if (n == "wavefront" || n == "rammer") p = std::make_unique<WavefrontPolicy>(std::move(options));
   else if (n == "greedy") p = std::make_unique<GreedyPolicy>(std::move(options));
+  else if (n == "ios") p = std::make_unique<IosPolicy>(std::move(options));
   if (!p) {
     std::string names;
     for (const auto& s : policyNames()) names += (names.empty() ? "" : ", ") + s;

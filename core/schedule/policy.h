@@ -31,6 +31,18 @@ using TaskTimeFn = std::function<double(const kernels::RKernel& kernel, const de
 // memory decides.
 double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM);
 
+// IOS's search parameters (`rammer --ios-r --ios-s --ios-variant`).
+struct IosOptions {
+  int maxGroupOps = 3;  // r: operators per group
+  int maxGroups = 8;    // s: groups per stage
+  // "parallel" (concurrent groups only), "merge", "both".
+  std::string variant = "parallel";
+  // Operators per block: the DP runs on consecutive blocks of the
+  // topological order (IOS partitions large networks the same way), so its
+  // states stay bounded on models of thousands of operators.
+  int blockOps = 16;
+};
+
 struct PolicyOptions {
   KernelSource kernelSource = kernels::kernelsFor;
   TaskTimeFn taskTime = estimateTaskTimeUs;
@@ -38,6 +50,7 @@ struct PolicyOptions {
   // rTasks placed); once it returns true the policy stops with the error
   // "scheduling cancelled". Empty: never.
   std::function<bool()> cancelled;
+  IosOptions ios;
 };
 
 class Policy {
@@ -58,7 +71,7 @@ class Policy {
   PolicyOptions options_;
 };
 
-// "sequential" (RammerBase), "wavefront" (Rammer), "greedy".
+// "sequential" (RammerBase), "wavefront" (Rammer), "greedy", "ios" (IOS).
 std::vector<std::string> policyNames();
 // A policy by name (case-insensitive); an error listing the names otherwise.
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options = {});

@@ -15,7 +15,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-POLICIES = ["sequential", "wavefront", "greedy"]
+POLICIES = ["sequential", "wavefront", "greedy", "ios"]
 
 
 def fail(msg):

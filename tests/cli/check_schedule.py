@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-POLICIES = ["sequential", "wavefront", "greedy"]
+POLICIES = ["sequential", "wavefront", "greedy", "ios"]
 KEYS = ["predicted_latency_us", "sm_efficiency", "veus", "programs", "kernels"]
 
 

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <iostream>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -183,9 +184,14 @@ TEST_P(SamplePlan, IsValidAndEveryBarrierDeletionIsJudgedRight) {
 
 std::vector<Case> allCases() {
   std::vector<Case> out;
+  // IOS's stage-synchronous plans of the larger samples have tens of
+  // thousands of barriers (58,000 on NASNet): judging each deletion takes
+  // minutes there, so IOS is judged on the samples where it takes seconds.
+  const std::set<std::string> iosSamples = {"resnext29_cifar", "alexnet", "inception_block", "nasbench_cells"};
   for (const auto& s : sampleNames())
     for (const auto& p : policyNames())
-      for (const char* times : {"analytic", "estimate"}) out.push_back({s, p, times});
+      if (p != "ios" || iosSamples.count(s))
+        for (const char* times : {"analytic", "estimate"}) out.push_back({s, p, times});
   return out;
 }
 

@@ -131,7 +131,7 @@ TEST_P(SimSamplePlans, TraceIsConsistentWithThePlan) {
 
 INSTANTIATE_TEST_SUITE_P(Samples, SimSamplePlans,
                          ::testing::Combine(::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
-                                            ::testing::Values("sequential", "wavefront", "greedy")));
+                                            ::testing::Values("sequential", "wavefront", "greedy", "ios")));
 
 TEST(SimSamplePlans, GridOfCellsUnderEveryPolicy) {
   // 4 layers x 6 steps, 40 rTasks per cell on 2 SMs: programs full of barriers.

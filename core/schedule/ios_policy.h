@@ -1,0 +1,27 @@
+#pragma once
+// IOS (Ding et al., MLSys'21) on the vDevice: the schedule is a sequence of
+// stages chosen by IOS's dynamic program over endings (ios_search.h); a
+// stage runs its groups concurrently and the operators of a group in
+// sequence; stages are separated by a global barrier inside one rProgram
+// (stage-synchronous execution, where Rammer's wavefront waits only on
+// the producers of each rTask). A stage's cost is the cost model's: the
+// longest group (each operator spread over the whole device) or, when the
+// device is the limit, the stage's resource time over the SMs, plus the
+// barrier. Every operator gets its fastest rKernel (or the pinned one), as
+// IOS keeps cuDNN's kernels.
+//
+// Variants: "parallel" (concurrent groups). Operator merge ("merge",
+// "both") needs merged rKernels, not built yet: asking for it is an error.
+#include "core/schedule/policy.h"
+
+namespace rammer::schedule {
+
+class IosPolicy : public Policy {
+ public:
+  explicit IosPolicy(PolicyOptions options = {}) : Policy(std::move(options)) {}
+  std::string name() const override { return "ios"; }
+  ir::Result<Plan> schedule(const ir::Graph& optimizedGraph, const device::DeviceSpec& device,
+                            const Constraints& constraints) const override;
+};
+
+}  // namespace rammer::schedule

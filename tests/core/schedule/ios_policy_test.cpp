@@ -1,0 +1,107 @@
+// The IOS policy on real graphs: its plan is valid, one program of stages
+// separated by barriers, explained stage by stage; its predicted latency is
+// never above the sequential policy's (IOS's space holds the sequential
+// schedule); it honours pinned rKernels and cuts; bad options are named.
+#include "core/schedule/ios_policy.h"
+
+#include <gtest/gtest.h>
+
+#include "core/pipeline/pipeline.h"
+#include "core/schedule/validator.h"
+#include "core/sim/analytic_cost_model.h"
+#include "core/sim/simulator.h"
+
+namespace rammer::schedule {
+namespace {
+
+std::shared_ptr<const ir::Graph> optimized(const std::string& name) {
+  pipeline::Options o;
+  o.modelPath = std::string(RAMMER_SOURCE_DIR "/samples/models/") + name + ".onnx";
+  o.import.batch = 1;
+  pipeline::Pipeline p(o);
+  const pipeline::Report r = p.run(pipeline::Stage::Import, pipeline::Stage::Optimize);
+  EXPECT_TRUE(r.ok()) << ir::formatDiagnostics(r.diagnostics);
+  return p.artifacts().optimized;
+}
+
+ir::Result<Plan> plan(const std::string& policy, const ir::Graph& g, const Constraints& c = {},
+                      IosOptions ios = {}) {
+  PolicyOptions options = sim::policyOptions(std::make_shared<sim::AnalyticCostModel>());
+  options.ios = ios;
+  return makePolicy(policy, options).value()->schedule(g, device::presetDevice("h100").value(), c);
+}
+
+double predictedUs(const Plan& p) {
+  return sim::Simulator(std::make_shared<sim::AnalyticCostModel>()).run(p).value().totalUs;
+}
+
+TEST(IosPolicy, PlansValidStagesAndExplainsThem) {
+  for (const char* model : {"sample_cnn", "inception_block"}) {
+    SCOPED_TRACE(model);
+    const auto g = optimized(model);
+    auto ios = plan("ios", *g);
+    ASSERT_TRUE(ios.ok()) << ios.errorText();
+    EXPECT_TRUE(checkPlan(*ios, *g).ok());
+    EXPECT_EQ(ios->policy, "ios");
+    ASSERT_EQ(ios->programs.size(), 1u);  // stages share one program, barriers between them
+    // After the rKernel choices: the search's summary, then one line per stage.
+    std::string summary;
+    size_t stageLines = 0;
+    for (const auto& d : ios->decisions) {
+      if (d.rfind("ios (parallel, r=3, s=8): ", 0) == 0) summary = d;
+      stageLines += d.rfind("stage ", 0) == 0;
+    }
+    EXPECT_GT(stageLines, 0u);
+    EXPECT_NE(summary.find(std::to_string(stageLines) + " stages; DP "), std::string::npos) << summary;
+
+    auto sequential = plan("sequential", *g);
+    ASSERT_TRUE(sequential.ok());
+    EXPECT_LE(predictedUs(*ios), predictedUs(*sequential));
+  }
+}
+
+// Inception's branches are independent: some stage runs several groups.
+TEST(IosPolicy, RunsIndependentBranchesConcurrently) {
+  const auto g = optimized("inception_block");
+  auto ios = plan("ios", *g);
+  ASSERT_TRUE(ios.ok());
+  bool concurrent = false;
+  for (const auto& d : ios->decisions) concurrent = concurrent || (d.rfind("stage ", 0) == 0 && d.find(" | ") != std::string::npos);
+  EXPECT_TRUE(concurrent);
+  // r = s = 1 leaves one operator per stage: more stages, no faster.
+  IosOptions one;
+  one.maxGroupOps = 1;
+  one.maxGroups = 1;
+  auto narrow = plan("ios", *g, {}, one);
+  ASSERT_TRUE(narrow.ok()) << narrow.errorText();
+  EXPECT_GE(predictedUs(*narrow), predictedUs(*ios));
+}
+
+TEST(IosPolicy, HonoursPinnedRKernelsAndCuts) {
+  const auto g = optimized("sample_cnn");
+  Constraints c;
+  c.kernelFor["stem"] = "conv_igemm_32x32";
+  c.cutBefore.insert("block.b");
+  auto ios = plan("ios", *g, c);
+  ASSERT_TRUE(ios.ok()) << ios.errorText();
+  EXPECT_EQ(ios->programs.size(), 2u);
+  for (const auto& op : ios->ops)
+    if (op.name == "stem") EXPECT_EQ(op.kernel.name, "conv_igemm_32x32");
+  EXPECT_TRUE(checkPlan(*ios, *g).ok());
+}
+
+TEST(IosPolicy, BadOptionsAreNamed) {
+  const auto g = optimized("sample_cnn");
+  IosOptions merge;
+  merge.variant = "merge";
+  EXPECT_NE(plan("ios", *g, {}, merge).errorText().find("needs merged rKernels"), std::string::npos);
+  IosOptions odd;
+  odd.variant = "sideways";
+  EXPECT_NE(plan("ios", *g, {}, odd).errorText().find("unknown IOS variant 'sideways'"), std::string::npos);
+  IosOptions none;
+  none.maxGroups = 0;
+  EXPECT_NE(plan("ios", *g, {}, none).errorText().find("at least one"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rammer::schedule
