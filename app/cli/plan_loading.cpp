@@ -26,6 +26,9 @@ void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--ios-variant", ios.variant, "IOS: stages of concurrent groups (parallel); merge and both to come")
       ->capture_default_str();
+  cmd->add_option("--ios-programs", ios.programs,
+                  "IOS: all stages in one rProgram with barriers (one) or one launch per stage (stage)")
+      ->capture_default_str();
 }
 
 pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& o) {

@@ -1,7 +1,9 @@
 #include "core/schedule/ios_policy.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "core/device/occupancy.h"
 #include "core/schedule/ios_search.h"
 #include "core/schedule/plan_builder.h"
 #include "core/schedule/stage_placement.h"
@@ -19,6 +21,8 @@ ir::Result<bool> checkOptions(const IosOptions& o) {
   if (o.maxGroupOps < 1 || o.maxGroups < 1)
     return ir::makeError("IOS needs at least one operator per group and one group per stage (--ios-r, --ios-s)");
   if (o.blockOps < 1) return ir::makeError("IOS needs blocks of at least one operator");
+  if (o.programs != "stage" && o.programs != "one")
+    return ir::makeError("unknown IOS program layout '" + o.programs + "'; layouts: stage, one");
   return true;
 }
 
@@ -41,30 +45,25 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
   if (!started) return started.errors();
   PlanBuilder& b = *started;
 
-  // The operators with rTasks, in topological order, with their rKernels
-  // and what each costs alone: latency spread over the whole device, and
-  // resource time (SM-microseconds).
+  // The operators with rTasks, in topological order, with their rKernels.
   std::vector<int32_t> ops;
   std::vector<int> indexOf(b.dag().ops.size(), -1);
-  std::vector<double> latency, resource;
   for (size_t i = 0; i < b.dag().ops.size(); ++i) {
     if (b.dag().ops[i].isView) continue;
     const auto op = static_cast<int32_t>(i);
     b.choosePinnedOrFastest(op);
-    const KernelEstimate e = b.estimate(b.kernel(op));
     indexOf[i] = static_cast<int>(ops.size());
     ops.push_back(op);
-    latency.push_back(e.opUs);
-    resource.push_back(e.smUs);
   }
   const double sms = std::max(1, device.sms);
-  const double barrier = device.barrierLatencyUs;
+  // What ends a stage: a kernel launch, or a barrier inside the one program.
+  const bool perStage = io.programs == "stage";
+  const double boundary = perStage ? device.launchOverheadUs : device.barrierLatencyUs;
 
   // The DP per block of consecutive operators: a block's producers outside
   // it ran in earlier blocks, so the blocks' stages concatenate.
   std::vector<PlacedStage> stages;
-  std::vector<ProgramDraft> drafts(1);
-  drafts[0].cutReason = "first stage";
+  std::vector<ProgramDraft> drafts;
   std::vector<std::string> lines;
   size_t states = 0, endings = 0, blocks = 0;
   double predicted = 0;
@@ -81,17 +80,33 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
     for (auto& pr : p.preds) std::sort(pr.begin(), pr.end());
     p.maxGroupOps = io.maxGroupOps;
     p.maxGroups = io.maxGroups;
+    // The stage's operators share one vDevice (blocks sized for the largest
+    // of them), so each runs at that occupancy, not its own.
     p.concurrentCost = [&](const std::vector<std::vector<int>>& groups) {
+      int threads = 1, regs = 0;
+      int64_t shared = 0;
+      for (const auto& g : groups)
+        for (int k : g) {
+          const kernels::RKernel& kern = b.kernel(ops[first + static_cast<size_t>(k)]);
+          threads = std::max(threads, kern.threads());
+          regs = std::max(regs, kern.regsEstimate);
+          shared = std::max(shared, kern.sharedBytes);
+        }
+      const int perSM = std::max(1, device::computeOccupancy(device, {threads, regs, shared}).blocksPerSM);
+      const double veus = perSM * sms;
       double longest = 0, total = 0;
       for (const auto& g : groups) {
         double chain = 0;
         for (int k : g) {
-          chain += latency[first + static_cast<size_t>(k)];
-          total += resource[first + static_cast<size_t>(k)];
+          const kernels::RKernel& kern = b.kernel(ops[first + static_cast<size_t>(k)]);
+          const double taskUs = b.taskTime(kern, perSM);
+          const double tasks = static_cast<double>(kern.numRTasks);
+          chain += std::ceil(tasks / veus) * taskUs;
+          total += tasks * taskUs / perSM;
         }
         longest = std::max(longest, chain);
       }
-      return std::max(longest, total / sms) + barrier;
+      return std::max(longest, total / sms) + boundary;
     };
     const IosSolution solution = solveIos(p, [&b] { return b.cancelled(); });
     if (solution.cancelled) return PlanBuilder::cancelledError();
@@ -108,12 +123,14 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
         if (chain.size() > 1) placed.chains.push_back(chain);
       }
       std::sort(placed.ops.begin(), placed.ops.end());  // producers first
-      // A cut_before edit starts a new program at the stage of its operator.
-      const bool cut = !stages.empty() && std::any_of(placed.ops.begin(), placed.ops.end(),
-                                                      [&b](int32_t op) { return b.cutBefore(op); });
-      if (cut) {
+      // A new program per stage, or at a cut_before edit's stage.
+      const bool cut = std::any_of(placed.ops.begin(), placed.ops.end(), [&b](int32_t op) { return b.cutBefore(op); });
+      const bool join = std::any_of(placed.ops.begin(), placed.ops.end(), [&b](int32_t op) { return b.noCutBefore(op); });
+      if (drafts.empty() || cut || (perStage && !join)) {
         ProgramDraft d;
-        d.cutReason = "cut_before in stage " + std::to_string(stages.size()) + " (schedule edit)";
+        d.cutReason = drafts.empty()      ? "first stage"
+                      : cut               ? "cut_before in stage " + std::to_string(stages.size()) + " (schedule edit)"
+                                          : "IOS: one launch per stage";
         drafts.push_back(std::move(d));
       }
       placed.program = drafts.size() - 1;
@@ -131,7 +148,7 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
     }
   }
   b.decide("ios (" + io.variant + ", r=" + std::to_string(io.maxGroupOps) + ", s=" + std::to_string(io.maxGroups) +
-           "): " + std::to_string(ops.size()) + " operators in " + std::to_string(blocks) + " block(s) of up to " +
+           ", programs: " + io.programs + "): " + std::to_string(ops.size()) + " operators in " + std::to_string(blocks) + " block(s) of up to " +
            std::to_string(io.blockOps) + ", " + std::to_string(stages.size()) + " stages; DP " +
            std::to_string(states) + " states, " + std::to_string(endings) + " endings; stage costs sum to " +
            formatUs(predicted));

@@ -2,12 +2,14 @@
 // IOS (Ding et al., MLSys'21) on the vDevice: the schedule is a sequence of
 // stages chosen by IOS's dynamic program over endings (ios_search.h); a
 // stage runs its groups concurrently and the operators of a group in
-// sequence; stages are separated by a global barrier inside one rProgram
-// (stage-synchronous execution, where Rammer's wavefront waits only on
-// the producers of each rTask). A stage's cost is the cost model's: the
-// longest group (each operator spread over the whole device) or, when the
-// device is the limit, the stage's resource time over the SMs, plus the
-// barrier. Every operator gets its fastest rKernel (or the pinned one), as
+// sequence. Stages are synchronous: by default all stages share one
+// rProgram with a global barrier between them (where Rammer's wavefront
+// waits only on the producers of each rTask), or, with
+// IosOptions::programs = "stage", each stage is its own rProgram (one
+// launch, its vDevice fitted to the stage). A stage's cost is the cost model's: the longest
+// group (each operator spread over the whole device) or, when the device is
+// the limit, the stage's resource time over the SMs, plus the launch (or
+// the barrier) that ends it. Every operator gets its fastest rKernel (or the pinned one), as
 // IOS keeps cuDNN's kernels.
 //
 // Variants: "parallel" (concurrent groups). Operator merge ("merge",

@@ -37,6 +37,11 @@ struct IosOptions {
   int maxGroups = 8;    // s: groups per stage
   // "parallel" (concurrent groups only), "merge", "both".
   std::string variant = "parallel";
+  // How stages become rPrograms: "one" (all stages in one persistent
+  // kernel, a barrier between stages: the cheaper boundary, one vDevice for
+  // every operator; predicted faster on every sample) or "stage" (one
+  // kernel launch per stage, its vDevice fitted to the stage).
+  std::string programs = "one";
   // Operators per block: the DP runs on consecutive blocks of the
   // topological order (IOS partitions large networks the same way), so its
   // states stay bounded on models of thousands of operators.

@@ -43,20 +43,28 @@ TEST(IosPolicy, PlansValidStagesAndExplainsThem) {
     ASSERT_TRUE(ios.ok()) << ios.errorText();
     EXPECT_TRUE(checkPlan(*ios, *g).ok());
     EXPECT_EQ(ios->policy, "ios");
-    ASSERT_EQ(ios->programs.size(), 1u);  // stages share one program, barriers between them
     // After the rKernel choices: the search's summary, then one line per stage.
     std::string summary;
     size_t stageLines = 0;
     for (const auto& d : ios->decisions) {
-      if (d.rfind("ios (parallel, r=3, s=8): ", 0) == 0) summary = d;
+      if (d.rfind("ios (parallel, r=3, s=8, programs: one): ", 0) == 0) summary = d;
       stageLines += d.rfind("stage ", 0) == 0;
     }
     EXPECT_GT(stageLines, 0u);
+    EXPECT_EQ(ios->programs.size(), 1u);  // by default one program, a barrier between stages
     EXPECT_NE(summary.find(std::to_string(stageLines) + " stages; DP "), std::string::npos) << summary;
 
     auto sequential = plan("sequential", *g);
     ASSERT_TRUE(sequential.ok());
     EXPECT_LE(predictedUs(*ios), predictedUs(*sequential));
+
+    // One launch per stage instead: a program per stage.
+    IosOptions perStage;
+    perStage.programs = "stage";
+    auto launched = plan("ios", *g, {}, perStage);
+    ASSERT_TRUE(launched.ok()) << launched.errorText();
+    EXPECT_EQ(launched->programs.size(), stageLines);
+    EXPECT_TRUE(checkPlan(*launched, *g).ok());
   }
 }
 
@@ -84,7 +92,7 @@ TEST(IosPolicy, HonoursPinnedRKernelsAndCuts) {
   c.cutBefore.insert("block.b");
   auto ios = plan("ios", *g, c);
   ASSERT_TRUE(ios.ok()) << ios.errorText();
-  EXPECT_EQ(ios->programs.size(), 2u);
+  EXPECT_EQ(ios->programs.size(), 2u);  // the one program, cut at block.b's stage
   for (const auto& op : ios->ops)
     if (op.name == "stem") EXPECT_EQ(op.kernel.name, "conv_igemm_32x32");
   EXPECT_TRUE(checkPlan(*ios, *g).ok());
@@ -101,6 +109,9 @@ TEST(IosPolicy, BadOptionsAreNamed) {
   IosOptions none;
   none.maxGroups = 0;
   EXPECT_NE(plan("ios", *g, {}, none).errorText().find("at least one"), std::string::npos);
+  IosOptions layout;
+  layout.programs = "two";
+  EXPECT_NE(plan("ios", *g, {}, layout).errorText().find("unknown IOS program layout 'two'"), std::string::npos);
 }
 
 }  // namespace
