@@ -115,9 +115,11 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
     predicted += solution.cost;
 
     for (const IosStage& s : solution.stages) {
+      // The stage's groups as plan operators; a group of several runs in sequence.
+      std::vector<std::vector<int32_t>> named;
       PlacedStage placed;
       for (const auto& g : s.groups) {
-        std::vector<int32_t> chain;
+        std::vector<int32_t>& chain = named.emplace_back();
         for (int k : g) chain.push_back(ops[first + static_cast<size_t>(k)]);
         placed.ops.insert(placed.ops.end(), chain.begin(), chain.end());
         if (chain.size() > 1) placed.chains.push_back(chain);
@@ -134,11 +136,6 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
         drafts.push_back(std::move(d));
       }
       placed.program = drafts.size() - 1;
-      std::vector<std::vector<int32_t>> named;
-      for (const auto& g : s.groups) {
-        named.emplace_back();
-        for (int k : g) named.back().push_back(ops[first + static_cast<size_t>(k)]);
-      }
       lines.push_back("stage " + std::to_string(stages.size()) + ": " + groupText(b, named) + " (" +
                       std::to_string(s.groups.size()) + (s.groups.size() == 1 ? " group" : " groups") + "): " +
                       formatUs(s.cost) + "; up to here " + formatUs(s.bestCost) +
