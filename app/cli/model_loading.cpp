@@ -21,7 +21,6 @@ void throwDiagnostics(const std::vector<ir::Diagnostic>& errors, const std::stri
 
 std::shared_ptr<const ir::Graph> loadModel(const std::filesystem::path& file,
                                            const onnx_import::ImportOptions& options, const Progress& progress) {
-  requireFile(file, "model");
   progress.status("importing " + file.string() + "...");
   pipeline::Options o;
   o.modelPath = file.string();

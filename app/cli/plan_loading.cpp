@@ -1,6 +1,5 @@
 #include "app/cli/plan_loading.h"
 
-#include "app/cli/model_loading.h"
 #include "app/cli/pipeline_driver.h"
 #include "core/schedule/policy.h"
 
@@ -70,7 +69,6 @@ pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, co
 }
 
 PlannedModel planModel(const std::string& model, const PlanOptions& o, const Progress& progress, bool simulate) {
-  requireFile(model, "model");
   pipeline::Pipeline p(pipelineOptions(model, o));
   runStages(p, pipeline::Stage::Import, simulate ? pipeline::Stage::Simulate : pipeline::Stage::Validate, progress);
   return plannedOf(p);
