@@ -1,6 +1,7 @@
 // rammer-samples: writes the sample models of the Rammer evaluation (plus an
-// Inception block and random NAS-Bench cells) as ONNX files with seeded
-// weights. Same options => byte-identical files.
+// Inception block, random NAS-Bench cells, Inception-V3, SqueezeNet and
+// RandWire) as ONNX files with seeded weights. Same options => byte-identical
+// files.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", opt.config.seed, "Seed of the random weights");
   app.add_option("--only", only, "Comma-separated model names (default: all)");
   app.add_option("--nasbench-cells", opt.config.nasbenchCells, "Cells in nasbench_cells")->check(CLI::Range(1, 64));
+  app.add_option("--randwire-nodes", opt.config.randwireNodes, "Nodes per random stage of randwire (paper: 32)")
+      ->check(CLI::Range(5, 256));
   app.add_flag("--symbolic-batch", opt.symbolicBatch, "Write the batch dim as the symbol 'batch'");
   app.add_option("--max-weight-bytes", maxBytes, "Refuse models with more weight bytes than this")
       ->check(CLI::PositiveNumber);

@@ -59,11 +59,12 @@ ir::ValueId convBnRelu(ModelBuilder& b, const std::string& name, ir::ValueId x, 
 }
 
 ir::ValueId maxPool(ModelBuilder& b, const std::string& name, ir::ValueId x, int64_t kernel, int64_t stride,
-                    Pads pads) {
-  return b.op("MaxPool", name, {x},
-              attrs({{"kernel_shape", std::vector<int64_t>{kernel, kernel}},
-                     {"strides", std::vector<int64_t>{stride, stride}},
-                     {"pads", pads.onnx()}}));
+                    Pads pads, bool ceilMode) {
+  ir::Attributes a = attrs({{"kernel_shape", std::vector<int64_t>{kernel, kernel}},
+                            {"strides", std::vector<int64_t>{stride, stride}},
+                            {"pads", pads.onnx()}});
+  if (ceilMode) a.set("ceil_mode", int64_t{1});
+  return b.op("MaxPool", name, {x}, std::move(a));
 }
 
 ir::ValueId avgPool(ModelBuilder& b, const std::string& name, ir::ValueId x, int64_t kernel, int64_t stride,

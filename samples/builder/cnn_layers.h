@@ -46,8 +46,10 @@ ir::ValueId convBnRelu(ModelBuilder& b, const std::string& name, ir::ValueId x, 
 ir::ValueId convBn(ModelBuilder& b, const std::string& name, ir::ValueId x, const ConvSpec& spec,
                    float epsilon = 1e-5f);
 
+// ceilMode writes ceil_mode = 1 (PyTorch's MaxPool2d(ceil_mode=True)); the
+// attribute is left out otherwise.
 ir::ValueId maxPool(ModelBuilder& b, const std::string& name, ir::ValueId x, int64_t kernel, int64_t stride,
-                    Pads pads = {});
+                    Pads pads = {}, bool ceilMode = false);
 ir::ValueId avgPool(ModelBuilder& b, const std::string& name, ir::ValueId x, int64_t kernel, int64_t stride,
                     Pads pads = {}, bool countIncludePad = false);
 ir::ValueId globalAvgPool(ModelBuilder& b, const std::string& name, ir::ValueId x);

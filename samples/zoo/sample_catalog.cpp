@@ -3,11 +3,14 @@
 #include "samples/zoo/alexnet.h"
 #include "samples/zoo/deepspeech2.h"
 #include "samples/zoo/inception_block.h"
+#include "samples/zoo/inception_v3.h"
 #include "samples/zoo/lstm_tc.h"
 #include "samples/zoo/nasbench_cells.h"
 #include "samples/zoo/nasnet_cifar.h"
+#include "samples/zoo/randwire.h"
 #include "samples/zoo/resnext29.h"
 #include "samples/zoo/seq2seq.h"
+#include "samples/zoo/squeezenet.h"
 
 namespace rammer::samples {
 
@@ -21,6 +24,13 @@ std::vector<SampleModel> sampleCatalog() {
       {"seq2seq", "Seq2Seq: encoder 8x100 LSTM 128, decoder 4x30", 0, buildSeq2Seq},
       {"inception_block", "Inception-V3 A block (Mixed_5b) on 192x35x35", 0, buildInceptionBlock},
       {"nasbench_cells", "random NAS-Bench-101 cells after a stem conv", 0, buildNasBenchCells},
+      // torchvision's 27,161,264 less the 3,326,696 of the auxiliary
+      // classifier, which an inference graph does not have.
+      {"inception_v3", "Inception-V3, ImageNet 299x299, torchvision layout, no aux logits", 23834568,
+       buildInceptionV3},
+      {"squeezenet", "SqueezeNet 1.1, ImageNet, torchvision layout", 1235496, buildSqueezeNet},
+      // The paper's 5.6 M (+-0.1 M over random graphs) for RandWire-WS, C = 78.
+      {"randwire", "RandWire-WS small regime: 3 random stages of WS(32, 4, 0.75), C = 78", 5.6e6, buildRandWire},
   };
 }
 

@@ -15,6 +15,7 @@ struct SampleConfig {
   int64_t batch = 1;
   uint32_t seed = 1;
   int64_t nasbenchCells = 8;  // cells in nasbench_cells
+  int randwireNodes = 32;     // nodes per random stage of randwire (the paper's N)
 };
 
 }  // namespace rammer::samples

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Checks that generated sample models compute what their PyTorch
 counterparts compute: the model's weights are loaded into torchvision's
-AlexNet / InceptionA or torch.nn.LSTM stacks, both run on the same random
-input (ours via `rammer run --backend reference`), and the outputs must agree
-within a relative L2 error. Run with Debian's python3 (numpy, onnx, torch,
-torchvision)."""
+AlexNet / InceptionA / Inception3 / SqueezeNet 1.1 or torch.nn.LSTM stacks,
+both run on the same random input (ours via `rammer run --backend
+reference`), and the outputs must agree within a relative L2 error. Run
+with Debian's python3 (numpy, onnx, torch, torchvision)."""
 import argparse
 import os
 import shutil
@@ -69,6 +69,26 @@ def inception_block(w, inputs):
     return [block.eval()(inputs[0])]
 
 
+def inception_v3(w, inputs):
+    # The inference graph: no auxiliary classifier, inputs taken as given.
+    net = torchvision.models.inception_v3(weights=None, aux_logits=False, transform_input=False,
+                                          init_weights=False)
+    for name, unit in net.named_modules():
+        if isinstance(unit, torchvision.models.inception.BasicConv2d):
+            unit.conv.weight.data.copy_(w[name + ".conv.weight"])
+            load_bn(unit.bn, w, name + ".bn")
+    net.fc.weight.data.copy_(w["fc.weight"])
+    net.fc.bias.data.copy_(w["fc.bias"])
+    return [net.eval()(inputs[0])]
+
+
+def squeezenet(w, inputs):
+    # The sample names its weights as torchvision's state dict does.
+    net = torchvision.models.squeezenet1_1()
+    net.load_state_dict({k: w[k] for k in net.state_dict()})
+    return [net.eval()(inputs[0])]
+
+
 def lstm_tc(w, inputs):
     lstm = torch.nn.LSTM(256, 256, num_layers=10)
     load_lstm(lstm, w, [f"rnn.lstm{k}" for k in range(10)])
@@ -105,7 +125,7 @@ def deepspeech2(w, inputs):
 
 
 MODELS = {"alexnet": alexnet, "inception_block": inception_block, "lstm_tc": lstm_tc, "seq2seq": seq2seq,
-          "deepspeech2": deepspeech2}
+          "deepspeech2": deepspeech2, "inception_v3": inception_v3, "squeezenet": squeezenet}
 
 
 def shape_of(vi):

@@ -12,7 +12,8 @@ import onnx
 from onnx import shape_inference
 
 # Trainable parameters (BN running statistics excluded) the papers publish.
-PUBLISHED = {"resnext29_cifar": 68.1e6, "nasnet_cifar": 3.3e6, "alexnet": 61.1e6}
+PUBLISHED = {"resnext29_cifar": 68.1e6, "nasnet_cifar": 3.3e6, "alexnet": 61.1e6,
+             "inception_v3": 23834568, "squeezenet": 1235496, "randwire": 5.6e6}
 LSTMS = {"deepspeech2": 7, "lstm_tc": 10, "seq2seq": 12}
 
 

@@ -26,7 +26,8 @@ std::string exportOf(const std::string& name, const samples::SampleConfig& confi
   return bytes.ok() ? *bytes : std::string();
 }
 
-const char* const kSmall[] = {"inception_block", "nasbench_cells", "seq2seq", "deepspeech2", "lstm_tc"};
+const char* const kSmall[] = {"inception_block", "nasbench_cells", "seq2seq", "deepspeech2", "lstm_tc",
+                              "squeezenet", "randwire"};
 
 TEST(SampleSeeds, SameSeedGivesIdenticalBytes) {
   samples::SampleConfig config;
@@ -37,7 +38,8 @@ TEST(SampleSeeds, SameSeedGivesIdenticalBytes) {
 TEST(SampleSeeds, OtherSeedGivesOtherWeightsInTheSameStructure) {
   samples::SampleConfig one, two;
   two.seed = 2;
-  for (const char* name : {"inception_block", "seq2seq", "deepspeech2"}) {
+  // randwire: its random wiring comes from a fixed seed, so only the weights change.
+  for (const char* name : {"inception_block", "seq2seq", "deepspeech2", "randwire"}) {
     const auto catalog = samples::sampleCatalog();
     const ir::Graph a = samples::findSample(catalog, name)->build(one);
     const ir::Graph b = samples::findSample(catalog, name)->build(two);
@@ -60,7 +62,7 @@ TEST(SampleSeeds, OtherSeedGivesOtherWeightsInTheSameStructure) {
 
 TEST(SampleSeeds, SymbolicBatchBindsAgainAtImport) {
   samples::SampleConfig config;
-  for (const char* name : {"inception_block", "nasbench_cells", "nasnet_cifar"}) {
+  for (const char* name : {"inception_block", "nasbench_cells", "nasnet_cifar", "squeezenet", "randwire"}) {
     const std::string bytes = exportOf(name, config, /*symbolic=*/true);
     onnx_import::ImportOptions opt;
     opt.batch = 2;

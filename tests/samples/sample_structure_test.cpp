@@ -2,16 +2,22 @@
 // parameter counts and FLOPs worked out by hand from the architectures.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
 #include "core/ops/model_summary.h"
 #include "samples/zoo/alexnet.h"
 #include "samples/zoo/deepspeech2.h"
 #include "samples/zoo/inception_block.h"
+#include "samples/zoo/inception_v3.h"
 #include "samples/zoo/lstm_tc.h"
 #include "samples/zoo/nasbench_cells.h"
 #include "samples/zoo/nasnet_cifar.h"
+#include "samples/zoo/randwire.h"
 #include "samples/zoo/resnext29.h"
 #include "samples/zoo/sample_catalog.h"
 #include "samples/zoo/seq2seq.h"
+#include "samples/zoo/squeezenet.h"
 #include "tests/samples/sample_helpers.h"
 
 namespace rammer {
@@ -28,6 +34,26 @@ void expectClose(double got, double want, double rel, const char* what) {
 }
 
 int64_t group(const ir::Node& n) { return n.attrs.getInt("group", 1); }
+
+// Multiply-adds of the Conv and Gemm nodes, from their weight and output
+// shapes: what papers and torchvision's model table count as FLOPs.
+double convGemmMacs(const ir::Graph& g) {
+  double macs = 0;
+  for (const ir::Node* c : nodesOf(g, "Conv")) {
+    const ir::Shape w = constShape(g, *c, 1);
+    macs += static_cast<double>(ir::numElements(shapeOf(g, c->outputs[0])) * w[1] * w[2] * w[3]);
+  }
+  for (const ir::Node* f : nodesOf(g, "Gemm")) {
+    const ir::Shape w = constShape(g, *f, 1);
+    macs += static_cast<double>(shapeOf(g, f->inputs[0])[0] * w[0] * w[1]);
+  }
+  return macs;
+}
+
+double publishedParams(const std::string& name) {
+  const auto catalog = samples::sampleCatalog();
+  return samples::findSample(catalog, name)->publishedParams;
+}
 
 TEST(SampleCatalog, MatchesTheModelsTheBuildWrites) {
   std::string names;
@@ -218,6 +244,287 @@ TEST(InceptionBlock, HasFourBranchesConcatenatedTo256Channels) {
   EXPECT_EQ(trainableParams(g), 254976 + 2 * 464);
 }
 
+TEST(InceptionV3, MatchesTorchvisionWithoutTheAuxiliaryClassifier) {
+  const ir::Graph g = samples::buildInceptionV3({});
+  // Stem 5 units; InceptionA 7 units x 3, B 4, C 10 x 4, D 6, E 9 x 2: 94
+  // BasicConv2d. Pools: stem 2 max, B and D one max each, A/C/E one average
+  // each. Concats: one per block, two more inside each E.
+  EXPECT_EQ(opHistogram(g), (Hist{{"AveragePool", 9}, {"BatchNormalization", 94}, {"Concat", 15}, {"Conv", 94},
+                                  {"Flatten", 1}, {"Gemm", 1}, {"GlobalAveragePool", 1}, {"MaxPool", 4},
+                                  {"Relu", 94}}));
+  EXPECT_EQ(inputShape(g, 0), (ir::Shape{1, 3, 299, 299}));
+  EXPECT_EQ(outputShape(g, 0), (ir::Shape{1, 1000}));
+  EXPECT_EQ(nodeNamed(g, "AuxLogits.conv0.conv"), nullptr);
+  const std::pair<const char*, ir::Shape> blocks[] = {
+      {"Mixed_5b", {1, 256, 35, 35}},  {"Mixed_5c", {1, 288, 35, 35}},  {"Mixed_5d", {1, 288, 35, 35}},
+      {"Mixed_6a", {1, 768, 17, 17}},  {"Mixed_6b", {1, 768, 17, 17}},  {"Mixed_6c", {1, 768, 17, 17}},
+      {"Mixed_6d", {1, 768, 17, 17}},  {"Mixed_6e", {1, 768, 17, 17}},  {"Mixed_7a", {1, 1280, 8, 8}},
+      {"Mixed_7b", {1, 2048, 8, 8}},   {"Mixed_7c", {1, 2048, 8, 8}}};
+  for (const auto& [block, shape] : blocks) {
+    const ir::Node* c = nodeNamed(g, std::string(block) + ".concat");
+    ASSERT_NE(c, nullptr) << block;
+    EXPECT_EQ(shapeOf(g, c->outputs[0]), shape) << block;
+  }
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "maxpool2")->outputs[0]), (ir::Shape{1, 192, 35, 35}));
+  // The factorised 7x7 of InceptionC (c7 = 128 in Mixed_6b) and the split
+  // 3x3 of InceptionE, with torchvision's paddings.
+  const ir::Node* row = nodeNamed(g, "Mixed_6b.branch7x7_2.conv");
+  const ir::Node* col = nodeNamed(g, "Mixed_6b.branch7x7_3.conv");
+  ASSERT_TRUE(row && col);
+  EXPECT_EQ(constShape(g, *row, 1), (ir::Shape{128, 128, 1, 7}));
+  EXPECT_EQ(row->attrs.getInts("pads"), (std::vector<int64_t>{0, 3, 0, 3}));
+  EXPECT_EQ(constShape(g, *col, 1), (ir::Shape{192, 128, 7, 1}));
+  EXPECT_EQ(col->attrs.getInts("pads"), (std::vector<int64_t>{3, 0, 3, 0}));
+  EXPECT_EQ(constShape(g, *nodeNamed(g, "Mixed_7c.branch3x3dbl_3b.conv"), 1), (ir::Shape{384, 384, 3, 1}));
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "Mixed_7b.branch3x3.concat")->outputs[0]), (ir::Shape{1, 768, 8, 8}));
+  for (const ir::Node* c : nodesOf(g, "Conv")) EXPECT_EQ(c->inputs.size(), 2u) << c->name << ": BasicConv2d has no bias";
+  for (const ir::Node* bn : nodesOf(g, "BatchNormalization")) EXPECT_EQ(bn->attrs.getFloat("epsilon", 0), 1e-3f);
+  for (const ir::Node* p : nodesOf(g, "AveragePool")) EXPECT_EQ(p->attrs.getInt("count_include_pad", 0), 1);
+  EXPECT_EQ(constShape(g, *nodeNamed(g, "fc"), 1), (ir::Shape{1000, 2048}));
+  // torchvision's inception_v3 has 27,161,264 parameters, 3,326,696 of them
+  // in AuxLogits (1x1 768->128 + BN, 5x5 128->768 + BN, fc 768->1000).
+  EXPECT_EQ(trainableParams(g), 27161264 - 3326696);
+  expectClose(static_cast<double>(trainableParams(g)), publishedParams("inception_v3"), 0.01, "trainable parameters");
+  // torchvision's table: 5.71 G multiply-adds; per block by hand, e.g.
+  // Conv2d_4a_3x3 192 x 80 x 9 x 71 x 71 = 696.9 M.
+  expectClose(convGemmMacs(g), 5.713216096e9, 1e-9, "multiply-adds");
+  EXPECT_EQ(ops::summarize(g).flopsUnknownNodes, 0u);
+}
+
+TEST(InceptionV3, SharesItsMixed5bWithTheInceptionBlockSample) {
+  // Same units, same shapes: the block sample is Mixed_5b without the prefix.
+  const ir::Graph v3 = samples::buildInceptionV3({});
+  const ir::Graph block = samples::buildInceptionBlock({});
+  for (const ir::Node* c : nodesOf(block, "Conv")) {
+    const ir::Node* same = nodeNamed(v3, "Mixed_5b." + c->name);
+    ASSERT_NE(same, nullptr) << c->name;
+    EXPECT_EQ(constShape(v3, *same, 1), constShape(block, *c, 1)) << c->name;
+    EXPECT_EQ(same->attrs.getInts("pads"), c->attrs.getInts("pads")) << c->name;
+  }
+}
+
+TEST(SqueezeNet, MatchesTorchvisionSqueezeNet11) {
+  const ir::Graph g = samples::buildSqueezeNet({});
+  // conv1, 8 Fire modules of 3 convs, the final conv; a ReLU after each.
+  EXPECT_EQ(opHistogram(g), (Hist{{"Concat", 8}, {"Conv", 26}, {"Flatten", 1}, {"GlobalAveragePool", 1},
+                                  {"MaxPool", 3}, {"Relu", 26}}));
+  EXPECT_EQ(inputShape(g, 0), (ir::Shape{1, 3, 224, 224}));
+  EXPECT_EQ(outputShape(g, 0), (ir::Shape{1, 1000}));
+  EXPECT_EQ(constShape(g, *nodeNamed(g, "features.0"), 1), (ir::Shape{64, 3, 3, 3}));
+  // 224 -> 111 (conv 3x3/2) -> 55 -> 27 -> 13 (max pools 3x3/2, ceil mode).
+  const std::pair<const char*, ir::Shape> pools[] = {
+      {"features.2", {1, 64, 55, 55}}, {"features.5", {1, 128, 27, 27}}, {"features.8", {1, 256, 13, 13}}};
+  for (const auto& [name, shape] : pools) {
+    const ir::Node* p = nodeNamed(g, name);
+    ASSERT_NE(p, nullptr) << name;
+    EXPECT_EQ(p->opType, "MaxPool");
+    EXPECT_EQ(p->attrs.getInt("ceil_mode", 0), 1) << name;
+    EXPECT_EQ(shapeOf(g, p->outputs[0]), shape) << name;
+  }
+  // Fire(squeeze, expand): output 2 x expand channels.
+  const std::tuple<int, int64_t, int64_t> fires[] = {{3, 16, 64},  {4, 16, 64},  {6, 32, 128},  {7, 32, 128},
+                                                     {9, 48, 192}, {10, 48, 192}, {11, 64, 256}, {12, 64, 256}};
+  for (const auto& [index, squeeze, expand] : fires) {
+    const std::string f = "features." + std::to_string(index);
+    const ir::Node* sq = nodeNamed(g, f + ".squeeze");
+    const ir::Node* e3 = nodeNamed(g, f + ".expand3x3");
+    ASSERT_TRUE(sq && e3) << f;
+    EXPECT_EQ(constShape(g, *sq, 1)[0], squeeze) << f;
+    EXPECT_EQ(constShape(g, *e3, 1), (ir::Shape{expand, squeeze, 3, 3})) << f;
+    EXPECT_EQ(constShape(g, *nodeNamed(g, f + ".expand1x1"), 1), (ir::Shape{expand, squeeze, 1, 1})) << f;
+    EXPECT_EQ(shapeOf(g, nodeNamed(g, f + ".concat")->outputs[0])[1], 2 * expand) << f;
+  }
+  for (const ir::Node* c : nodesOf(g, "Conv")) EXPECT_EQ(c->inputs.size(), 3u) << c->name << " has a bias";
+  EXPECT_EQ(constShape(g, *nodeNamed(g, "classifier.1"), 1), (ir::Shape{1000, 512, 1, 1}));
+  EXPECT_EQ(nodeNamed(g, "classifier.2")->opType, "Relu");
+  EXPECT_EQ(trainableParams(g), 1235496);  // torchvision's squeezenet1_1, exactly
+  expectClose(static_cast<double>(trainableParams(g)), publishedParams("squeezenet"), 0.01, "trainable parameters");
+  // torchvision's table: 0.35 G multiply-adds (features 262.6 M, the final
+  // conv 1000 x 512 x 13 x 13 = 86.5 M).
+  expectClose(convGemmMacs(g), 349151936, 1e-9, "multiply-adds");
+}
+
+TEST(RandWireGraph, WattsStrogatzGivesADagOfNKOverTwoEdges) {
+  for (uint32_t seed : {1u, 2u, 3u, 2019u}) {
+    for (int n : {8, 32}) {
+      samples::WeightRng rng(seed);
+      const samples::RandomDag dag = samples::wattsStrogatzDag(n, 4, 0.75f, rng);
+      ASSERT_EQ(dag.nodes(), n);
+      EXPECT_EQ(dag.edges(), n * 4 / 2) << "rewiring moves edges, never adds or drops one";
+      std::vector<int> degree(static_cast<size_t>(n), 0);
+      for (int j = 0; j < n; ++j) {
+        const auto& p = dag.preds[static_cast<size_t>(j)];
+        EXPECT_TRUE(std::is_sorted(p.begin(), p.end()));
+        EXPECT_EQ(std::adjacent_find(p.begin(), p.end()), p.end()) << "no double edge into " << j;
+        for (int i : p) {
+          EXPECT_LT(i, j) << "edges point from the lower index to the higher: a DAG";
+          ++degree[static_cast<size_t>(i)];
+          ++degree[static_cast<size_t>(j)];
+        }
+      }
+      for (int d : degree) EXPECT_GE(d, 2) << "every node keeps its K/2 own edges";
+      EXPECT_EQ(dag.inputs().front(), 0);
+      EXPECT_EQ(dag.outputs().back(), n - 1);
+    }
+  }
+  // Without rewiring: the ring lattice, each node joined to two on each side.
+  samples::WeightRng rng(1);
+  const samples::RandomDag ring = samples::wattsStrogatzDag(8, 4, 0.0f, rng);
+  EXPECT_EQ(ring.preds[0], (std::vector<int>{}));
+  EXPECT_EQ(ring.preds[1], (std::vector<int>{0}));
+  EXPECT_EQ(ring.preds[4], (std::vector<int>{2, 3}));
+  EXPECT_EQ(ring.preds[6], (std::vector<int>{0, 4, 5}));
+  EXPECT_EQ(ring.preds[7], (std::vector<int>{0, 1, 5, 6}));
+  EXPECT_EQ(ring.inputs(), (std::vector<int>{0}));
+  EXPECT_EQ(ring.outputs(), (std::vector<int>{7}));
+  EXPECT_THROW(samples::wattsStrogatzDag(4, 4, 0.5f, rng), std::invalid_argument);
+}
+
+TEST(RandWireGraph, StageGraphsComeFromTheFixedSeedNotTheWeightSeed) {
+  SampleConfig one, two;
+  two.seed = 2;
+  const auto a = samples::randWireStageGraphs(one);
+  const auto again = samples::randWireStageGraphs(one);
+  const auto b = samples::randWireStageGraphs(two);
+  ASSERT_EQ(a.size(), 3u);
+  for (size_t s = 0; s < 3; ++s) {
+    EXPECT_EQ(a[s].preds, again[s].preds);
+    EXPECT_EQ(a[s].preds, b[s].preds) << "the weight seed leaves the wiring alone";
+    EXPECT_EQ(a[s].nodes(), 32);
+  }
+  EXPECT_NE(a[0].preds, a[1].preds) << "every stage draws its own graph";
+  EXPECT_NE(a[1].preds, a[2].preds);
+  // The same draws as the generator's own, from kRandWireGraphSeed.
+  samples::WeightRng rng(samples::kRandWireGraphSeed);
+  for (size_t s = 0; s < 3; ++s)
+    EXPECT_EQ(samples::wattsStrogatzDag(32, samples::kRandWireNeighbours, samples::kRandWireRewiring, rng).preds,
+              a[s].preds);
+}
+
+// Checks one random stage of a RandWire graph against its DAG: N nodes of
+// ReLU -> depthwise 3x3 -> pointwise 1x1 -> BN, input nodes strided, each
+// node's Adds summing exactly its predecessors, the Mean over the sinks.
+void expectStageWiredAsItsDag(const ir::Graph& g, const std::string& stage, const samples::RandomDag& dag,
+                              int64_t channels, int64_t side) {
+  SCOPED_TRACE(stage);
+  auto bnOf = [&](int j) { return nodeNamed(g, stage + ".node" + std::to_string(j) + ".bn"); };
+  EXPECT_EQ(bnOf(dag.nodes()), nullptr) << "no node past N";
+  std::set<ir::ValueId> stageInputs;
+  for (int j = 0; j < dag.nodes(); ++j) {
+    const std::string n = stage + ".node" + std::to_string(j);
+    const ir::Node* bn = bnOf(j);
+    const ir::Node* dw = nodeNamed(g, n + ".conv.depthwise");
+    const ir::Node* pw = nodeNamed(g, n + ".conv.pointwise");
+    const ir::Node* r = nodeNamed(g, n + ".relu");
+    ASSERT_TRUE(bn && dw && pw && r) << n;
+    EXPECT_EQ(shapeOf(g, bn->outputs[0]), (ir::Shape{1, channels, side, side})) << n;
+    EXPECT_EQ(group(*dw), constShape(g, *dw, 1)[0]) << n << " is depthwise";
+    EXPECT_EQ(constShape(g, *dw, 1)[2], 3);
+    EXPECT_EQ(constShape(g, *pw, 1), (ir::Shape{channels, constShape(g, *dw, 1)[0], 1, 1})) << n;
+    const auto& preds = dag.preds[static_cast<size_t>(j)];
+    EXPECT_EQ(dw->attrs.getInts("strides"), (std::vector<int64_t>(2, preds.empty() ? 2 : 1))) << n;
+    // Walk the Add chain back from the ReLU: its leaves are what the node sums.
+    std::multiset<ir::ValueId> leaves;
+    std::vector<ir::ValueId> todo{r->inputs[0]};
+    int adds = 0;
+    while (!todo.empty()) {
+      const ir::ValueId v = todo.back();
+      todo.pop_back();
+      const ir::NodeId p = g.value(v).producer;
+      if (p != ir::kNone && g.node(p).opType == "Add" && g.node(p).name.rfind(n + ".add", 0) == 0) {
+        ++adds;
+        todo.insert(todo.end(), g.node(p).inputs.begin(), g.node(p).inputs.end());
+      } else {
+        leaves.insert(v);
+      }
+    }
+    std::multiset<ir::ValueId> want;
+    for (int i : preds) want.insert(bnOf(i)->outputs[0]);
+    if (preds.empty()) {
+      ASSERT_EQ(leaves.size(), 1u);
+      EXPECT_EQ(g.node(g.value(*leaves.begin()).producer).name.rfind(stage + ".", 0), std::string::npos)
+          << n << " reads the stage input";
+      stageInputs.insert(*leaves.begin());
+    } else {
+      EXPECT_EQ(leaves, want) << n;
+      EXPECT_EQ(adds, static_cast<int>(preds.size()) - 1) << n;
+    }
+  }
+  EXPECT_EQ(stageInputs.size(), 1u) << "every input node reads the one stage input";
+  // The stage output: the Mean of the sinks, or the one sink itself.
+  std::vector<ir::ValueId> sinks;
+  for (int j : dag.outputs()) sinks.push_back(bnOf(j)->outputs[0]);
+  const ir::Node* mean = nodeNamed(g, stage + ".mean");
+  if (sinks.size() == 1) {
+    EXPECT_EQ(mean, nullptr);
+    return;
+  }
+  ASSERT_NE(mean, nullptr);
+  EXPECT_EQ(mean->opType, "Mean");
+  EXPECT_EQ(mean->inputs, sinks);
+}
+
+TEST(RandWire, HasThreeRandomStagesOfThirtyTwoNodesWiredAsTheirGraphs) {
+  const SampleConfig config;
+  ASSERT_EQ(config.randwireNodes, 32);  // the paper's N
+  const ir::Graph g = samples::buildRandWire(config);
+  const auto dags = samples::randWireStageGraphs(config);
+  const std::string stages[] = {"conv3", "conv4", "conv5"};
+  const int64_t channels[] = {78, 156, 312}, side[] = {28, 14, 7};
+  int adds = 0;
+  for (size_t s = 0; s < 3; ++s) {
+    const samples::RandomDag& dag = dags[s];
+    EXPECT_GT(dag.outputs().size(), 1u) << stages[s] << " averages several sinks";
+    expectStageWiredAsItsDag(g, stages[s], dag, channels[s], side[s]);
+    adds += dag.edges() - (dag.nodes() - static_cast<int>(dag.inputs().size()));
+  }
+  // Per stage 32 x (ReLU, 2 convs, BN) and a Mean; conv1 conv-BN, conv2 and
+  // the classifier ReLU-conv-BN, then ReLU, pool, fc.
+  EXPECT_EQ(opHistogram(g), (Hist{{"Add", adds}, {"BatchNormalization", 3 * 32 + 3}, {"Conv", 3 * 64 + 3},
+                                  {"Flatten", 1}, {"Gemm", 1}, {"GlobalAveragePool", 1}, {"Mean", 3},
+                                  {"Relu", 3 * 32 + 3}}));
+  EXPECT_EQ(inputShape(g, 0), (ir::Shape{1, 3, 224, 224}));
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "conv1.bn")->outputs[0]), (ir::Shape{1, 39, 112, 112}));
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "conv2.bn")->outputs[0]), (ir::Shape{1, 78, 56, 56}));
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "classifier.bn")->outputs[0]), (ir::Shape{1, 1280, 7, 7}));
+  EXPECT_EQ(outputShape(g, 0), (ir::Shape{1, 1000}));
+
+  // Parameters from the graphs: a node with input width `in` has a 3x3
+  // depthwise (9 in), a pointwise (in x out) and BN scale and bias (2 out).
+  int64_t params = 3 * 39 * 9 + 2 * 39 + 39 * 78 * 9 + 2 * 78;  // conv1, conv2
+  int64_t in = 78;
+  for (size_t s = 0; s < 3; ++s) {
+    const int64_t out = channels[s];
+    const auto inputs = static_cast<int64_t>(dags[s].inputs().size());
+    params += inputs * (9 * in + in * out) + (32 - inputs) * (9 * out + out * out) + 32 * 2 * out;
+    in = out;
+  }
+  params += 312 * 1280 + 2 * 1280 + 1280 * 1000 + 1000;  // classifier conv-BN, fc
+  EXPECT_EQ(trainableParams(g), params);
+  // The paper (table 2, RandWire-WS small, C = 78): 5.6 +- 0.1 M parameters
+  // and 583 +- 6.2 M multiply-adds over its random graphs. This seed's
+  // graphs land inside the parameter band (5.676 M, +1.4%: more than the 1%
+  // the other samples meet, which a mean over random graphs does not
+  // promise) and 1.2% under the multiply-adds (576 M of conv and fc).
+  EXPECT_NEAR(static_cast<double>(params), publishedParams("randwire"), 0.1e6);
+  expectClose(convGemmMacs(g), 583e6, 0.02, "multiply-adds");
+}
+
+TEST(RandWire, TakesTheNodeCountFromTheConfig) {
+  SampleConfig config;
+  config.randwireNodes = 8;
+  const ir::Graph g = samples::buildRandWire(config);
+  const auto dags = samples::randWireStageGraphs(config);
+  const int64_t channels[] = {78, 156, 312}, side[] = {28, 14, 7};
+  const std::string stages[] = {"conv3", "conv4", "conv5"};
+  for (size_t s = 0; s < 3; ++s) {
+    ASSERT_EQ(dags[s].nodes(), 8);
+    expectStageWiredAsItsDag(g, stages[s], dags[s], channels[s], side[s]);
+  }
+  EXPECT_EQ(opHistogram(g).at("Conv"), 3 * 16 + 3);
+  EXPECT_EQ(outputShape(g, 0), (ir::Shape{1, 1000}));
+}
+
 TEST(NasBenchCells, StacksTheRequestedNumberOfCells) {
   SampleConfig config;
   config.nasbenchCells = 5;
@@ -256,6 +563,11 @@ TEST(SampleModels, TakeTheBatchFromTheConfig) {
   }
   EXPECT_EQ(outputShape(rnn, 0), (ir::Shape{30, 3, 128}));
   EXPECT_EQ(cnn.opsetVersion, 14);
+  for (auto build : {samples::buildInceptionV3, samples::buildSqueezeNet, samples::buildRandWire}) {
+    const ir::Graph g = build(config);
+    EXPECT_EQ(inputShape(g, 0)[0], 3) << g.name;
+    EXPECT_EQ(outputShape(g, 0), (ir::Shape{3, 1000})) << g.name;
+  }
 }
 
 }  // namespace
