@@ -165,8 +165,9 @@ ir::Result<ProfileResult> profileBuilds(const ProfileTarget& t, const schedule::
   return out;
 }
 
-ir::Result<ProfileResult> profilePlan(schedule::Plan& plan, const ir::Graph& graph,
+ir::Result<ProfileResult> profilePlan(schedule::Plan& plan, const ir::Graph& given,
                                       const std::vector<ir::Tensor>& inputs, const ProfileOptions& o) {
+  const ir::Graph& graph = schedule::graphOf(plan, given);  // the plan's own after a merge
   const ProfilerCapability capability = probeProfiler(o.probe);
   if (!capability.canRun()) return ir::makeError("cannot profile on the GPU: " + capability.message);
   auto driver = runtime::CudaDriver::load(o.probe.cuda.driverLibrary);

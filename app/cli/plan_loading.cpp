@@ -23,7 +23,7 @@ void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
   cmd->add_option("--ios-s", ios.maxGroups, "IOS: groups per stage (--policy ios)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--ios-variant", ios.variant, "IOS: stages of concurrent groups (parallel); merge and both to come")
+  cmd->add_option("--ios-variant", ios.variant, "IOS: stages of concurrent groups (parallel), operator merges (merge) or either (both)")
       ->capture_default_str();
   cmd->add_option("--ios-programs", ios.programs,
                   "IOS: all stages in one rProgram with barriers (one) or one launch per stage (stage)")
@@ -46,7 +46,7 @@ PlannedModel plannedOf(const pipeline::Pipeline& p) {
   const pipeline::Artifacts& a = p.artifacts();
   PlannedModel out;
   out.original = a.original;
-  out.optimized = a.optimized;
+  out.optimized = a.planGraph();
   if (a.plan) {
     out.plan = *a.plan;
     out.device = a.plan->device;

@@ -23,7 +23,7 @@ PlanRunOutputs runOnEmulator(std::shared_ptr<const ir::Graph> original, const st
   const exec::EmulationResult& emulated = *a.run->emulator;
   progress.status(fmt::format("emulated on {} threads in {}", emulated.threads, formatSeconds(emulated.seconds)));
   if (a.run->trace) writeTraceFile(request.traceFile, *a.run->trace);
-  return PlanRunOutputs{a.optimized, a.run->outputs};
+  return PlanRunOutputs{a.planGraph(), a.run->outputs};
 }
 
 }  // namespace rammer::cli

@@ -47,7 +47,7 @@ HostRunReport runOnHost(std::shared_ptr<const ir::Graph> original, const std::st
   r.lines.push_back(fmt::format("ran on   {}: {:.3f} ms per run (mean of {}){}", run->deviceName, run->meanRunMs,
                                 request.repeat, request.threadSanitizer ? ", ThreadSanitizer: no data race" : ""));
   if (!request.traceFile.empty()) r.lines.push_back("trace    " + request.traceFile + " (measured on the CPU)");
-  r.optimized = a.optimized;
+  r.optimized = a.planGraph();
   r.outputs = a.run->outputs;
   return r;
 }

@@ -101,7 +101,8 @@ class Builder {
 
 }  // namespace
 
-ir::Result<BufferTable> buildBufferTable(const schedule::Plan& plan, const ir::Graph& graph) {
+ir::Result<BufferTable> buildBufferTable(const schedule::Plan& plan, const ir::Graph& given) {
+  const ir::Graph& graph = schedule::graphOf(plan, given);  // the plan's own after a merge
   Builder b(graph);
   for (const schedule::PlannedOp& op : plan.ops) b.addOp(op);
   return b.finish();

@@ -159,8 +159,9 @@ void append(std::vector<int32_t>& words, const std::vector<int32_t>& more) { wor
 
 }  // namespace
 
-ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const ir::Graph& graph,
+ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const ir::Graph& given,
                                              const CodegenOptions& options) {
+  const ir::Graph& graph = schedule::graphOf(plan, given);  // the plan's own after a merge
   auto buffers = buildBufferTable(plan, graph);
   if (!buffers) return buffers.errors();
   const FunctionGroups groups = groupFunctions(plan, buffers->opArgs);

@@ -18,8 +18,9 @@ std::string opLabel(const schedule::PlannedOp& op) {
 
 }  // namespace
 
-ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir::Graph& graph,
+ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir::Graph& given,
                                            const std::vector<ir::Tensor>& inputs) {
+  const ir::Graph& graph = schedule::graphOf(plan, given);  // the plan's own after a merge
   if (auto errs = checkInputs(graph, inputs); !errs.empty()) return errs;
   BufferArena arena;
   arena.graph_ = &graph;

@@ -214,4 +214,10 @@ void Graph::compact() {
   for (size_t i = 0; i < values_.size(); ++i) byName_.emplace(values_[i].name, static_cast<ValueId>(i));
 }
 
+const Tensor* floatConstant(const Graph& g, ValueId v) {
+  if (v == kNone) return nullptr;
+  const Value& val = g.value(v);
+  return val.constant && val.constant->dtype() == DType::Float32 ? &*val.constant : nullptr;
+}
+
 }  // namespace rammer::ir

@@ -93,4 +93,8 @@ class Graph {
   std::unordered_map<std::string, ValueId> byName_;
 };
 
+// The data of `v` when it is a float32 constant (an initializer or a folded
+// value); nullptr otherwise, and for kNone.
+const Tensor* floatConstant(const Graph& g, ValueId v);
+
 }  // namespace rammer::ir

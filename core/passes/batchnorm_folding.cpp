@@ -7,19 +7,13 @@ namespace rammer::passes {
 
 namespace {
 
-const ir::Tensor* constantF32(const ir::Graph& g, ir::ValueId v) {
-  if (v == ir::kNone) return nullptr;
-  const ir::Value& val = g.value(v);
-  return val.constant && val.constant->dtype() == ir::DType::Float32 ? &*val.constant : nullptr;
-}
-
 // Per-channel scale s = gamma / sqrt(var + eps) and shift t = beta - mean * s.
 bool bnScaleShift(const ir::Graph& g, const ir::Node& bn, int64_t channels, std::vector<float>& s,
                   std::vector<float>& t) {
-  const ir::Tensor* gamma = constantF32(g, bn.input(1));
-  const ir::Tensor* beta = constantF32(g, bn.input(2));
-  const ir::Tensor* mean = constantF32(g, bn.input(3));
-  const ir::Tensor* var = constantF32(g, bn.input(4));
+  const ir::Tensor* gamma = ir::floatConstant(g, bn.input(1));
+  const ir::Tensor* beta = ir::floatConstant(g, bn.input(2));
+  const ir::Tensor* mean = ir::floatConstant(g, bn.input(3));
+  const ir::Tensor* var = ir::floatConstant(g, bn.input(4));
   if (!gamma || !beta || !mean || !var) return false;
   for (const ir::Tensor* p : {gamma, beta, mean, var})
     if (p->numel() != channels) return false;
@@ -42,12 +36,12 @@ ir::ValueId addConstant(ir::Graph& g, const std::string& base, ir::Tensor t) {
 // Conv: W [Cout, Cin/g, k...] scaled per output channel; bias b' = b*s + t.
 bool foldIntoConv(ir::Graph& g, ir::NodeId convId, const ir::Node& bn) {
   const ir::Node& conv = g.node(convId);
-  const ir::Tensor* w = constantF32(g, conv.input(1));
+  const ir::Tensor* w = ir::floatConstant(g, conv.input(1));
   if (!w || w->rank() < 3) return false;
   const int64_t cout = w->shape()[0];
   std::vector<float> s, t;
   if (!bnScaleShift(g, bn, cout, s, t)) return false;
-  const ir::Tensor* b = conv.input(2) == ir::kNone ? nullptr : constantF32(g, conv.input(2));
+  const ir::Tensor* b = conv.input(2) == ir::kNone ? nullptr : ir::floatConstant(g, conv.input(2));
   if (conv.input(2) != ir::kNone && (!b || b->numel() != cout)) return false;
 
   ir::Tensor w2 = *w;
@@ -69,14 +63,14 @@ bool foldIntoConv(ir::Graph& g, ir::NodeId convId, const ir::Node& bn) {
 // Gemm: Y = alpha*A*op(B) + beta*C; BN scales output column n.
 bool foldIntoGemm(ir::Graph& g, ir::NodeId gemmId, const ir::Node& bn) {
   const ir::Node& gemm = g.node(gemmId);
-  const ir::Tensor* bmat = constantF32(g, gemm.input(1));
+  const ir::Tensor* bmat = ir::floatConstant(g, gemm.input(1));
   if (!bmat || bmat->rank() != 2) return false;
   const bool transB = gemm.attrs.getInt("transB", 0) != 0;
   const int64_t n = transB ? bmat->shape()[0] : bmat->shape()[1];
   const int64_t k = transB ? bmat->shape()[1] : bmat->shape()[0];
   std::vector<float> s, t;
   if (!bnScaleShift(g, bn, n, s, t)) return false;
-  const ir::Tensor* c = gemm.input(2) == ir::kNone ? nullptr : constantF32(g, gemm.input(2));
+  const ir::Tensor* c = gemm.input(2) == ir::kNone ? nullptr : ir::floatConstant(g, gemm.input(2));
   if (gemm.input(2) != ir::kNone && !c) return false;
   // Only a per-column (or scalar) C folds into a [N] bias.
   if (c && !(c->numel() == 1 || (c->numel() == n && c->shape().back() == n))) return false;

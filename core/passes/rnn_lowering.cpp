@@ -43,12 +43,6 @@ struct DirectionParams {
   ValueId h0 = kNone, c0 = kNone;  // [B, H]
 };
 
-const ir::Tensor* constantF32(const ir::Graph& g, ValueId v) {
-  if (v == kNone) return nullptr;
-  const ir::Value& val = g.value(v);
-  return val.constant && val.constant->dtype() == ir::DType::Float32 ? &*val.constant : nullptr;
-}
-
 bool isUsed(const ir::Graph& g, ValueId v) {
   return v != kNone && (!g.value(v).consumers.empty() || g.value(v).isGraphOutput);
 }
@@ -143,10 +137,10 @@ std::optional<std::string> Lowering::refusal(const ir::Node& n, const RnnSpec& s
   if (s.seq < 0) return std::string("the sequence length is not known");
   if (s.seq == 0) return std::string("the sequence is empty");
   if (s.hidden < 0 || s.input < 0) return std::string("the input or hidden size is not known");
-  if (!constantF32(g_, n.input(ops::kRnnW)) || !constantF32(g_, n.input(ops::kRnnR)))
+  if (!ir::floatConstant(g_, n.input(ops::kRnnW)) || !ir::floatConstant(g_, n.input(ops::kRnnR)))
     return std::string("W or R is not a constant");
-  if (n.input(ops::kRnnB) != kNone && !constantF32(g_, n.input(ops::kRnnB))) return std::string("B is not a constant");
-  if (s.kind == RnnKind::Lstm && n.input(ops::kRnnP) != kNone && !constantF32(g_, n.input(ops::kRnnP)))
+  if (n.input(ops::kRnnB) != kNone && !ir::floatConstant(g_, n.input(ops::kRnnB))) return std::string("B is not a constant");
+  if (s.kind == RnnKind::Lstm && n.input(ops::kRnnP) != kNone && !ir::floatConstant(g_, n.input(ops::kRnnP)))
     return std::string("P is not a constant");
   if (ValueId lv = n.input(ops::kRnnSeqLens); lv != kNone) {
     const ir::Value& lens = g_.value(lv);
@@ -172,7 +166,7 @@ ValueId Lowering::index(int64_t i) {
 ValueId Lowering::stateSlice(ValueId state, const RnnSpec& s, int64_t d, const std::string& name) {
   if (state == kNone) return kNone;
   const int64_t axis = s.layout == 0 ? 0 : 1;
-  if (const ir::Tensor* t = constantF32(g_, state)) {
+  if (const ir::Tensor* t = ir::floatConstant(g_, state)) {
     if (allZero(*t)) return kNone;
     const int64_t nd = s.numDirections, B = t->shape()[s.layout == 0 ? 1 : 0], H = s.hidden;
     ir::Tensor out(ir::DType::Float32, {B, H});
@@ -191,8 +185,8 @@ ValueId Lowering::stateSlice(ValueId state, const RnnSpec& s, int64_t d, const s
 DirectionParams Lowering::params(const ir::Node& n, const RnnSpec& s, int64_t d, const std::string& base) {
   const int64_t H = s.hidden, I = s.input, GH = s.gates * H;
   const bool gru = s.kind == RnnKind::Gru, lbr = gru && s.linearBeforeReset;
-  const float* W = constantF32(g_, n.input(ops::kRnnW))->data<float>() + d * GH * I;
-  const float* R = constantF32(g_, n.input(ops::kRnnR))->data<float>() + d * GH * H;
+  const float* W = ir::floatConstant(g_, n.input(ops::kRnnW))->data<float>() + d * GH * I;
+  const float* R = ir::floatConstant(g_, n.input(ops::kRnnR))->data<float>() + d * GH * H;
   DirectionParams p;
   p.wT = constant(base + "/W_T", transposedRows(W, I, 0, GH));
   if (gru && !lbr) {
@@ -201,7 +195,7 @@ DirectionParams Lowering::params(const ir::Node& n, const RnnSpec& s, int64_t d,
   } else {
     p.rT = constant(base + "/R_T", transposedRows(R, H, 0, GH));
   }
-  if (const ir::Tensor* bt = constantF32(g_, n.input(ops::kRnnB))) {
+  if (const ir::Tensor* bt = ir::floatConstant(g_, n.input(ops::kRnnB))) {
     const float* Wb = bt->data<float>() + d * 2 * GH;
     const float* Rb = Wb + GH;
     ir::Tensor bias(ir::DType::Float32, {GH});
@@ -212,7 +206,7 @@ DirectionParams Lowering::params(const ir::Node& n, const RnnSpec& s, int64_t d,
     if (lbr) p.rbH = constant(base + "/Rb_h", vectorOf(Rb + 2 * H, H));
   }
   if (s.kind == RnnKind::Lstm)
-    if (const ir::Tensor* pt = constantF32(g_, n.input(ops::kRnnP)))
+    if (const ir::Tensor* pt = ir::floatConstant(g_, n.input(ops::kRnnP)))
       p.peep = constant(base + "/P", vectorOf(pt->data<float>() + d * 3 * H, 3 * H));
   p.h0 = stateSlice(n.input(ops::kRnnInitialH), s, d, base + "/h0");
   if (s.kind == RnnKind::Lstm) p.c0 = stateSlice(n.input(ops::kRnnInitialC), s, d, base + "/c0");

@@ -247,7 +247,7 @@ class StagesRun {
   bool validatePlan() {
     if (!need(a_.plan != nullptr && a_.optimized != nullptr, "plan")) return false;
     const auto start = Clock::now();
-    schedule::ValidationReport report = schedule::checkPlan(*a_.plan, *a_.optimized);
+    schedule::ValidationReport report = schedule::checkPlan(*a_.plan, *a_.planGraph());
     if (!report.ok()) {
       if (!o_.scheduleEditsFile.empty())
         add(ir::makeError("the schedule edits in " + o_.scheduleEditsFile + " break the plan"));
@@ -285,7 +285,7 @@ class StagesRun {
     context.progress = [this](const std::string& what, double within) { progress(what, within); };
     context.diagnose = [this](ir::Diagnostic d) { add(std::move(d)); };
     context.log = [this](std::string line) { report_.log.push_back(std::move(line)); };
-    auto run = runPlan(*a_.plan, *a_.optimized, *a_.original, o_.run, context);
+    auto run = runPlan(*a_.plan, *a_.planGraph(), *a_.original, o_.run, context);
     if (!run) {
       if (control_.cancelled()) return false;
       add(run.errors());

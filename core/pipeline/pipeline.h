@@ -75,6 +75,10 @@ struct Artifacts {
   std::shared_ptr<const sim::Trace> predicted;           // Simulate
   std::shared_ptr<const RunRecord> run;                  // Run
 
+  // The graph the plan runs: the optimized graph, or the plan's own when
+  // its policy rewrote it (IOS's operator merge).
+  std::shared_ptr<const ir::Graph> planGraph() const { return plan && plan->graph ? plan->graph : optimized; }
+
   // Drops the values of `stage` and every later stage.
   void resetFrom(Stage stage);
 };

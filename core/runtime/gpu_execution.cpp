@@ -6,8 +6,9 @@
 
 namespace rammer::runtime {
 
-ir::Result<GpuExecution> executeOnGpu(schedule::Plan& plan, const ir::Graph& graph,
+ir::Result<GpuExecution> executeOnGpu(schedule::Plan& plan, const ir::Graph& given,
                                       const std::vector<ir::Tensor>& inputs, const GpuExecutionOptions& options) {
+  const ir::Graph& graph = schedule::graphOf(plan, given);  // the plan's own after a merge
   const CudaCapability capability = probeCuda(options.libraries);
   if (!capability.canRun()) return ir::makeError("cannot run on a GPU: " + capability.message);
   auto driver = CudaDriver::load(options.libraries.driverLibrary);

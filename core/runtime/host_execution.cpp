@@ -172,8 +172,9 @@ ir::Result<HostExecution> executeOnHost(const schedule::Plan& plan, const ir::Gr
   return runHostProgram(*built, plan, graph, inputs, options);
 }
 
-ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedule::Plan& plan, const ir::Graph& graph,
+ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedule::Plan& plan, const ir::Graph& given,
                                          const std::vector<ir::Tensor>& inputs, const HostExecutionOptions& options) {
+  const ir::Graph& graph = schedule::graphOf(plan, given);  // the plan's own after a merge
   if (options.repeat < 1) return ir::makeError("repeat must be at least 1");
   if (inputs.size() != graph.inputs().size())
     return ir::makeError(fmt::format("the model has {} inputs, {} given", graph.inputs().size(), inputs.size()));

@@ -2,6 +2,7 @@
 // A Plan: the rKernel chosen for every operator and the sequence of
 // rPrograms (one kernel launch each) that run their rTasks. What policies
 // produce, the validator checks, the emulator/simulator/codegen consume.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,17 @@ struct Plan {
   std::vector<PlannedOp> ops;
   std::vector<ProgramInfo> programs;
   std::vector<std::string> decisions;  // one line per policy decision, in order
+  // Set when the policy rewrote the graph it was given (IOS's operator
+  // merge): `ops` are nodes of this graph, the one to validate, emulate and
+  // generate code from. It keeps every value id of the given graph, so
+  // inputs and outputs bind the same way. Null: the given graph.
+  std::shared_ptr<const ir::Graph> graph;
 
   size_t numRTasks() const;
   int totalVEUs(size_t program) const { return programs.at(program).program.numVEUs(); }
 };
+
+// The graph `plan` runs: its own when the policy rewrote one, else `given`.
+inline const ir::Graph& graphOf(const Plan& plan, const ir::Graph& given) { return plan.graph ? *plan.graph : given; }
 
 }  // namespace rammer::schedule

@@ -200,6 +200,9 @@ ir::Result<VDevice> PlanBuilder::layout(const std::vector<int32_t>& ops) const {
 
 bool PlanBuilder::cutBefore(int32_t op) const { return constraints_.cutBefore.count(opName(op)) != 0; }
 bool PlanBuilder::noCutBefore(int32_t op) const { return constraints_.noCutBefore.count(opName(op)) != 0; }
+bool PlanBuilder::edited(int32_t op) const {
+  return constraints_.kernelFor.count(opName(op)) != 0 || pinsByOp_.count(op) != 0 || cutBefore(op) || noCutBefore(op);
+}
 
 const TaskPin* PlanBuilder::pinFor(RTask task) const {
   auto it = pinsByOp_.find(task.op);

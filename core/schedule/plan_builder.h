@@ -50,6 +50,9 @@ class PlanBuilder {
   std::string label(int32_t op) const;
 
   double taskTime(const kernels::RKernel& k, int veusPerSM) const { return options_.taskTime(k, plan_.device, veusPerSM); }
+  double taskTimeUnder(const kernels::RKernel& k, const TaskLoad& load) const {
+    return options_.loadedTaskTime ? options_.loadedTaskTime(k, plan_.device, load) : taskTime(k, load.veusPerSM);
+  }
   KernelEstimate estimate(const kernels::RKernel& k) const;
   size_t fastest(int32_t op) const;
   size_t mostEfficient(int32_t op) const;
@@ -67,6 +70,9 @@ class PlanBuilder {
 
   bool cutBefore(int32_t op) const;
   bool noCutBefore(int32_t op) const;
+  // Whether any schedule edit names the operator (a pinned rKernel or
+  // rTask, a cut); IOS does not merge such operators away.
+  bool edited(int32_t op) const;
   // The vEU `task` is pinned to, -1 when free; an error when the pin is out of range.
   ir::Result<int> pinnedVEU(RTask task, int numVEUs) const;
 

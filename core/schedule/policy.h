@@ -24,6 +24,19 @@ using KernelSource = std::function<ir::Result<kernels::OperatorKernels>(const ir
 // `veusPerSM` vEUs share each SM. Replaceable by the simulator's CostModel.
 using TaskTimeFn = std::function<double(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM)>;
 
+// How busy the device is when an rTask starts: the vEUs per SM (the
+// program's occupancy) and the vEUs running an rTask on its SM and on the
+// whole device, itself included. 0 means all of them (a busy device).
+struct TaskLoad {
+  int veusPerSM = 1;
+  int busyOnSM = 0;
+  int busyVEUs = 0;
+};
+// The estimate under a given load (the simulator's CostModel); policies
+// that know how much of the device a stage leaves idle ask it (IOS).
+using LoadedTaskTimeFn =
+    std::function<double(const kernels::RKernel& kernel, const device::DeviceSpec& device, const TaskLoad& load)>;
+
 // The built-in estimate: a roofline per vEU. A vEU gets 1/veusPerSM of its
 // SM's FP32 rate, and no more than its threads can issue (one FLOP per lane
 // of the SM's subPartitions x warpSize lanes per cycle-share), and
@@ -51,6 +64,8 @@ struct IosOptions {
 struct PolicyOptions {
   KernelSource kernelSource = kernels::kernelsFor;
   TaskTimeFn taskTime = estimateTaskTimeUs;
+  // Empty: taskTime, as if the device were busy.
+  LoadedTaskTimeFn loadedTaskTime;
   // Polled while planning (per operator, wave or stage, and every thousand
   // rTasks placed); once it returns true the policy stops with the error
   // "scheduling cancelled". Empty: never.

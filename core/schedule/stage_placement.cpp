@@ -1,6 +1,7 @@
 #include "core/schedule/stage_placement.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace rammer::schedule {
@@ -37,19 +38,31 @@ ir::Result<bool> placeStages(PlanBuilder& b, const std::vector<PlacedStage>& sta
     std::set<std::pair<double, int>> byFree;
     for (size_t v = 0; v < free.size(); ++v) byFree.emplace(std::max(free[v], stageStart), static_cast<int>(v));
     double end = stageStart;
+    // An operator of a chain starts once the one before it has ended:
+    // placing it as if it could start with the stage would pile its rTasks
+    // onto the few vEUs the earlier operators leave idle.
+    std::map<int32_t, int32_t> after;
+    for (const auto& chain : stages[s].chains)
+      for (size_t k = 1; k < chain.size(); ++k) after[chain[k]] = chain[k - 1];
+    std::map<int32_t, double> opEnd;
     for (int32_t op : stages[s].ops) {
       const double t = b.taskTime(b.kernel(op), d.layout.veusPerSM);
+      double ready = stageStart;
+      if (auto it = after.find(op); it != after.end()) ready = std::max(ready, opEnd[it->second] + barrier);
+      double& doneAt = opEnd[op];
+      doneAt = ready;
       for (int64_t r = 0; r < b.numRTasks(op); ++r) {
         const RTask task{op, r};
         auto pinned = b.pinnedVEU(task, d.layout.numVEUs);
         if (!pinned) return pinned.errors();
         int v = *pinned;
         if (v < 0) v = byFree.begin()->second;
-        const double start = std::max(free[static_cast<size_t>(v)], stageStart);
-        byFree.erase({start, v});
+        const double start = std::max(free[static_cast<size_t>(v)], ready);
+        byFree.erase({std::max(free[static_cast<size_t>(v)], stageStart), v});
         free[static_cast<size_t>(v)] = start + t;
         byFree.emplace(start + t, v);
         end = std::max(end, start + t);
+        doneAt = std::max(doneAt, start + t);
         d.placements.emplace_back(task, v);
       }
     }

@@ -340,8 +340,9 @@ PlanProblem unorderedProducer(const Plan& plan, int program, RTask consumer, Slo
             program, {consumer, producer}, {at, producerAt}, plan.ops.at(static_cast<size_t>(consumer.op)).name);
 }
 
-std::vector<std::vector<int32_t>> producersFromGraph(const Plan& plan, const ir::Graph& graph,
+std::vector<std::vector<int32_t>> producersFromGraph(const Plan& plan, const ir::Graph& given,
                                                      std::vector<PlanProblem>& problems) {
+  const ir::Graph& graph = graphOf(plan, given);  // the plan's own after a merge
   std::map<ir::NodeId, int32_t> planIndex;
   for (size_t i = 0; i < plan.ops.size(); ++i) planIndex[plan.ops[i].node] = static_cast<int32_t>(i);
   std::vector<std::vector<int32_t>> producers(plan.ops.size());
@@ -371,7 +372,8 @@ std::vector<std::vector<int32_t>> producersFromGraph(const Plan& plan, const ir:
   return producers;
 }
 
-ValidationReport checkPlan(const Plan& plan, const ir::Graph& graph, size_t maxProblems) {
+ValidationReport checkPlan(const Plan& plan, const ir::Graph& given, size_t maxProblems) {
+  const ir::Graph& graph = graphOf(plan, given);  // the plan's own after a merge
   return Checker(plan, graph, maxProblems).run();
 }
 

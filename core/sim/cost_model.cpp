@@ -10,7 +10,9 @@ schedule::TaskTimeFn taskTimeFn(std::shared_ptr<const CostModel> model) {
 
 schedule::PolicyOptions policyOptions(std::shared_ptr<const CostModel> model) {
   schedule::PolicyOptions o;
-  o.taskTime = taskTimeFn(std::move(model));
+  o.taskTime = taskTimeFn(model);
+  o.loadedTaskTime = [model = std::move(model)](const kernels::RKernel& k, const device::DeviceSpec& d,
+                                                const schedule::TaskLoad& load) { return model->taskTimeUs(k, d, load); };
   return o;
 }
 

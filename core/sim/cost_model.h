@@ -23,11 +23,8 @@ namespace rammer::sim {
 // SM and on the whole device, itself included (they compete for the SM's
 // issue slots and for DRAM). 0 means all of them: veusPerSM on the SM,
 // veusPerSM x SMs on the device (a busy device, what policies assume).
-struct TaskContext {
-  int veusPerSM = 1;
-  int busyOnSM = 0;
-  int busyVEUs = 0;
-};
+// The policies' TaskLoad, so a policy can ask what the simulator will.
+using TaskContext = schedule::TaskLoad;
 
 class CostModel {
  public:
@@ -48,7 +45,8 @@ class CostModel {
 // The model's task time with every vEU busy, as a policy's TaskTimeFn
 // (shares ownership of the model).
 schedule::TaskTimeFn taskTimeFn(std::shared_ptr<const CostModel> model);
-// Default policy options (the kernel library) with the model's task time.
+// Default policy options (the kernel library) with the model's task time,
+// busy and under a given load.
 schedule::PolicyOptions policyOptions(std::shared_ptr<const CostModel> model);
 
 }  // namespace rammer::sim

@@ -8,7 +8,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -23,21 +22,16 @@
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
 
+#include "tests/bench/bench_clock.h"
+
 namespace fs = std::filesystem;
 using namespace rammer;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// CPU time of this thread: on a shared machine it counts only our work.
-double threadCpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
+using bench::Clock;
+using bench::seconds;
+using bench::threadCpuSeconds;
 
 double median(std::vector<double> xs) {
   std::sort(xs.begin(), xs.end());

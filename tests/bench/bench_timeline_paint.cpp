@@ -12,10 +12,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <string>
 #include <vector>
 
+#include "tests/bench/bench_clock.h"
 #include "tests/viz/timeline_test_traces.h"
 #include "viz/widgets/timeline_view.h"
 
@@ -27,11 +27,7 @@ double msSince(const QElapsedTimer& t) { return static_cast<double>(t.nsecsElaps
 
 // This thread's CPU time: on a busy (shared, 2-core) machine it says more
 // about the code than wall time does.
-double threadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
+double threadCpuMs() { return 1e3 * bench::threadCpuSeconds(); }
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

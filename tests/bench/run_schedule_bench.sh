@@ -14,18 +14,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
 
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
-  if [ ! -f "$build/build.ninja" ]; then
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRAMMER_BUILD_GUI=OFF
-  fi
-  ninja -C "$build" -j"${JOBS:-1}" rammer-bench-schedule sample_models
-fi
-build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt")
-if [ "$build_type" != "Release" ]; then
-  echo "run_schedule_bench.sh: warning: $build is a '$build_type' build; timings are meant for Release" >&2
-fi
-
-echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+. "$root/tests/bench/bench_build.sh"
+bench_prepare run_schedule_bench.sh rammer-bench-schedule sample_models
 "$build/bin/rammer-bench-schedule" --samples "$build/samples" --repeat "${REPEAT:-3}" --device h100
 echo
 "$build/bin/rammer-bench-schedule" --samples "$build/samples" --repeat 1 --device v100 \

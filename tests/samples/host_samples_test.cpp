@@ -3,10 +3,10 @@
 // policy, relative L2 error at most 1e-4; and every example schedule edit
 // in resources/schedules, on the host target and on the emulator.
 //
-// The default run takes the small models and one LSTM model (a few seconds
-// of compiling each); RAMMER_HOST_ALL=1 runs every sample x policy (about
-// 15 minutes on two cores: resnext29, deepspeech2 and lstm_tc run for
-// seconds each on the CPU). docs/PERFORMANCE.md has the numbers.
+// The default run takes the small models, one LSTM model and one random
+// graph (a few seconds of compiling each); RAMMER_HOST_ALL=1 runs every
+// sample x policy (about 20 minutes on two cores: resnext29, deepspeech2 and
+// lstm_tc run for seconds each on the CPU). docs/PERFORMANCE.md has the numbers.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -34,11 +34,14 @@ bool runAll() {
   return e && std::string(e) == "1";
 }
 
-// What CI runs by default: every policy on the small models, and the LSTM
-// cells (a different family of rKernels) through seq2seq's Rammer plan.
+// What CI runs by default: every policy on the small models, the LSTM
+// cells (a different family of rKernels) through seq2seq's Rammer plan, and
+// randwire's Rammer plan (about 3.5 s: 96 random-graph nodes, sums of up to
+// 6 inputs and Means of up to 9 sinks as generated code). squeezenet
+// (about 3 s per policy) and inception_v3 only run with RAMMER_HOST_ALL=1.
 bool inDefaultRun(const std::string& sample, const std::string& policy) {
   static const std::set<std::string> small = {"sample_cnn", "inception_block", "nasbench_cells"};
-  return small.count(sample) || (sample == "seq2seq" && policy == "wavefront");
+  return small.count(sample) || ((sample == "seq2seq" || sample == "randwire") && policy == "wavefront");
 }
 
 using testing::optimizedSampleGraph;
@@ -65,7 +68,7 @@ TEST_P(HostSample, GeneratedProgramMatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(AllSamples, HostSample,
                          ::testing::Combine(::testing::ValuesIn(sampleNames()),
-                                            ::testing::Values("sequential", "wavefront", "greedy")));
+                                            ::testing::Values("sequential", "wavefront", "greedy", "ios")));
 
 // resources/schedules/MODEL_edits.json applied to MODEL, for every policy.
 class HostScheduleEdits : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
@@ -112,7 +115,7 @@ std::vector<std::string> editFiles() {
 
 INSTANTIATE_TEST_SUITE_P(Resources, HostScheduleEdits,
                          ::testing::Combine(::testing::ValuesIn(editFiles()),
-                                            ::testing::Values("sequential", "wavefront", "greedy")));
+                                            ::testing::Values("sequential", "wavefront", "greedy", "ios")));
 
 }  // namespace
 }  // namespace rammer

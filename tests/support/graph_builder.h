@@ -1,5 +1,6 @@
 #pragma once
 // Builds small ir::Graphs in tests without going through ONNX files.
+#include <random>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,15 @@ inline ir::Attributes attrs(std::initializer_list<std::pair<std::string, ir::Att
   ir::Attributes a;
   for (auto& [k, v] : kv) a.set(k, v);
   return a;
+}
+
+// Floats uniform in [lo, hi], the same for the same seed.
+inline ir::Tensor randomTensor(ir::Shape shape, uint32_t seed, float lo = -2, float hi = 2) {
+  ir::Tensor t(ir::DType::Float32, std::move(shape));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  for (float& v : t.values<float>()) v = d(rng);
+  return t;
 }
 
 }  // namespace rammer::testing

@@ -91,7 +91,9 @@ class StudioSession : public QObject {
   // --- results (null until produced)
   bool hasModel() const { return optimized_ != nullptr; }
   std::shared_ptr<const ir::Graph> originalGraph() const { return original_; }
-  std::shared_ptr<const ir::Graph> graph() const { return optimized_; }  // what is scheduled
+  // What the plan runs: the optimized graph, or the plan's own when its
+  // policy merged operators (IOS), so views find every planned node.
+  std::shared_ptr<const ir::Graph> graph() const { return plan_ && plan_->graph ? plan_->graph : optimized_; }
   const std::vector<passes::PassRecord>& passLog() const { return passLog_; }
   std::shared_ptr<const schedule::Plan> plan() const { return plan_; }
   std::shared_ptr<const sim::Trace> predictedTrace() const { return predicted_; }

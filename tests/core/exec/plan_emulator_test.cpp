@@ -26,16 +26,9 @@ using schedule::Instr;
 using schedule::Plan;
 using schedule::Slot;
 namespace rt = rammer::testing;
+using rt::randomTensor;
 
 namespace {
-
-ir::Tensor randomTensor(ir::Shape shape, uint32_t seed) {
-  ir::Tensor t(ir::DType::Float32, std::move(shape));
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  for (float& v : t.values<float>()) v = d(rng);
-  return t;
-}
 
 // A device with few SMs keeps vEU counts small enough to read in messages.
 device::DeviceSpec smallDevice() {

@@ -18,14 +18,6 @@
 
 namespace rammer::testing {
 
-inline ir::Tensor randomTensor(ir::Shape shape, uint32_t seed, float lo = -2, float hi = 2) {
-  ir::Tensor t(ir::DType::Float32, std::move(shape));
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  for (float& v : t.values<float>()) v = d(rng);
-  return t;
-}
-
 // The last node added to the builder's graph.
 inline ir::NodeId lastNode(const ir::Graph& g) { return static_cast<ir::NodeId>(g.numNodeSlots()) - 1; }
 

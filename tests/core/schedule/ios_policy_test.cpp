@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "core/exec/plan_emulator.h"
+#include "core/exec/reference_executor.h"
 #include "core/pipeline/pipeline.h"
 #include "core/schedule/validator.h"
 #include "core/sim/analytic_cost_model.h"
@@ -52,7 +56,7 @@ TEST(IosPolicy, PlansValidStagesAndExplainsThem) {
     }
     EXPECT_GT(stageLines, 0u);
     EXPECT_EQ(ios->programs.size(), 1u);  // by default one program, a barrier between stages
-    EXPECT_NE(summary.find(std::to_string(stageLines) + " stages; DP "), std::string::npos) << summary;
+    EXPECT_NE(summary.find(std::to_string(stageLines) + " stages (0 merged); DP "), std::string::npos) << summary;
 
     auto sequential = plan("sequential", *g);
     ASSERT_TRUE(sequential.ok());
@@ -100,9 +104,6 @@ TEST(IosPolicy, HonoursPinnedRKernelsAndCuts) {
 
 TEST(IosPolicy, BadOptionsAreNamed) {
   const auto g = optimized("sample_cnn");
-  IosOptions merge;
-  merge.variant = "merge";
-  EXPECT_NE(plan("ios", *g, {}, merge).errorText().find("needs merged rKernels"), std::string::npos);
   IosOptions odd;
   odd.variant = "sideways";
   EXPECT_NE(plan("ios", *g, {}, odd).errorText().find("unknown IOS variant 'sideways'"), std::string::npos);
@@ -112,6 +113,69 @@ TEST(IosPolicy, BadOptionsAreNamed) {
   IosOptions layout;
   layout.programs = "two";
   EXPECT_NE(plan("ios", *g, {}, layout).errorText().find("unknown IOS program layout 'two'"), std::string::npos);
+}
+
+// Operator merge: Inception's three 1x1 convolutions on the block input
+// become one Conv and a Split in the plan's own graph; the plan is valid
+// there, computes what the graph means on the emulator, and the other
+// operators keep their rKernels. A schedule edit naming an operator keeps it
+// out of any merge.
+TEST(IosPolicy, MergesConvolutionsOnOneInputIntoOneRKernel) {
+  const auto g = optimized("inception_block");
+  const std::vector<ir::Tensor> inputs = {[&] {
+    ir::Tensor t(ir::DType::Float32, g->value(g->inputs()[0]).type.shape);
+    float v = 0;
+    for (float& x : t.values<float>()) x = std::sin(v += 0.37f);
+    return t;
+  }()};
+  auto want = exec::runReference(*g, inputs);
+  ASSERT_TRUE(want.ok()) << want.errorText();
+  for (const char* variant : {"merge", "both"}) {
+    SCOPED_TRACE(variant);
+    IosOptions o;
+    o.variant = variant;
+    auto ios = plan("ios", *g, {}, o);
+    ASSERT_TRUE(ios.ok()) << ios.errorText();
+    std::string summary;
+    for (const auto& d : ios->decisions)
+      if (d.rfind(std::string("ios (") + variant + ",", 0) == 0) summary = d;
+    ASSERT_FALSE(summary.empty());
+    if (std::string(variant) == "merge") {
+      ASSERT_NE(ios->graph, nullptr);
+      EXPECT_NE(summary.find("(1 merged)"), std::string::npos) << summary;
+      bool wide = false, split = false;
+      for (const auto& op : ios->ops) {
+        wide = wide || (op.opType == "Conv" && op.name == "branch1x1.conv+branch5x5_1.conv+branch3x3dbl_1.conv");
+        split = split || op.opType == "Split";
+        EXPECT_NE(op.name, "branch1x1.conv");  // merged away
+      }
+      EXPECT_TRUE(wide && split);
+      bool explained = false;
+      for (const auto& d : ios->decisions)
+        explained = explained || d.find(": merge branch1x1.conv + branch5x5_1.conv + branch3x3dbl_1.conv (one Conv and a Split)") != std::string::npos;
+      EXPECT_TRUE(explained);
+    }
+    const ir::Graph& runs = graphOf(*ios, *g);
+    EXPECT_TRUE(checkPlan(*ios, runs).ok());
+    auto got = exec::emulatePlan(*ios, *g, inputs, {});  // the emulator takes the plan's own graph
+    ASSERT_TRUE(got.ok()) << got.errorText();
+    ASSERT_EQ(got->outputs.size(), want->size());
+    const auto gv = got->outputs[0].values<float>();
+    const auto wv = (*want)[0].values<float>();
+    for (size_t e = 0; e < wv.size(); ++e) ASSERT_NEAR(gv[e], wv[e], 1e-4f * (1 + std::fabs(wv[e]))) << e;
+    auto sequential = plan("sequential", *g);
+    EXPECT_LE(predictedUs(*ios), predictedUs(*sequential));
+  }
+  IosOptions o;
+  o.variant = "merge";
+  Constraints c;
+  c.kernelFor["branch1x1.conv"] = "conv_igemm_32x32";
+  auto pinned = plan("ios", *g, c, o);
+  ASSERT_TRUE(pinned.ok()) << pinned.errorText();
+  bool kept = false;
+  for (const auto& op : pinned->ops) kept = kept || (op.name == "branch1x1.conv" && op.kernel.name == "conv_igemm_32x32");
+  EXPECT_TRUE(kept);
+  EXPECT_TRUE(checkPlan(*pinned, graphOf(*pinned, *g)).ok());
 }
 
 }  // namespace
