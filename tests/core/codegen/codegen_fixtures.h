@@ -69,6 +69,19 @@ inline schedule::Plan planSample(const ir::Graph& graph, const std::string& poli
   return planSample(graph, policy, *d, constraints);
 }
 
+// IOS with operator merge (a plan that carries its own, rewritten graph).
+inline schedule::Plan planIosMerged(const ir::Graph& graph, const std::string& device = "h100") {
+  schedule::PolicyOptions options;
+  options.ios.variant = "merge";
+  auto p = schedule::makePolicy("ios", options);
+  auto d = device::loadDevice(device);
+  if (!p || !d) throw std::runtime_error(!p ? p.errorText() : d.errorText());
+  auto plan = (*p)->schedule(graph, *d, {});
+  if (!plan) throw std::runtime_error(plan.errorText());
+  if (!plan->graph) throw std::runtime_error("IOS merged nothing on " + graph.name);
+  return std::move(plan).value();
+}
+
 // The first existing file of `candidates`, or "" when none is installed.
 inline std::string findTool(const std::vector<std::string>& candidates) {
   for (const auto& c : candidates)

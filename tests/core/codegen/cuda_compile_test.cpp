@@ -47,6 +47,22 @@ TEST_P(SampleCudaCompile, WavefrontAndSequentialCompileForSm80AndSm90) {
   }
 }
 
+// IOS's merged convolutions (a plan on its own graph: a wide Conv and a
+// Split) compile like any other plan.
+TEST(IosMergeCudaCompile, MergedInceptionBlockCompilesForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  const ir::Graph graph = testing::optimizedSampleGraph("inception_block");
+  const schedule::Plan plan = testing::planIosMerged(graph);
+  auto gp = generateProgram(plan, graph, {});
+  ASSERT_TRUE(gp) << gp.errorText();
+  EXPECT_NE(gp->source.find("branch1x1.conv+branch5x5_1.conv+branch3x3dbl_1.conv"), std::string::npos);
+  const testing::Nvrtc::Result r = nvrtc.compile(gp->source, "inception_block_ios_merge.cu", "sm_90");
+  EXPECT_TRUE(r.ok) << r.log.substr(0, 20000);
+  EXPECT_EQ(r.log.find("warning"), std::string::npos) << r.log.substr(0, 20000);
+  EXPECT_GT(r.cubinBytes, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Samples, SampleCudaCompile, ::testing::ValuesIn(testing::codegenSampleNames()),
                          [](const auto& info) { return info.param; });
 

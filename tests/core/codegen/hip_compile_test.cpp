@@ -46,6 +46,25 @@ TEST_P(SampleHipCompile, WavefrontAndSequentialCompileForGfx90a) {
   std::printf("[ clang    ] %s: wavefront + sequential, gfx90a: %.1f s\n", name.c_str(), seconds);
 }
 
+TEST(IosMergeHipCompile, MergedInceptionBlockCompilesForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (clang.empty()) GTEST_SKIP() << "no clang-15";
+  if (!fs::exists(testing::kRocmDeviceLibs) || !fs::exists("/usr/include/hip/hip_runtime.h"))
+    GTEST_SKIP() << "no ROCm device libraries or HIP headers (rocm-device-libs, libamdhip64-dev)";
+  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/hip/ios_merge";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const ir::Graph graph = testing::optimizedSampleGraph("inception_block");
+  CodegenOptions options;
+  options.target = Target::Hip;
+  auto gp = generateProgram(testing::planIosMerged(graph, "mi250x"), graph, options);
+  ASSERT_TRUE(gp) << gp.errorText();
+  std::ofstream(dir / "ios_merge.hip") << gp->source;
+  const auto [rc, out] = testing::runCommand("cd " + dir.string() + " && " + testing::hipCompileCommand(clang) +
+                                             " --cuda-device-only -c ios_merge.hip");
+  EXPECT_EQ(rc, 0) << out.substr(0, 20000);
+}
+
 INSTANTIATE_TEST_SUITE_P(SmallSamples, SampleHipCompile,
                          ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
                          [](const auto& info) { return info.param; });
