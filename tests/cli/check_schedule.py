@@ -284,6 +284,30 @@ def case_redundant(a):
         fail(f"text output lacks {line!r} or the cut list:\n{p.stdout[-2000:]}")
 
 
+def case_ios(a):
+    # Inception's three 1x1 convolutions on the block input: merged by
+    # --ios-variant merge into one Conv and a Split, explained per stage.
+    dev = json.load(open(a.device_json))
+    for variant in ["parallel", "merge", "both"]:
+        check_plan_json(schedule_json(a, a.model, "ios", "--ios-variant", variant), "ios", dev)
+    p = run([a.rammer, "-q", "schedule", a.model, "--policy", "ios", "--ios-variant", "merge", "--decisions",
+             "--max-rows", "0"])
+    for text in ["ios (merge, r=3, s=8, programs: one): ", "(1 merged); DP ",
+                 ": merge branch1x1.conv + branch5x5_1.conv + branch3x3dbl_1.conv (one Conv and a Split): ",
+                 "branch1x1.conv+branch5x5_1.conv+branch3x3dbl_1.conv.split", "the best other last stage gives"]:
+        if text not in p.stdout:
+            fail(f"--decisions lacks {text!r}:\n{p.stdout[-3000:]}")
+    sequential = schedule_json(a, a.model, "sequential")["predicted_latency_us"]
+    for variant in ["parallel", "merge", "both"]:
+        ios = schedule_json(a, a.model, "ios", "--ios-variant", variant)["predicted_latency_us"]
+        if ios > sequential:
+            fail(f"IOS ({variant}) predicted {ios} us, above the sequential policy's {sequential} us")
+    expect_error(a, ["schedule", a.model, "--policy", "ios", "--ios-variant", "sideways"],
+                 "unknown IOS variant 'sideways'; variants: parallel, merge, both")
+    expect_error(a, ["schedule", a.model, "--policy", "ios", "--ios-programs", "two"],
+                 "unknown IOS program layout 'two'")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", required=True)
