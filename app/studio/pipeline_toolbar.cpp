@@ -32,6 +32,16 @@ PipelineToolBar::PipelineToolBar(viz::StudioSession* session, QAction* open, con
     if (!syncing_) emit policyChosen(policy_->currentText());
   });
 
+  iosVariant_ = new QComboBox(this);
+  iosVariant_->setObjectName(QStringLiteral("iosVariantPicker"));
+  iosVariant_->addItems(viz::StudioSession::iosVariants());
+  iosVariant_->setToolTip(tr("IOS stages: concurrent groups (parallel), operator merges (merge: operators on one "
+                             "input computed as one wider operator and a Split), or either (both)"));
+  addWidget(iosVariant_);
+  connect(iosVariant_, &QComboBox::activated, this, [this](int) {
+    if (!syncing_) session_->setIosVariant(iosVariant_->currentText());
+  });
+
   addWidget(new QLabel(tr(" Device "), this));
   device_ = new QComboBox(this);
   device_->setObjectName(QStringLiteral("devicePicker"));
@@ -67,6 +77,8 @@ void PipelineToolBar::sync() {
   const QString policy = session_->policy();
   if (policy_->findText(policy) < 0) policy_->addItem(policy);
   policy_->setCurrentText(policy);
+  iosVariant_->setCurrentText(session_->iosVariant());
+  iosVariant_->setEnabled(policy == QStringLiteral("ios"));
   const QString device = session_->device();
   if (device_->findText(device) < 0) device_->insertItem(device_->count() - 1, device);
   device_->setCurrentText(device);

@@ -1,6 +1,6 @@
 #pragma once
-// The Pipeline toolbar: Open, the policy / device / batch pickers, and
-// Re-schedule, Compile & Run, Cancel. The pickers always show the
+// The Pipeline toolbar: Open, the policy / IOS variant / device / batch
+// pickers, and Re-schedule, Compile & Run, Cancel. The pickers always show the
 // session's settings (sync); a person's pick goes to the session (the
 // policy through policyChosen, so the window can route it through the undo
 // stack; a device JSON file through a file dialog; the batch re-imports).
@@ -27,6 +27,7 @@ class PipelineToolBar : public QToolBar {
 
   QComboBox* policyPicker() const { return policy_; }
   QComboBox* devicePicker() const { return device_; }
+  QComboBox* iosVariantPicker() const { return iosVariant_; }  // enabled with the ios policy
   QSpinBox* batchPicker() const { return batch_; }
 
   // The pickers show the session's policy, device and batch.
@@ -44,6 +45,7 @@ class PipelineToolBar : public QToolBar {
   viz::StudioSession* session_;
   QComboBox* policy_ = nullptr;
   QComboBox* device_ = nullptr;
+  QComboBox* iosVariant_ = nullptr;
   QSpinBox* batch_ = nullptr;
   bool syncing_ = false;
 };

@@ -113,6 +113,11 @@ TEST_F(MainWindowTest, OpensAModelFromTheCommandLineIntoEveryView) {
   EXPECT_EQ(s->plan()->policy, "sequential");
   EXPECT_EQ(window->policyPicker()->currentText(), "sequential");
   EXPECT_EQ(window->devicePicker()->currentText(), "h100");
+  // IOS's variant picker is live only under the ios policy.
+  auto* iosVariant = window->findChild<QComboBox*>(QStringLiteral("iosVariantPicker"));
+  ASSERT_TRUE(iosVariant);
+  EXPECT_FALSE(iosVariant->isEnabled());
+  EXPECT_EQ(iosVariant->currentText(), "parallel");
   EXPECT_TRUE(window->windowTitle().contains(QStringLiteral("sample_cnn.onnx")));
   // The graph view shows the session's optimized graph; the timeline its prediction.
   EXPECT_EQ(window->graphView()->graph(), s->graph().get());

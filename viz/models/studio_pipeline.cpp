@@ -66,6 +66,7 @@ pipeline::Options optionsOf(const PipelineRequest& q) {
   o.policy = q.policy;
   o.device = q.device;
   o.constraints = q.constraints;
+  o.ios = q.ios;
   o.costModel = studioCostModel();
   pipeline::RunOptions& run = o.run;
   run.target = q.runTarget;

@@ -63,6 +63,7 @@ struct PipelineRequest {
   std::string policy = "wavefront";
   std::string device = "h100";  // preset id or device JSON path
   schedule::Constraints constraints;
+  schedule::IosOptions ios;  // with policy "ios"
 
   // Outputs of the stages before `from` (the session's current state).
   std::shared_ptr<const ir::Graph> original;   // as imported: the numeric reference

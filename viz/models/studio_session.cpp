@@ -56,6 +56,9 @@ StudioSession::~StudioSession() {
 
 QStringList StudioSession::policyNames() { return toQStringList(schedule::policyNames()); }
 QStringList StudioSession::deviceIds() { return toQStringList(device::presetIds()); }
+QStringList StudioSession::iosVariants() {
+  return {QStringLiteral("parallel"), QStringLiteral("merge"), QStringLiteral("both")};
+}
 
 const std::vector<StudioDiagnostic>& StudioSession::diagnostics() const { return diagnostics_->diagnostics(); }
 
@@ -88,6 +91,15 @@ void StudioSession::setRunTarget(RunTarget target) {
   if (target == runTarget_) return;
   runTarget_ = target;
   emit settingsChanged();
+}
+
+quint64 StudioSession::setIosVariant(const QString& variant) {
+  const std::string v = variant.trimmed().toStdString();
+  if (v == iosVariant_) return 0;
+  iosVariant_ = v;
+  emit settingsChanged();
+  if (policy_ != "ios" || (!hasModel() && !loading())) return 0;
+  return submit(PipelineStage::Schedule, PipelineStage::Simulate);
 }
 
 quint64 StudioSession::setDevice(const QString& device) {
@@ -154,6 +166,7 @@ quint64 StudioSession::submit(PipelineStage from, PipelineStage to) {
   q.batch = requestedBatch_;
   q.policy = policy_;
   q.device = device_;
+  q.ios.variant = iosVariant_;
   if (pendingConstraints_)
     q.constraints = pendingConstraints_->constraints;
   else if (from != PipelineStage::Import)
@@ -251,6 +264,7 @@ void StudioSession::applyPlan(PipelineResult& r) {
     // As asked (a device file stays a file, not the id inside it).
     plannedPolicy_ = r.request.policy;
     plannedDevice_ = r.request.device;
+    plannedIosVariant_ = r.request.ios.variant;
   }
   predicted_ = valid ? r.predicted : nullptr;
   metrics_->setPredicted(predicted_);
@@ -283,9 +297,10 @@ void StudioSession::rejectConstraints(PipelineResult& r) {
 void StudioSession::revertSettings() {
   // The plan on screen is the truth: put the pickers back to what made it.
   if (!plan_) return;
-  if (policy_ == plannedPolicy_ && device_ == plannedDevice_) return;
+  if (policy_ == plannedPolicy_ && device_ == plannedDevice_ && iosVariant_ == plannedIosVariant_) return;
   policy_ = plannedPolicy_;
   device_ = plannedDevice_;
+  iosVariant_ = plannedIosVariant_;
   emit settingsChanged();
 }
 

@@ -71,6 +71,7 @@ class StudioSession : public QObject {
 
   static QStringList policyNames();  // schedule::policyNames()
   static QStringList deviceIds();    // device::presetIds()
+  static QStringList iosVariants();  // parallel, merge, both (schedule::IosOptions::variant)
   static constexpr const char* kDefaultPolicy = "wavefront";
   static constexpr const char* kDefaultDevice = "h100";
 
@@ -79,6 +80,8 @@ class StudioSession : public QObject {
   int64_t batch() const { return batch_; }
   QString policy() const { return QString::fromStdString(policy_); }
   QString device() const { return QString::fromStdString(device_); }
+  // IOS's stage kinds (used when the policy is "ios").
+  QString iosVariant() const { return QString::fromStdString(iosVariant_); }
   const schedule::Constraints& constraints() const { return constraints_; }
   // What "Compile & Run" may use; probed on the worker when never set.
   void setCapability(std::optional<runtime::CudaCapability> capability) { capability_ = std::move(capability); }
@@ -117,6 +120,8 @@ class StudioSession : public QObject {
   quint64 openModel(const QString& path, int64_t batch = 1);
   quint64 setPolicy(const QString& policy);
   quint64 setDevice(const QString& device);
+  // Re-plans only when the policy is "ios" (else it applies to a later IOS plan).
+  quint64 setIosVariant(const QString& variant);
   // Returns the constraints request id (see the rules above).
   quint64 setConstraints(const schedule::Constraints& constraints);
   quint64 reschedule();  // the same settings again (F5)
@@ -190,6 +195,7 @@ class StudioSession : public QObject {
   int64_t requestedBatch_ = 1;
   std::string policy_ = kDefaultPolicy;
   std::string device_ = kDefaultDevice;
+  std::string iosVariant_ = "parallel";
   std::optional<PendingConstraints> pendingConstraints_;
   quint64 nextConstraintsRequest_ = 0;
   std::optional<runtime::CudaCapability> capability_;
@@ -203,7 +209,7 @@ class StudioSession : public QObject {
   std::shared_ptr<const ir::Graph> optimized_;
   std::vector<passes::PassRecord> passLog_;
   std::shared_ptr<const schedule::Plan> plan_;
-  std::string plannedPolicy_, plannedDevice_;  // the settings plan_ was made with
+  std::string plannedPolicy_, plannedDevice_, plannedIosVariant_ = "parallel";  // the settings plan_ was made with
   std::shared_ptr<const sim::Trace> predicted_;
   std::shared_ptr<const sim::Trace> measured_;
   RunBackend backend_ = RunBackend::None;

@@ -166,6 +166,35 @@ TEST_F(StudioSessionTest, ChangingPolicyAndDeviceMakesNewPlans) {
   EXPECT_FALSE(session.isBusy());
 }
 
+// IOS's variant re-plans only under the ios policy; with merges the plan
+// carries its own graph, which graph() then gives the views.
+TEST_F(StudioSessionTest, IosVariantMergesOperatorsAndTheViewsGetThePlansGraph) {
+  session.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx"));
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  EXPECT_EQ(session.setIosVariant(QStringLiteral("merge")), 0u);  // wavefront: nothing to re-plan
+  EXPECT_EQ(session.iosVariant(), "merge");
+  EXPECT_NE(session.setPolicy(QStringLiteral("ios")), 0u);
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  auto merged = session.plan();
+  ASSERT_TRUE(merged && merged->graph);
+  EXPECT_TRUE(findOp(*merged, "branch1x1.conv+branch5x5_1.conv+branch3x3dbl_1.conv"));
+  EXPECT_EQ(session.graph(), merged->graph);
+  for (const auto& op : merged->ops) EXPECT_EQ(session.graph()->node(op.node).name, op.name);
+
+  EXPECT_NE(session.setIosVariant(QStringLiteral("parallel")), 0u);
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  ASSERT_TRUE(session.plan());
+  EXPECT_FALSE(session.plan()->graph);
+  EXPECT_FALSE(findOp(*session.plan(), "branch1x1.conv+branch5x5_1.conv+branch3x3dbl_1.conv"));
+  EXPECT_TRUE(findOp(*session.plan(), "branch1x1.conv"));
+
+  // An unknown variant is refused and the picker goes back to the plan's.
+  EXPECT_NE(session.setIosVariant(QStringLiteral("sideways")), 0u);
+  EXPECT_FALSE(waitJob(session));
+  EXPECT_NE(allMessages(session.diagnostics()).find("unknown IOS variant 'sideways'"), std::string::npos);
+  EXPECT_EQ(session.iosVariant(), "parallel");
+}
+
 TEST_F(StudioSessionTest, UnknownPolicyIsReportedAndThePlanAndPickerKept) {
   loadSampleCnn();
   const auto before = session.plan();
