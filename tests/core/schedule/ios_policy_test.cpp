@@ -98,7 +98,9 @@ TEST(IosPolicy, HonoursPinnedRKernelsAndCuts) {
   ASSERT_TRUE(ios.ok()) << ios.errorText();
   EXPECT_EQ(ios->programs.size(), 2u);  // the one program, cut at block.b's stage
   for (const auto& op : ios->ops)
-    if (op.name == "stem") EXPECT_EQ(op.kernel.name, "conv_igemm_32x32");
+    if (op.name == "stem") {
+      EXPECT_EQ(op.kernel.name, "conv_igemm_32x32");
+    }
   EXPECT_TRUE(checkPlan(*ios, *g).ok());
 }
 

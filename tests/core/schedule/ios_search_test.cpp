@@ -104,7 +104,9 @@ void expectValidSchedule(const IosProblem& p, const IosSolution& s) {
   double total = 0;
   for (size_t k = 0; k < s.stages.size(); ++k) {
     total += s.stages[k].cost;
-    if (s.stages[k].alternativeCost) EXPECT_GE(*s.stages[k].alternativeCost, s.stages[k].bestCost);
+    if (s.stages[k].alternativeCost) {
+      EXPECT_GE(*s.stages[k].alternativeCost, s.stages[k].bestCost);
+    }
     for (const auto& g : s.stages[k].groups) {
       EXPECT_LE(static_cast<int>(g.size()), s.stages[k].kind == IosStageKind::Merge ? p.numOps : p.maxGroupOps);
       for (int op : g) {
