@@ -13,7 +13,8 @@
 // --json keys: model, policy, device, device_name, cost_model,
 // schedule_seconds, predicted_latency_us, sm_efficiency (0..1), veus and
 // veus_per_sm (the largest program's), rtasks, barriers, launch_overhead_us
-// (all launches), barrier_wait_veu_us (summed over vEUs), programs[] {index,
+// (all launches), barrier_wait_veu_us (summed over vEUs), dram_bytes (the
+// rKernels' global-memory traffic, all charged to DRAM), programs[] {index,
 // veus_per_sm, veus, rtasks, barriers, start_us, end_us, cut_reason},
 // kernels[] per operator {op, type, view, kernel (null for views), family,
 // rule, rtasks, threads, shared_bytes, flops, bytes, program}, and with
@@ -32,6 +33,7 @@
 #include "app/cli/model_loading.h"
 #include "app/cli/plan_loading.h"
 #include "app/cli/trace_file.h"
+#include "core/ops/model_summary.h"
 #include "core/schedule/barrier_removal.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/profile_db.h"
@@ -102,6 +104,7 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
   j["launch_overhead_us"] = s.launchOverheadUs;
   // Summed over vEUs: vEU-microseconds spent waiting at barriers.
   j["barrier_wait_veu_us"] = s.barrierWaitVeuUs;
+  j["dram_bytes"] = s.dramBytes;
   j["programs"] = Json::array();
   for (size_t p = 0; p < plan.programs.size(); ++p) {
     const auto& info = plan.programs[p];
@@ -183,8 +186,8 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
              formatSeconds(pm.scheduleSeconds));
   const std::string perSM = s.minVEUsPerSM == s.maxVEUsPerSM ? std::to_string(s.maxVEUsPerSM)
                                                               : fmt::format("{}-{}", s.minVEUsPerSM, s.maxVEUsPerSM);
-  fmt::print("plan       {} program(s), {} rTasks, {} barriers; {} vEUs/SM, up to {} vEUs\n", s.programs, s.rtasks,
-             s.barriers, perSM, s.maxVEUs);
+  fmt::print("plan       {} program(s), {} rTasks, {} barriers; {} vEUs/SM, up to {} vEUs; {} of DRAM traffic\n",
+             s.programs, s.rtasks, s.barriers, perSM, s.maxVEUs, ops::formatBytes(static_cast<int64_t>(s.dramBytes)));
   fmt::print("predicted  {:.1f} us, SM efficiency {:.1f}% ({}: a prediction, not a measurement)\n", s.predictedUs,
              100 * s.smEfficiency, model.name());
 

@@ -46,6 +46,7 @@ const Field<int64_t> kInt64Fields[] = {
 const Field<double> kDoubleFields[] = {
     {"clock_ghz", &DeviceSpec::clockGHz, true},
     {"memory_bandwidth_gbs", &DeviceSpec::memoryBandwidthGBs, true},
+    {"l2_bandwidth_gbs", &DeviceSpec::l2BandwidthGBs, false},
     {"peak_fp32_tflops", &DeviceSpec::peakFp32Tflops, true},
     {"launch_overhead_us", &DeviceSpec::launchOverheadUs, false},
     {"barrier_latency_us", &DeviceSpec::barrierLatencyUs, false},
@@ -109,6 +110,9 @@ ir::Result<DeviceSpec> parseDeviceJson(const std::string& text, const std::strin
       d.peakFp32Tflops <= 0 || d.subPartitions <= 0 || d.regAllocUnit <= 0 || d.sharedAllocUnit <= 0)
     return ir::makeError("device limits must be positive (sms, warp_size, threads, blocks, registers, rates)", {},
                          source);
+  // Optional facts: 0 means unknown, a negative number is a typo.
+  if (d.l2Bytes < 0) return ir::makeError("l2_bytes must not be negative (0 = unknown)", {}, source);
+  if (d.l2BandwidthGBs < 0) return ir::makeError("l2_bandwidth_gbs must not be negative (0 = unknown)", {}, source);
   return d;
 }
 

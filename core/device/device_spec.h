@@ -38,7 +38,24 @@ struct DeviceSpec {
   std::vector<int> sharedCarveoutsKB;  // selectable shared-memory sizes per SM
 
   double clockGHz = 1.0;
-  double memoryBandwidthGBs = 1000;
+  double memoryBandwidthGBs = 1000;  // DRAM (HBM)
+  // L2 bandwidth (GB/s, all slices together; 0 = unknown). Data a consumer
+  // finds still in L2 moves at this rate, not the DRAM's: the fact a
+  // memory-tier cost model needs to price fused or co-scheduled producer ->
+  // consumer traffic (GraphTurbo's argument). Not used for latency yet.
+  // Preset values are approximate, and mix measured and peak figures (on
+  // V100 they differ by ~1.45x: 2150 measured, 2048 B/clk x 1.53 GHz peak);
+  // per GCD on MI250X:
+  //   V100 2150: measured L2 load throughput, Jia et al. 2018,
+  //     "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking".
+  //   A100 5000: NVIDIA's A100 whitepaper gives 2.3x V100's L2 read bandwidth.
+  //   H100/H200 7000: third-party microbenchmarks (e.g. chips and cheese,
+  //     2023, H100 PCIe) scaled to the SXM's 132 SMs and clock; the ~12 TB/s
+  //     quoted online is no vendor figure. H200 has the same die and L2.
+  //   MI250X 6900: 32 L2 channels x 128 B/clk x 1.7 GHz (CDNA 2 whitepaper,
+  //     ROCm docs), a peak.
+  //   MI50 1750: 16 channels x 64 B/clk x 1.725 GHz (Vega 20), a peak.
+  double l2BandwidthGBs = 0;
   double peakFp32Tflops = 10;
   int64_t l2Bytes = 0;
   double launchOverheadUs = 3;   // host launch + drain, per kernel

@@ -23,6 +23,8 @@ PlanFigures figuresOf(const schedule::Plan& plan, const Trace* predicted) {
     f.maxVEUsPerSM = std::max(f.maxVEUsPerSM, p.veusPerSM);
     f.minVEUsPerSM = std::min(f.minVEUsPerSM, p.veusPerSM);
   }
+  for (const auto& op : plan.ops)
+    if (!op.isView) f.dramBytes += op.kernel.bytes;
   if (predicted) {
     f.predictedUs = predicted->totalUs;
     f.smEfficiency = predicted->smEfficiency;

@@ -1,9 +1,9 @@
 #pragma once
 // The figures people read off a plan (how many rPrograms, rTasks and
-// barrier-rTasks, how many vEUs) and off its prediction (latency, SM
-// efficiency, launch overhead, barrier waits). Computed here and nowhere
-// else, so the CLI's summary, the studio's status line and the policy
-// comparison can never disagree.
+// barrier-rTasks, how many vEUs, how many bytes of global-memory traffic)
+// and off its prediction (latency, SM efficiency, launch overhead, barrier
+// waits). Computed here and nowhere else, so the CLI's summary, the studio's
+// status line and metrics, and the policy comparison can never disagree.
 #include <cstddef>
 #include <vector>
 
@@ -19,6 +19,12 @@ struct PlanFigures {
   int maxVEUs = 0;        // the largest program's vDevice
   int maxVEUsPerSM = 0;
   int minVEUsPerSM = 0;
+  // Global-memory traffic of the chosen rKernels (bytes, every non-view
+  // operator's kernel.bytes), from the plan alone. Today all of it counts as
+  // DRAM traffic, as the cost model charges it; a later memory-tier model
+  // will move intermediates kept in L2 or shared memory off it, and then
+  // the schedule, not only the rKernels, will change this figure.
+  double dramBytes = 0;
   // From the predicted trace (0 without one).
   double predictedUs = 0;
   double smEfficiency = 0;       // 0..1: the utilization of the vDevice

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 POLICIES = ["sequential", "wavefront", "greedy", "ios"]
-KEYS = ["predicted_latency_us", "sm_efficiency", "veus", "programs", "kernels"]
+KEYS = ["predicted_latency_us", "sm_efficiency", "veus", "programs", "kernels", "dram_bytes"]
 
 
 def fail(msg):
@@ -88,6 +88,13 @@ def check_plan_json(j, policy, dev):
     for k in kernels:
         if k["view"] and k["kernel"] is not None:
             fail(f"{where}: view {k['op']} has an rKernel")
+    # Global-memory traffic: the chosen rKernels' bytes (views move none).
+    # Policies may choose different rKernels, so no relation across them.
+    dram = j["dram_bytes"]
+    if isinstance(dram, bool) or not isinstance(dram, (int, float)) or not dram > 0:
+        fail(f"{where}: dram_bytes {dram!r} is not a positive number")
+    if not math.isclose(dram, sum(k["bytes"] for k in real), rel_tol=1e-9):
+        fail(f"{where}: dram_bytes {dram} != the kernels' bytes {sum(k['bytes'] for k in real)}")
     if policy == "sequential":
         # RammerBase: one program per operator, in order, no barriers.
         if len(progs) != len(real) or [k["program"] for k in real] != list(range(len(real))):
@@ -247,7 +254,7 @@ def case_profile_db(a):
 def case_text(a):
     p = run([a.rammer, "-q", "schedule", a.model, "--policy", "sequential", "--decisions", "--max-rows", "0"])
     for text in ["programs", "rKernels", "vEUs/SM", "predicted ", "SM efficiency", "a prediction, not a measurement",
-                 "decisions", "RammerBase: one program per operator", "fastest"]:
+                 "decisions", "RammerBase: one program per operator", "fastest", "B of DRAM traffic"]:
         if text not in p.stdout:
             fail(f"text output lacks {text!r}:\n{p.stdout}")
     if "more (--max-rows 0 lists all)" in p.stdout:

@@ -1,8 +1,9 @@
 #pragma once
 // The Metrics dock: the prediction beside what a run measured (GPU) or the
 // CPU emulator recorded, one row per metric. Shared rows first (latency, SM
-// efficiency, launches, rTasks, barriers, vEUs), then whatever else either
-// trace or the run reported (CUPTI counters, output check, emulator threads).
+// efficiency, launches, rTasks, barriers, vEUs, and the plan's DRAM traffic
+// from sim::figuresOf), then whatever else either trace or the run reported
+// (CUPTI counters, output check, emulator threads).
 // The measured column's header says where its numbers come from, so an
 // emulated run is never mistaken for a GPU measurement.
 #include <QAbstractTableModel>
@@ -14,6 +15,10 @@
 #include <vector>
 
 #include "core/sim/trace.h"
+
+namespace rammer::schedule {
+struct Plan;
+}
 
 namespace rammer::viz {
 
@@ -28,11 +33,14 @@ class MetricsModel : public QAbstractTableModel {
     QString name;
     std::optional<double> predicted;
     std::optional<double> measured;
+    bool bytes = false;  // a byte count, shown as "12.3 MB"
   };
 
   explicit MetricsModel(QObject* parent = nullptr);
 
-  void setPredicted(std::shared_ptr<const sim::Trace> trace);
+  // `plan`, the plan `trace` predicts, adds the figures read off the plan
+  // itself (DRAM traffic); only read during the call.
+  void setPredicted(std::shared_ptr<const sim::Trace> trace, const schedule::Plan* plan = nullptr);
   // `label` heads the measured column ("emulated: CPU (no GPU)"); `extra`
   // are the run's own numbers (latency statistics, CUPTI metrics, checks).
   void setMeasured(std::shared_ptr<const sim::Trace> trace, const QString& label,
@@ -53,6 +61,7 @@ class MetricsModel : public QAbstractTableModel {
   void rebuild();
 
   std::shared_ptr<const sim::Trace> predicted_;
+  std::optional<double> predictedDramBytes_;
   std::shared_ptr<const sim::Trace> measured_;
   QString measuredLabel_;
   std::vector<std::pair<std::string, double>> extra_;

@@ -267,7 +267,7 @@ void StudioSession::applyPlan(PipelineResult& r) {
     plannedIosVariant_ = r.request.ios.variant;
   }
   predicted_ = valid ? r.predicted : nullptr;
-  metrics_->setPredicted(predicted_);
+  metrics_->setPredicted(predicted_, plan_.get());
   clearMeasured();
   if (valid && pendingConstraints_) {
     const quint64 request = pendingConstraints_->request;

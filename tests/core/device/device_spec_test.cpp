@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "core/device/device_spec.h"
 
 using namespace rammer::device;
@@ -17,6 +19,7 @@ TEST(DeviceSpec, AllPresetsLoadAndRoundTrip) {
     EXPECT_EQ(again->sms, d->sms);
     EXPECT_EQ(again->sharedPerBlockOptin, d->sharedPerBlockOptin);
     EXPECT_DOUBLE_EQ(again->memoryBandwidthGBs, d->memoryBandwidthGBs);
+    EXPECT_DOUBLE_EQ(again->l2BandwidthGBs, d->l2BandwidthGBs);
   }
   EXPECT_EQ(presetDevice("H100")->sms, 132);  // case-insensitive
 }
@@ -43,4 +46,50 @@ TEST(DeviceSpec, ClearErrors) {
   auto noFile = loadDevice("/nonexistent/dev.json");
   ASSERT_FALSE(noFile.ok());
   EXPECT_NE(noFile.errorText().find("cannot open device file"), std::string::npos);
+}
+
+namespace {
+// A minimal valid device file with `extra` fields appended.
+std::string deviceText(const std::string& extra) {
+  return R"({"id":"x","name":"x","vendor":"nvidia","arch":"sm_90","sms":4,"warp_size":32,
+             "max_threads_per_block":1024,"max_threads_per_sm":2048,"max_blocks_per_sm":32,
+             "regs_per_sm":65536,"shared_per_sm":65536,"shared_per_block":49152,
+             "clock_ghz":1.5,"memory_bandwidth_gbs":1000,"peak_fp32_tflops":10)" +
+         extra + "}";
+}
+}  // namespace
+
+TEST(DeviceSpec, L2BandwidthIsOptionalAndRoundTrips) {
+  auto absent = parseDeviceJson(deviceText(""), "a.json");
+  ASSERT_TRUE(absent.ok()) << absent.errorText();
+  EXPECT_EQ(absent->l2BandwidthGBs, 0);  // unknown
+
+  auto given = parseDeviceJson(deviceText(R"(,"l2_bandwidth_gbs":4321.5)"), "g.json");
+  ASSERT_TRUE(given.ok()) << given.errorText();
+  EXPECT_DOUBLE_EQ(given->l2BandwidthGBs, 4321.5);
+  EXPECT_NE(deviceToJson(*given).find("\"l2_bandwidth_gbs\""), std::string::npos);
+  auto again = parseDeviceJson(deviceToJson(*given), "round trip");
+  ASSERT_TRUE(again.ok()) << again.errorText();
+  EXPECT_DOUBLE_EQ(again->l2BandwidthGBs, 4321.5);
+}
+
+TEST(DeviceSpec, NegativeL2FactsAreRefusedByName) {
+  auto bw = parseDeviceJson(deviceText(R"(,"l2_bandwidth_gbs":-1)"), "n.json");
+  ASSERT_FALSE(bw.ok());
+  EXPECT_NE(bw.errorText().find("l2_bandwidth_gbs"), std::string::npos) << bw.errorText();
+  EXPECT_NE(bw.errorText().find("n.json"), std::string::npos);
+  auto bytes = parseDeviceJson(deviceText(R"(,"l2_bytes":-1)"), "n.json");
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_NE(bytes.errorText().find("l2_bytes"), std::string::npos) << bytes.errorText();
+}
+
+// Every preset knows its L2, and L2 outruns DRAM: the property a memory-tier
+// model relies on (keeping an intermediate in L2 can only help).
+TEST(DeviceSpec, PresetL2IsFasterThanDram) {
+  for (const auto& id : presetIds()) {
+    auto d = presetDevice(id);
+    ASSERT_TRUE(d.ok()) << d.errorText();
+    EXPECT_GT(d->l2Bytes, 0) << id;
+    EXPECT_GT(d->l2BandwidthGBs, d->memoryBandwidthGBs) << id;
+  }
 }

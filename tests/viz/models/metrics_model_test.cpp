@@ -6,6 +6,8 @@
 
 #include <QAbstractItemModelTester>
 
+#include "core/schedule/plan.h"
+
 namespace rammer::viz {
 namespace {
 
@@ -71,6 +73,40 @@ TEST(MetricsModel, PredictedBesideMeasured) {
   model.clearMeasured();
   EXPECT_FALSE(model.find(QStringLiteral("Latency (us)"))->measured);
   EXPECT_EQ(model.find(QStringLiteral("emulator_threads")), nullptr);
+}
+
+TEST(MetricsModel, DramTrafficFromThePlan) {
+  MetricsModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  schedule::Plan plan;
+  plan.ops.resize(3);
+  plan.ops[0].kernel.bytes = 8e6;
+  plan.ops[1].kernel.bytes = 4.3e6;
+  plan.ops[2].isView = true;  // moves nothing
+  plan.ops[2].kernel.bytes = 1e9;
+  const QString name = QStringLiteral("DRAM traffic (predicted)");
+
+  model.setPredicted(trace(10, 0.25));  // no plan: no row
+  EXPECT_EQ(model.find(name), nullptr);
+  model.setPredicted(trace(10, 0.25), &plan);
+  const auto* dram = model.find(name);
+  ASSERT_NE(dram, nullptr);
+  EXPECT_DOUBLE_EQ(*dram->predicted, 12.3e6);
+  EXPECT_FALSE(dram->measured);
+  int row = -1;
+  for (int r = 0; r < model.rowCount(); ++r)
+    if (model.index(r, MetricsModel::NameColumn).data().toString() == name) row = r;
+  ASSERT_GE(row, 0);
+  EXPECT_EQ(model.index(row, MetricsModel::PredictedColumn).data().toString(), "12.3 MB");
+  EXPECT_DOUBLE_EQ(model.index(row, MetricsModel::PredictedColumn).data(MetricsModel::ValueRole).toDouble(), 12.3e6);
+  EXPECT_EQ(model.index(row, MetricsModel::MeasuredColumn).data().toString(), "-");
+  // A measured run leaves the plan's figure in place; no trace, no figure.
+  auto gpu = trace(20, 0.5);
+  gpu->measured = true;
+  model.setMeasured(gpu, QStringLiteral("measured: H100"));
+  EXPECT_DOUBLE_EQ(*model.find(name)->predicted, 12.3e6);
+  model.setPredicted(nullptr, &plan);
+  EXPECT_EQ(model.find(name), nullptr);
 }
 
 }  // namespace
