@@ -13,13 +13,12 @@
 #include <regex>
 #include <vector>
 
-#include "core/onnx/importer.h"
-#include "core/passes/pass_manager.h"
 #include "core/schedule/policy.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
 
 #include "tests/bench/bench_clock.h"
+#include "tests/bench/bench_models.h"
 
 namespace fs = std::filesystem;
 using namespace rammer;
@@ -85,20 +84,14 @@ int main(int argc, char** argv) {
   fmt::print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   const std::regex summary(R"(operators in \d+ block\(s\) of up to \d+, (\d+) stages \((\d+) merged\); DP (\d+) states, (\d+) endings)");
   for (const auto& name : samples) {
-    onnx_import::ImportOptions io;
-    io.batch = 1;
-    auto graph = onnx_import::importModel(fs::path(dir) / (name + ".onnx"), io);
-    if (!graph) {
-      fmt::print(stderr, "{}: {}\n", name, graph.errorText());
+    auto optimized = bench::optimizedModel(fs::path(dir) / (name + ".onnx"));
+    if (!optimized) {
+      fmt::print(stderr, "{}: {}\n", name, optimized.errorText());
       return 1;
     }
-    passes::PassContext ctx;
-    if (auto r = passes::standardPipeline().run(*graph, ctx); !r) {
-      fmt::print(stderr, "{}: {}\n", name, r.errorText());
-      return 1;
-    }
-    auto sequential = run(*graph, "sequential", ios);
-    auto wavefront = run(*graph, "wavefront", ios);
+    const ir::Graph& graph = **optimized;
+    auto sequential = run(graph, "sequential", ios);
+    auto wavefront = run(graph, "wavefront", ios);
     if (!sequential || !wavefront) {
       fmt::print(stderr, "{}: {}\n", name, (!sequential ? sequential : wavefront).errorText());
       return 1;
@@ -108,7 +101,7 @@ int main(int argc, char** argv) {
     for (const auto& variant : variants) {
       schedule::IosOptions o = ios;
       o.variant = variant;
-      auto t = run(*graph, "ios", o);
+      auto t = run(graph, "ios", o);
       if (!t) {
         fmt::print(stderr, "{} ({}): {}\n", name, variant, t.errorText());
         return 1;

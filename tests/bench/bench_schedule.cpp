@@ -15,14 +15,13 @@
 #include <vector>
 
 #include "core/device/device_spec.h"
-#include "core/onnx/importer.h"
-#include "core/passes/pass_manager.h"
 #include "core/schedule/policy.h"
 #include "core/schedule/validator.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
 
 #include "tests/bench/bench_clock.h"
+#include "tests/bench/bench_models.h"
 
 namespace fs = std::filesystem;
 using namespace rammer;
@@ -92,18 +91,12 @@ int main(int argc, char** argv) {
   const sim::Simulator simulator(model);
   std::vector<Row> rows;
   for (const auto& name : samples) {
-    onnx_import::ImportOptions io;
-    io.batch = 1;
-    auto graph = onnx_import::importModel(fs::path(dir) / (name + ".onnx"), io);
-    if (!graph) {
-      fmt::print(stderr, "{}: {}\n", name, graph.errorText());
+    auto optimized = bench::optimizedModel(fs::path(dir) / (name + ".onnx"));
+    if (!optimized) {
+      fmt::print(stderr, "{}: {}\n", name, optimized.errorText());
       return 1;
     }
-    passes::PassContext ctx;
-    if (auto r = passes::standardPipeline().run(*graph, ctx); !r) {
-      fmt::print(stderr, "{}: {}\n", name, r.errorText());
-      return 1;
-    }
+    const ir::Graph& graph = **optimized;
     for (const auto& pname : policies) {
       Row row;
       row.sample = name;
@@ -118,7 +111,7 @@ int main(int argc, char** argv) {
       for (int i = 0; i < std::max(repeat, 1); ++i) {
         const auto t0 = Clock::now();
         const double c0 = threadCpuSeconds();
-        auto p = (*policy)->schedule(*graph, *device, {});
+        auto p = (*policy)->schedule(graph, *device, {});
         sc.push_back(threadCpuSeconds() - c0);
         st.push_back(seconds(t0));
         if (!p) {
@@ -135,7 +128,7 @@ int main(int argc, char** argv) {
       std::vector<double> vc;
       for (int i = 0; i < std::max(repeat, 1); ++i) {
         const double c0 = threadCpuSeconds();
-        const schedule::ValidationReport report = schedule::checkPlan(*plan, *graph);
+        const schedule::ValidationReport report = schedule::checkPlan(*plan, graph);
         vc.push_back(threadCpuSeconds() - c0);
         if (!report.ok()) row.note = "invalid plan: " + report.problems.front().message;
       }
