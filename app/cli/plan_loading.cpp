@@ -14,6 +14,7 @@ void addPlanOptions(CLI::App* cmd, PlanOptions& o) {
   cmd->add_option("--schedule", o.scheduleFile, "Schedule edits (JSON, see docs/SCHEDULE_EDITS.md)");
   cmd->add_option("--batch", o.batch, "Bind symbolic batch dims to N (default 1)")->check(CLI::PositiveNumber);
   addIosOptions(cmd, o.ios);
+  addGraphTurboOptions(cmd, o.graphturbo);
 }
 
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
@@ -30,12 +31,24 @@ void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
       ->capture_default_str();
 }
 
+void addGraphTurboOptions(CLI::App* cmd, schedule::GraphTurboOptions& gt) {
+  cmd->add_option("--gt-order", gt.order,
+                  "GraphTurbo: instance order, breadth-first (bfs), depth-first (dfs) or the faster by the cost model (auto)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "bfs", "dfs"}));
+  cmd->add_option_function<int64_t>(
+         "--gt-budget", [&gt](int64_t kb) { gt.budgetBytes = kb * 1024; },
+         "GraphTurbo: fast memory one instance may use, in KB (default: a quarter of an SM's shared memory)")
+      ->check(CLI::PositiveNumber);
+}
+
 pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& o) {
   pipeline::Options p;
   p.modelPath = model;
   p.import.batch = o.batch > 0 ? o.batch : 1;
   p.policy = o.policy;
   p.ios = o.ios;
+  p.graphturbo = o.graphturbo;
   p.device = o.device;
   p.scheduleEditsFile = o.scheduleFile;
   p.costModel = o.costModel;

@@ -27,6 +27,7 @@ struct PlanOptions {
   std::string scheduleFile;  // schedule edits (docs/SCHEDULE_EDITS.md); empty: none
   int64_t batch = 0;         // 0: symbolic batch dims become 1 (the paper's batch)
   schedule::IosOptions ios;  // --ios-r, --ios-s, --ios-variant
+  schedule::GraphTurboOptions graphturbo;  // --gt-order, --gt-budget
   // The rTask times the policy plans with (null: the analytic cost model,
   // what `rammer schedule` predicts with).
   std::shared_ptr<const sim::CostModel> costModel;
@@ -36,6 +37,8 @@ struct PlanOptions {
 void addPlanOptions(CLI::App* cmd, PlanOptions& options);
 // --ios-r, --ios-s, --ios-variant (what --policy ios searches with).
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios);
+// --gt-order, --gt-budget (what --policy graphturbo groups and orders with).
+void addGraphTurboOptions(CLI::App* cmd, schedule::GraphTurboOptions& gt);
 
 // The pipeline a scheduling subcommand runs on `model` with these options
 // (symbolic batch dims bound to --batch, 1 by default).

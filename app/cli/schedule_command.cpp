@@ -14,10 +14,10 @@
 // schedule_seconds, predicted_latency_us, sm_efficiency (0..1), veus and
 // veus_per_sm (the largest program's), rtasks, barriers, launch_overhead_us
 // (all launches), barrier_wait_veu_us (summed over vEUs), dram_bytes (the
-// rKernels' global-memory traffic, all charged to DRAM), programs[] {index,
+// rKernels' global-memory traffic less their L2 re-reads), programs[] {index,
 // veus_per_sm, veus, rtasks, barriers, start_us, end_us, cut_reason},
 // kernels[] per operator {op, type, view, kernel (null for views), family,
-// rule, rtasks, threads, shared_bytes, flops, bytes, program}, and with
+// rule, rtasks, threads, shared_bytes, flops, bytes, l2_bytes, program}, and with
 // --decisions decisions[], with --trace the trace file, with
 // --redundant-barriers redundant_barriers[] {program, veu, order, guards}.
 #include <fmt/core.h>
@@ -137,6 +137,7 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
       e["shared_bytes"] = op.kernel.sharedBytes;
       e["flops"] = op.kernel.flops;
       e["bytes"] = op.kernel.bytes;
+      e["l2_bytes"] = op.kernel.l2Bytes;
       e["program"] = programOf[i];
     }
     j["kernels"].push_back(std::move(e));

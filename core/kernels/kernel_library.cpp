@@ -9,6 +9,7 @@
 #include "core/kernels/conv_kernels.h"
 #include "core/kernels/copy_kernels.h"
 #include "core/kernels/elementwise_kernels.h"
+#include "core/kernels/fused_group_kernels.h"
 #include "core/kernels/gemm_kernels.h"
 #include "core/kernels/kernel_source.h"
 #include "core/kernels/pool_kernels.h"
@@ -39,6 +40,7 @@ const std::map<std::string, Family>& families() {
     t["Gemm"] = gemmKernels;
     t["Conv"] = convKernels;
     t[qualified(ops::kRammerDomain, "FusedElementwise")] = viaInfo(elementwiseKernels);
+    t[qualified(ops::kRammerDomain, "FusedGroup")] = viaInfo(fusedGroupKernels);
     for (const std::string& type : cellOpTypes()) t[qualified(ops::kRammerDomain, type)] = viaInfo(cellKernels);
     t["MaxPool"] = viaInfo(windowPoolKernels);
     t["AveragePool"] = viaInfo(windowPoolKernels);

@@ -43,6 +43,10 @@ struct RKernel {
   int syncCount = 0;          // __syncthreads() per rTask (HIP early-exit rule)
   double flops = 0;           // whole operator
   double bytes = 0;           // whole operator's global-memory traffic
+  // Of `bytes`, the re-reads that hit in L2: data another rTask of the
+  // operator already brought on chip (a fused group's weights and halos).
+  // The rest goes to DRAM.
+  double l2Bytes = 0;
   // Split-K kernels accumulate with atomics into outputs that must start at zero.
   bool zeroOutputsFirst = false;
 
@@ -57,6 +61,7 @@ struct RKernel {
   int threads() const { return block.count(); }
   double flopsPerRTask() const { return numRTasks ? flops / static_cast<double>(numRTasks) : 0; }
   double bytesPerRTask() const { return numRTasks ? bytes / static_cast<double>(numRTasks) : 0; }
+  double dramBytes() const { return bytes - l2Bytes; }
 };
 
 }  // namespace rammer::kernels

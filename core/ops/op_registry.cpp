@@ -33,6 +33,7 @@ const OpRegistry& OpRegistry::builtin() {
     registerRecurrentOps(r);
     registerFusedOps(r);
     registerCellOps(r);
+    registerFusedGroupOps(r);
     return r;
   }();
   return registry;

@@ -83,5 +83,6 @@ void registerNormOps(OpRegistry& r);          // BatchNorm, InstanceNorm, LRN
 void registerRecurrentOps(OpRegistry& r);     // LSTM, GRU, RNN
 void registerFusedOps(OpRegistry& r);         // com.rammer: FusedElementwise
 void registerCellOps(OpRegistry& r);          // com.rammer: lowered RNN cell gates
+void registerFusedGroupOps(OpRegistry& r);    // com.rammer: GraphTurbo's fused groups
 
 }  // namespace rammer::ops

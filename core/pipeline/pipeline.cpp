@@ -214,6 +214,7 @@ class StagesRun {
     schedule::PolicyOptions options = sim::policyOptions(costModel());
     options.cancelled = [this] { return control_.cancelled(); };
     options.ios = o_.ios;
+    options.graphturbo = o_.graphturbo;
     auto policy = schedule::makePolicy(o_.policy, std::move(options));
     if (!policy) {
       add(policy.errors());

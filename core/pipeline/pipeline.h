@@ -51,6 +51,7 @@ struct Options {
   onnx_import::ImportOptions import;
   std::string policy = "wavefront";
   schedule::IosOptions ios;  // --policy ios: r, s, variant
+  schedule::GraphTurboOptions graphturbo;  // --policy graphturbo: order, budget
   std::string device = "h100";  // preset id or device JSON path
   schedule::Constraints constraints;
   // Schedule edits (docs/SCHEDULE_EDITS.md) read by the Schedule stage

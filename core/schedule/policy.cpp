@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/schedule/graphturbo_policy.h"
 #include "core/schedule/greedy_policy.h"
 #include "core/schedule/ios_policy.h"
 #include "core/schedule/sequential_policy.h"
@@ -19,13 +20,20 @@ double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSp
   // more than its threads can keep busy.
   const double share = std::min(1.0 / perSM, std::min(threads, lanes) / lanes);
   const double flopsPerUs = device.peakFp32Tflops * 1e6 / sms * share;
-  const double bytesPerUs = device.memoryBandwidthGBs * 1e3 / (sms * perSM);
   const double compute = flopsPerUs > 0 ? kernel.flopsPerRTask() / flopsPerUs : 0;
-  const double memory = bytesPerUs > 0 ? kernel.bytesPerRTask() / bytesPerUs : 0;
+  const double memory = rtaskMemoryUs(kernel, device) * sms * perSM;
   return std::max(compute, memory);
 }
 
-std::vector<std::string> policyNames() { return {"sequential", "wavefront", "greedy", "ios"}; }
+double rtaskMemoryUs(const kernels::RKernel& kernel, const device::DeviceSpec& device) {
+  if (!kernel.numRTasks || device.memoryBandwidthGBs <= 0) return 0;
+  const double tasks = static_cast<double>(kernel.numRTasks);
+  const double dram = kernel.dramBytes() / tasks, l2 = kernel.l2Bytes / tasks;
+  const double l2Bandwidth = device.l2BandwidthGBs > 0 ? device.l2BandwidthGBs : device.memoryBandwidthGBs;
+  return dram / (device.memoryBandwidthGBs * 1e3) + l2 / (l2Bandwidth * 1e3);
+}
+
+std::vector<std::string> policyNames() { return {"sequential", "wavefront", "greedy", "ios", "graphturbo"}; }
 
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options) {
   std::string n = name;
@@ -35,6 +43,7 @@ ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOp
   else if (n == "wavefront" || n == "rammer") p = std::make_unique<WavefrontPolicy>(std::move(options));
   else if (n == "greedy") p = std::make_unique<GreedyPolicy>(std::move(options));
   else if (n == "ios") p = std::make_unique<IosPolicy>(std::move(options));
+  else if (n == "graphturbo") p = std::make_unique<GraphTurboPolicy>(std::move(options));
   if (!p) {
     std::string names;
     for (const auto& s : policyNames()) names += (names.empty() ? "" : ", ") + s;

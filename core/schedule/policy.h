@@ -44,6 +44,12 @@ using LoadedTaskTimeFn =
 // memory decides.
 double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM);
 
+// Microseconds one rTask's global-memory traffic takes at the device's full
+// bandwidth, each tier at its own: the kernel's L2 re-reads at the L2
+// bandwidth, the rest at DRAM's. Callers scale it by how many vEUs share
+// the bandwidth.
+double rtaskMemoryUs(const kernels::RKernel& kernel, const device::DeviceSpec& device);
+
 // IOS's search parameters (`rammer --ios-r --ios-s --ios-variant`).
 struct IosOptions {
   int maxGroupOps = 3;  // r: operators per group
@@ -61,6 +67,19 @@ struct IosOptions {
   int blockOps = 16;
 };
 
+// GraphTurbo's options (`rammer --gt-order --gt-budget`).
+struct GraphTurboOptions {
+  // Instance order: "bfs" (every instance of a group before the next
+  // group's: wave by wave), "dfs" (a consumer right after its producers,
+  // chain by chain, while their output is still on chip) or "auto" (the
+  // order the cost model predicts faster).
+  std::string order = "auto";
+  // Fast memory one instance may use, in bytes; 0: a quarter of an SM's
+  // shared memory (at least four vEUs per SM), capped by what one block may
+  // opt in to.
+  int64_t budgetBytes = 0;
+};
+
 struct PolicyOptions {
   KernelSource kernelSource = kernels::kernelsFor;
   TaskTimeFn taskTime = estimateTaskTimeUs;
@@ -71,6 +90,7 @@ struct PolicyOptions {
   // "scheduling cancelled". Empty: never.
   std::function<bool()> cancelled;
   IosOptions ios;
+  GraphTurboOptions graphturbo;
 };
 
 class Policy {
@@ -91,7 +111,8 @@ class Policy {
   PolicyOptions options_;
 };
 
-// "sequential" (RammerBase), "wavefront" (Rammer), "greedy", "ios" (IOS).
+// "sequential" (RammerBase), "wavefront" (Rammer), "greedy", "ios" (IOS),
+// "graphturbo" (GraphTurbo).
 std::vector<std::string> policyNames();
 // A policy by name (case-insensitive); an error listing the names otherwise.
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options = {});

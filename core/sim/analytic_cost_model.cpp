@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/schedule/policy.h"
+
 namespace rammer::sim {
 
 double AnalyticCostModel::taskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device,
@@ -22,10 +24,9 @@ double AnalyticCostModel::taskTimeUs(const kernels::RKernel& kernel, const devic
   const double compute = flopsPerUs > 0 ? kernel.flopsPerRTask() / flopsPerUs : 0;
 
   const double bytes = kernel.bytesPerRTask();
-  const double bandwidth = device.memoryBandwidthGBs * 1e3;  // bytes per us
   double memory = 0;
   if (bytes > 0) {
-    const double shareBound = bandwidth > 0 ? bytes * running / bandwidth : 0;
+    const double shareBound = schedule::rtaskMemoryUs(kernel, device) * running;
     const double perTrip = threads * std::max(1.0, options_.bytesInFlightPerThread);
     const double latencyUs = options_.memoryLatencyCycles / (std::max(0.1, device.clockGHz) * 1e3);
     memory = std::max(shareBound, std::ceil(bytes / perTrip) * latencyUs);

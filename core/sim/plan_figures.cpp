@@ -24,7 +24,7 @@ PlanFigures figuresOf(const schedule::Plan& plan, const Trace* predicted) {
     f.minVEUsPerSM = std::min(f.minVEUsPerSM, p.veusPerSM);
   }
   for (const auto& op : plan.ops)
-    if (!op.isView) f.dramBytes += op.kernel.bytes;
+    if (!op.isView) f.dramBytes += op.kernel.dramBytes();
   if (predicted) {
     f.predictedUs = predicted->totalUs;
     f.smEfficiency = predicted->smEfficiency;

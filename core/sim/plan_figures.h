@@ -19,11 +19,11 @@ struct PlanFigures {
   int maxVEUs = 0;        // the largest program's vDevice
   int maxVEUsPerSM = 0;
   int minVEUsPerSM = 0;
-  // Global-memory traffic of the chosen rKernels (bytes, every non-view
-  // operator's kernel.bytes), from the plan alone. Today all of it counts as
-  // DRAM traffic, as the cost model charges it; a later memory-tier model
-  // will move intermediates kept in L2 or shared memory off it, and then
-  // the schedule, not only the rKernels, will change this figure.
+  // Predicted DRAM traffic of the chosen rKernels (bytes): every non-view
+  // operator's kernel.dramBytes(), its global-memory traffic less the
+  // re-reads expected to hit L2 (a fused group's weights and halos). A
+  // schedule that keeps intermediates in shared memory (GraphTurbo's
+  // groups) lowers it; ordinary rKernels still charge all of theirs to DRAM.
   double dramBytes = 0;
   // From the predicted trace (0 without one).
   double predictedUs = 0;

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-POLICIES = ["sequential", "wavefront", "greedy", "ios"]
+POLICIES = ["sequential", "wavefront", "greedy", "ios", "graphturbo"]
 KEYS = ["predicted_latency_us", "sm_efficiency", "veus", "programs", "kernels", "dram_bytes"]
 
 
@@ -88,13 +88,18 @@ def check_plan_json(j, policy, dev):
     for k in kernels:
         if k["view"] and k["kernel"] is not None:
             fail(f"{where}: view {k['op']} has an rKernel")
-    # Global-memory traffic: the chosen rKernels' bytes (views move none).
-    # Policies may choose different rKernels, so no relation across them.
+    # DRAM traffic: the chosen rKernels' bytes less their L2 re-reads (views
+    # move none). Policies may choose different rKernels, so no relation
+    # across them.
     dram = j["dram_bytes"]
     if isinstance(dram, bool) or not isinstance(dram, (int, float)) or not dram > 0:
         fail(f"{where}: dram_bytes {dram!r} is not a positive number")
-    if not math.isclose(dram, sum(k["bytes"] for k in real), rel_tol=1e-9):
-        fail(f"{where}: dram_bytes {dram} != the kernels' bytes {sum(k['bytes'] for k in real)}")
+    for k in real:
+        if not 0 <= k["l2_bytes"] <= k["bytes"]:
+            fail(f"{where}: {k['op']}: l2_bytes {k['l2_bytes']} outside [0, bytes {k['bytes']}]")
+    want = sum(k["bytes"] - k["l2_bytes"] for k in real)
+    if not math.isclose(dram, want, rel_tol=1e-9):
+        fail(f"{where}: dram_bytes {dram} != the kernels' bytes less their L2 re-reads {want}")
     if policy == "sequential":
         # RammerBase: one program per operator, in order, no barriers.
         if len(progs) != len(real) or [k["program"] for k in real] != list(range(len(real))):
@@ -313,6 +318,35 @@ def case_ios(a):
                  "unknown IOS variant 'sideways'; variants: parallel, merge, both")
     expect_error(a, ["schedule", a.model, "--policy", "ios", "--ios-programs", "two"],
                  "unknown IOS program layout 'two'")
+
+
+def case_graphturbo(a):
+    # The block's convolutions and their ReLUs become fused groups; the plan
+    # moves no more DRAM bytes than the sequential one, and says why each
+    # group stopped growing.
+    dev = json.load(open(a.device_json))
+    orders = {}
+    for order in ["auto", "bfs", "dfs"]:
+        j = schedule_json(a, a.model, "graphturbo", "--gt-order", order)
+        check_plan_json(j, "graphturbo", dev)
+        groups = [k for k in j["kernels"] if k["type"] == "FusedGroup"]
+        if not groups or any(k["family"] != "fused_group" for k in groups):
+            fail(f"--gt-order {order}: no fused groups in {[k['type'] for k in j['kernels']]}")
+        orders[order] = j["predicted_latency_us"]
+    sequential = schedule_json(a, a.model, "sequential")["dram_bytes"]
+    grouped = schedule_json(a, a.model, "graphturbo")["dram_bytes"]
+    if grouped > sequential:
+        fail(f"GraphTurbo's DRAM traffic {grouped} above the sequential plan's {sequential}")
+    p = run([a.rammer, "-q", "schedule", a.model, "--policy", "graphturbo", "--decisions", "--max-rows", "0"])
+    for text in ["graphturbo (budget 56 KB per instance, order ", "(auto: bfs ", "group '", "; stopped: ",
+                 "stays alone: fused groups do not implement Concat"]:
+        if text not in p.stdout:
+            fail(f"--decisions lacks {text!r}:\n{p.stdout[-3000:]}")
+    p = run([a.rammer, "-q", "schedule", a.model, "--policy", "graphturbo", "--gt-budget", "1", "--decisions"])
+    if "graphturbo (budget 1 KB per instance" not in p.stdout:
+        fail(f"--gt-budget 1 not applied:\n{p.stdout[-2000:]}")
+    expect_error(a, ["schedule", a.model, "--policy", "graphturbo", "--gt-order", "sideways"],
+                 "--gt-order: sideways not in {auto,bfs,dfs}", rc=2)
 
 
 def main():

@@ -68,7 +68,7 @@ TEST_P(HostSample, GeneratedProgramMatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(AllSamples, HostSample,
                          ::testing::Combine(::testing::ValuesIn(sampleNames()),
-                                            ::testing::Values("sequential", "wavefront", "greedy", "ios")));
+                                            ::testing::Values("sequential", "wavefront", "greedy", "ios", "graphturbo")));
 
 // resources/schedules/MODEL_edits.json applied to MODEL, for every policy.
 class HostScheduleEdits : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
@@ -87,7 +87,7 @@ TEST_P(HostScheduleEdits, RunOnTheHostAndTheEmulator) {
   for (const auto& [node, kernel] : constraints->kernelFor) {
     bool found = false;
     for (const auto& op : p.ops)
-      if (g.node(op.node).name == node) {
+      if (schedule::graphOf(p, g).node(op.node).name == node) {
         EXPECT_EQ(op.kernel.name, kernel) << node;
         found = true;
       }
@@ -115,7 +115,7 @@ std::vector<std::string> editFiles() {
 
 INSTANTIATE_TEST_SUITE_P(Resources, HostScheduleEdits,
                          ::testing::Combine(::testing::ValuesIn(editFiles()),
-                                            ::testing::Values("sequential", "wavefront", "greedy", "ios")));
+                                            ::testing::Values("sequential", "wavefront", "greedy", "ios", "graphturbo")));
 
 }  // namespace
 }  // namespace rammer

@@ -76,8 +76,8 @@ void MetricsModel::rebuild() {
   if (measured_)
     for (const auto& [name, v] : coreMetrics(*measured_)) rowFor(name).measured = v;
   if (predictedDramBytes_) {
-    // Every rKernel's global traffic, as the cost model charges it today;
-    // no run measures it yet.
+    // The rKernels' global traffic less their L2 re-reads, as the cost
+    // model charges it; no run measures it yet.
     Row& r = rowFor(QStringLiteral("DRAM traffic (predicted)"));
     r.predicted = *predictedDramBytes_;
     r.bytes = true;

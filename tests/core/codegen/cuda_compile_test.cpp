@@ -63,6 +63,24 @@ TEST(IosMergeCudaCompile, MergedInceptionBlockCompilesForSm90) {
   EXPECT_GT(r.cubinBytes, 0u);
 }
 
+// GraphTurbo's fused groups (intermediates in shared memory, a barrier
+// between members) compile like any other rKernel.
+TEST(GraphTurboCudaCompile, FusedGroupsOfTheInceptionBlockCompileForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  const ir::Graph graph = testing::optimizedSampleGraph("inception_block");
+  const schedule::Plan plan = testing::planSample(graph, "graphturbo");
+  ASSERT_NE(plan.graph, nullptr);
+  auto gp = generateProgram(plan, graph, {});
+  ASSERT_TRUE(gp) << gp.errorText();
+  EXPECT_NE(gp->source.find("_fused_group("), std::string::npos);
+  const testing::Nvrtc::Result r = nvrtc.compile(gp->source, "inception_block_graphturbo.cu", "sm_90");
+  EXPECT_TRUE(r.ok) << r.log.substr(0, 20000);
+  EXPECT_EQ(r.log.find("warning"), std::string::npos) << r.log.substr(0, 20000);
+  EXPECT_EQ(r.ptx.find(".nc."), std::string::npos) << "a non-coherent load";
+  EXPECT_GT(r.cubinBytes, 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Samples, SampleCudaCompile, ::testing::ValuesIn(testing::codegenSampleNames()),
                          [](const auto& info) { return info.param; });
 

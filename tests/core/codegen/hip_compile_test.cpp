@@ -65,6 +65,27 @@ TEST(IosMergeHipCompile, MergedInceptionBlockCompilesForGfx90a) {
   EXPECT_EQ(rc, 0) << out.substr(0, 20000);
 }
 
+TEST(GraphTurboHipCompile, FusedGroupsOfTheInceptionBlockCompileForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (clang.empty()) GTEST_SKIP() << "no clang-15";
+  if (!fs::exists(testing::kRocmDeviceLibs) || !fs::exists("/usr/include/hip/hip_runtime.h"))
+    GTEST_SKIP() << "no ROCm device libraries or HIP headers (rocm-device-libs, libamdhip64-dev)";
+  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/hip/graphturbo";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const ir::Graph graph = testing::optimizedSampleGraph("inception_block");
+  CodegenOptions options;
+  options.target = Target::Hip;
+  const schedule::Plan plan = testing::planSample(graph, "graphturbo", "mi250x");
+  ASSERT_NE(plan.graph, nullptr);
+  auto gp = generateProgram(plan, graph, options);
+  ASSERT_TRUE(gp) << gp.errorText();
+  std::ofstream(dir / "graphturbo.hip") << gp->source;
+  const auto [rc, out] = testing::runCommand("cd " + dir.string() + " && " + testing::hipCompileCommand(clang) +
+                                             " --cuda-device-only -c graphturbo.hip");
+  EXPECT_EQ(rc, 0) << out.substr(0, 20000);
+}
+
 INSTANTIATE_TEST_SUITE_P(SmallSamples, SampleHipCompile,
                          ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
                          [](const auto& info) { return info.param; });

@@ -195,6 +195,32 @@ TEST_F(StudioSessionTest, IosVariantMergesOperatorsAndTheViewsGetThePlansGraph) 
   EXPECT_EQ(session.iosVariant(), "parallel");
 }
 
+// GraphTurbo's groups are nodes of the plan's own graph: the views get it,
+// the decision log explains the groups, and the plan runs on the emulator.
+TEST_F(StudioSessionTest, GraphTurboGroupsReachTheViewsAndRunOnTheEmulator) {
+  session.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx"));
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  EXPECT_NE(session.setPolicy(QStringLiteral("graphturbo")), 0u);
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  auto plan = session.plan();
+  ASSERT_TRUE(plan && plan->graph);
+  EXPECT_EQ(session.graph(), plan->graph);
+  size_t groups = 0;
+  for (const auto& op : plan->ops) {
+    EXPECT_EQ(session.graph()->node(op.node).name, op.name);
+    groups += op.opType == "FusedGroup";
+  }
+  EXPECT_GT(groups, 0u);
+  bool explained = false;
+  for (const auto& d : plan->decisions) explained = explained || d.rfind("graphturbo (budget ", 0) == 0;
+  EXPECT_TRUE(explained);
+  QSignalSpy ran(&session, &StudioSession::runFinished);
+  EXPECT_NE(session.compileAndRun(), 0u);
+  ASSERT_TRUE(ran.wait(kWaitMs));
+  EXPECT_TRUE(ran.first().first().toBool()) << allMessages(session.diagnostics());
+  EXPECT_EQ(session.runBackend(), RunBackend::Emulator);
+}
+
 TEST_F(StudioSessionTest, UnknownPolicyIsReportedAndThePlanAndPickerKept) {
   loadSampleCnn();
   const auto before = session.plan();

@@ -1,0 +1,104 @@
+// The fused-group rKernel: its CPU tiles (rTasks in shuffled order, each
+// instance with its own intermediates in scratch) compute what the members'
+// references compute, for one instance and for many; its counts follow the
+// group (one rTask per instance, shared memory = working set, a barrier
+// between members), and its CUDA text reads intermediates from shared
+// memory only.
+#include "core/kernels/fused_group_kernels.h"
+
+#include <gtest/gtest.h>
+
+#include "core/exec/reference_executor.h"
+#include "core/schedule/graphturbo_grouping.h"
+#include "tests/core/kernels/kernel_check.h"
+#include "tests/core/schedule/group_fixtures.h"
+
+namespace rammer::kernels {
+namespace {
+
+// The chain grouped under `budget` (no cost check): the rewritten graph
+// and its FusedGroup nodes.
+struct Grouped {
+  ir::Graph graph;
+  std::vector<ir::NodeId> groups;
+  schedule::Grouping grouping;
+};
+
+Grouped group(const testing::GroupFixture& f, int64_t budget) {
+  schedule::GroupingOptions o;
+  o.budgetBytes = budget;
+  Grouped out;
+  out.grouping = schedule::findGroups(f.graph, o);
+  auto applied = schedule::applyGroups(f.graph, out.grouping);
+  EXPECT_TRUE(applied.ok()) << applied.errorText();
+  out.graph = std::move(applied).value();
+  for (size_t i = 0; i < out.graph.numNodeSlots(); ++i) {
+    const ir::Node& n = out.graph.node(static_cast<ir::NodeId>(i));
+    if (!n.removed && n.opType == "FusedGroup") out.groups.push_back(static_cast<ir::NodeId>(i));
+  }
+  return out;
+}
+
+// 1 MB: all seven operators, one instance; 8 KB: all seven, two
+// instances; 2 KB: two groups, one split along channels.
+TEST(FusedGroupKernel, TilesMatchTheMembersReferenceForOneAndManyInstances) {
+  const testing::GroupFixture f = testing::convChain();
+  std::vector<int64_t> instances;
+  for (int64_t budget : {int64_t{1} << 20, int64_t{8} * 1024, int64_t{2} * 1024}) {
+    SCOPED_TRACE("budget " + std::to_string(budget));
+    const Grouped g = group(f, budget);
+    ASSERT_EQ(g.groups.size(), g.grouping.groups.size());
+    ASSERT_FALSE(g.groups.empty());
+    for (size_t i = 0; i < g.groups.size(); ++i) {
+      const schedule::GroupChoice& c = g.grouping.groups[i];
+      EXPECT_LE(c.workingSetBytes, budget);
+      auto ks = kernelsFor(g.graph, g.groups[i]);
+      ASSERT_TRUE(ks.ok()) << ks.errorText();
+      ASSERT_EQ(ks->candidates.size(), 1u);
+      const RKernel& k = ks->candidates.front();
+      EXPECT_EQ(k.family, "fused_group");
+      EXPECT_EQ(k.numRTasks, c.instances);
+      EXPECT_EQ(k.sharedBytes, c.workingSetBytes);
+      EXPECT_EQ(k.syncCount, static_cast<int>(c.members.size()) - 1);
+      EXPECT_LE(k.l2Bytes, k.bytes);
+      // Instances read their halo rows and the weights again: L2 traffic
+      // comes with more instances, DRAM traffic does not grow.
+      if (k.numRTasks == 1) {
+        EXPECT_EQ(k.l2Bytes, 0);
+      } else {
+        EXPECT_GT(k.l2Bytes, 0);
+      }
+      testing::checkCandidates(g.graph, g.groups[i], 1e-5);
+    }
+    instances.push_back(g.grouping.groups.back().instances);
+    // The rewritten graph computes what the original does.
+    auto want = exec::runReference(f.graph, f.inputs);
+    auto got = exec::runReference(g.graph, f.inputs);
+    ASSERT_TRUE(want.ok() && got.ok());
+    const auto a = (*want)[0].values<float>(), b = (*got)[0].values<float>();
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4f) << i;
+  }
+  EXPECT_EQ(instances, (std::vector<int64_t>{1, 2, 2}));
+  const Grouped small = group(f, 2 * 1024);
+  ASSERT_EQ(small.grouping.groups.size(), 2u);
+  EXPECT_EQ(small.grouping.groups.front().spec.members.back().splitDim, 1);  // c1 and e1 by channels
+}
+
+TEST(FusedGroupKernel, CudaKeepsIntermediatesInSharedMemory) {
+  const Grouped g = group(testing::convChain(), 8 * 1024);
+  ASSERT_EQ(g.groups.size(), 1u);
+  auto ks = kernelsFor(g.graph, g.groups.front());
+  ASSERT_TRUE(ks.ok());
+  const std::string& src = ks->candidates.front().cudaSource;
+  size_t barriers = 0;
+  for (size_t at = src.find("__syncthreads()"); at != std::string::npos; at = src.find("__syncthreads()", at + 1)) ++barriers;
+  EXPECT_EQ(barriers, 6u);
+  // Intermediates b0..b5 live in smem; only out0 is written to global memory.
+  for (int j = 0; j < 6; ++j) EXPECT_NE(src.find("float* b" + std::to_string(j) + " = smem + "), std::string::npos) << j;
+  EXPECT_EQ(src.find("b6"), std::string::npos);
+  EXPECT_NE(src.find("out0["), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rammer::kernels
