@@ -356,6 +356,32 @@ void computeInstance(const GroupGeometry& g, const std::vector<int64_t>& off, in
   }
 }
 
+// The range of group input `slot` an instance reads: the hull of its
+// members' reads, when they all read it along one dim; nullopt otherwise.
+std::optional<TileSpan> inputRange(const GroupGeometry& g, int64_t instance, size_t slot) {
+  const std::vector<Span> r = g.ranges(instance);
+  std::optional<TileSpan> out;
+  for (size_t j = 0; j < g.numMembers(); ++j) {
+    const ops::GroupMember& m = g.spec().members[j];
+    for (size_t s = 0; s < m.inputs.size(); ++s) {
+      if (m.inputs[s] != static_cast<int64_t>(slot)) continue;
+      const ops::AxisMap& map = g.maps(j)[s];
+      if (map.kind == ops::AxisMap::Kind::Whole) return std::nullopt;
+      const Span in = map.inputSpan(r[j], g.inputType(slot).shape.at(static_cast<size_t>(map.inputDim)));
+      if (!out) {
+        out = TileSpan{map.inputDim, in.lo, in.hi};
+      } else if (out->dim != map.inputDim) {
+        return std::nullopt;
+      } else if (in.lo < in.hi) {
+        if (out->lo >= out->hi) out->lo = in.lo, out->hi = in.hi;
+        out->lo = std::min(out->lo, in.lo);
+        out->hi = std::max(out->hi, in.hi);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 RKernel fusedGroupEstimate(const GroupGeometry& g) {
@@ -395,6 +421,12 @@ std::vector<RKernel> fusedGroupKernels(const NodeInfo& info) {
   k.cudaSource = cudaSource(*g, info, k.cudaFunction);
   const std::vector<int64_t> off = sharedOffsets(*g);
   k.cpu = [g, off](int64_t task, const TaskBuffers& b, float* scratch) { computeInstance(*g, off, task, b, scratch); };
+  k.writes = [g](int64_t task) -> std::optional<TileSpan> {
+    const ops::GroupMember& sink = g->spec().members.back();
+    const Span r = g->ranges(task).back();
+    return TileSpan{sink.splitDim, r.lo, r.hi};
+  };
+  k.reads = [g](int64_t task, size_t slot) { return inputRange(*g, task, slot); };
   return {std::move(k)};
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct TaskBuffers {
 // Computes one rTask. `scratch` has sharedBytes bytes (the vEU's shared
 // memory), reused by every rTask that runs on the vEU.
 using CpuTaskFn = std::function<void(int64_t rtask, const TaskBuffers& buffers, float* scratch)>;
+
+// A range [lo, hi) of one dim of a tensor that an rTask writes or reads.
+struct TileSpan {
+  int dim = -1;
+  int64_t lo = 0, hi = 0;
+};
 
 struct RKernel {
   std::string name;    // "gemm_64x64": unique among one operator's candidates
@@ -57,6 +64,14 @@ struct RKernel {
   std::string cudaFunction;
   std::string cudaSource;
   CpuTaskFn cpu;
+
+  // Where the kernel knows them (a fused group's instances): the range of
+  // output 0 that rTask k writes, and the range of input `slot` it reads.
+  // With both, a consumer rTask waits only for the producer rTasks that
+  // write what it reads (schedule/rtask_needs.h). Empty or nullopt: all of
+  // the tensor.
+  std::function<std::optional<TileSpan>(int64_t rtask)> writes;
+  std::function<std::optional<TileSpan>(int64_t rtask, size_t slot)> reads;
 
   int threads() const { return block.count(); }
   double flopsPerRTask() const { return numRTasks ? flops / static_cast<double>(numRTasks) : 0; }

@@ -78,6 +78,7 @@ ir::Result<BarrierRemoval> BarrierRemoval::analyse(const Plan& plan, const ir::G
   out.plan_ = &plan;
   std::vector<PlanProblem> ignored;  // none: the plan passed the same resolution above
   out.producers_ = producersFromGraph(plan, graph, ignored);
+  out.needs_ = RTaskNeeds(plan.ops, graphOf(plan, graph));
   for (const ProgramInfo& info : plan.programs) out.programs_.push_back(std::make_unique<Program>(info.program));
   return out;
 }
@@ -161,6 +162,14 @@ ir::Result<BarrierRemoval::Verdict> BarrierRemoval::without(int program, Slot at
     for (int32_t o = clock.order + 1; o < end; ++o) {
       const RTask task = std::get<Exec>(stream[static_cast<size_t>(o)]).task;
       for (int32_t prod : producers_[static_cast<size_t>(task.op)]) {
+        if (auto some = needs_.needed(task, prod)) {
+          for (int64_t r : *some) {
+            const Slot s = P.prog.slotOf(RTask{prod, r});
+            if (s.veu >= 0 && s.veu != x && now[static_cast<size_t>(s.veu)] < s.order)
+              return Verdict{true, unorderedProducer(*plan_, program, task, edited(Slot{x, o}), RTask{prod, r}, edited(s))};
+          }
+          continue;
+        }
         auto it = P.latest.find(prod);
         if (it == P.latest.end()) continue;
         for (const LastSlot& last : it->second)

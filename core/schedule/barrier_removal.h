@@ -19,6 +19,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
 #include "core/schedule/plan.h"
+#include "core/schedule/rtask_needs.h"
 #include "core/schedule/validator.h"
 
 namespace rammer::schedule {
@@ -52,6 +53,7 @@ class BarrierRemoval {
   BarrierRemoval();
   const Plan* plan_ = nullptr;
   std::vector<std::vector<int32_t>> producers_;  // as the graph has them (producersFromGraph)
+  RTaskNeeds needs_;                             // rTask-grain needs (GraphTurbo's instances)
   std::vector<std::unique_ptr<Program>> programs_;
 };
 

@@ -8,9 +8,10 @@
 // depth-first (a consumer right after its producers, chain by chain), the
 // cheaper by the cost model under "auto", and bound to the vEU that frees
 // first (load balance). All of it is one rProgram unless a cut edit says
-// otherwise; RProgram::append inserts a barrier only where a consumer's
-// producers ran on other vEUs. When groups form, the plan carries the
-// rewritten graph (Plan::graph).
+// otherwise. A consumer group's instance waits only for the producer
+// instances whose pieces it reads (rtask_needs.h), and RProgram::append
+// inserts a barrier only where one of them ran on another vEU. When groups
+// form, the plan carries the rewritten graph (Plan::graph).
 #include "core/schedule/policy.h"
 
 namespace rammer::schedule {

@@ -37,6 +37,7 @@ std::string PlanBuilder::label(int32_t op) const {
 ir::Result<PlanBuilder> PlanBuilder::start(std::string policy, const ir::Graph& graph, const device::DeviceSpec& device,
                                            const Constraints& constraints, const PolicyOptions& options) {
   PlanBuilder b;
+  b.graph_ = &graph;
   b.options_ = options;
   b.constraints_ = constraints;
   b.plan_.policy = std::move(policy);
@@ -227,7 +228,7 @@ ir::Result<int> PlanBuilder::pinnedVEU(RTask task, int numVEUs) const {
   return p->veu;
 }
 
-ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
+ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft, const RTaskNeeds& needs) const {
   const int numVEUs = draft.layout.numVEUs;
   // Per-vEU sequences in the policy's order; remember the global append order.
   std::vector<std::vector<RTask>> seq(static_cast<size_t>(numVEUs));
@@ -320,8 +321,29 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
     // dependencies are complete before its first rTask is appended (ready()),
     // so this is computed once per op; greedy's stage barriers would
     // otherwise repeat it for every rTask.
-    auto cached = waitsOf.find(t.op);
-    if (cached == waitsOf.end()) {
+    // Producers whose rTasks this one needs only some of (GraphTurbo's
+    // instances): its own waits, the latest needed rTask per vEU.
+    std::vector<RTask> own;
+    bool fine = false;
+    if (needs.any() && !draft.extraDeps.count(t.op)) {
+      std::map<int, std::pair<int32_t, RTask>> latest;  // vEU -> (order, rTask)
+      auto consider = [&](RTask last) {
+        const Slot at = prog.slotOf(last);
+        auto [it, fresh] = latest.try_emplace(at.veu, at.order, last);
+        if (!fresh && it->second.first < at.order) it->second = {at.order, last};
+      };
+      for (int32_t p : deps[t.op]) {
+        if (auto some = needs.needed(t, p)) {
+          fine = true;
+          for (int64_t r : *some) consider(RTask{p, r});
+        } else {
+          for (const auto& [u, last] : lastOn[p]) consider(last);
+        }
+      }
+      for (const auto& [u, last] : latest) own.push_back(last.second);
+    }
+    auto cached = fine ? waitsOf.end() : waitsOf.find(t.op);
+    if (!fine && cached == waitsOf.end()) {
       std::map<int, std::pair<int32_t, RTask>> latest;  // vEU -> (order, rTask)
       for (int32_t p : deps[t.op])
         for (const auto& [u, last] : lastOn[p]) {
@@ -334,7 +356,8 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft) const {
       for (const auto& [u, last] : latest) waits.push_back(last.second);
       cached = waitsOf.emplace(t.op, std::move(waits)).first;
     }
-    if (!cached->second.empty()) prog.wait(t, cached->second);
+    const std::vector<RTask>& waits = fine ? own : cached->second;
+    if (!waits.empty()) prog.wait(t, waits);
     prog.append(t, v);
     lastOn[t.op][v] = t;
     if (++placed % 1024 == 0 && cancelled()) return cancelledError();
@@ -377,9 +400,10 @@ ir::Result<Plan> PlanBuilder::finish(std::vector<ProgramDraft> drafts) && {
                                      p.node));
   }
   if (!errors.empty()) return errors;
+  const RTaskNeeds needs(plan_.ops, *graph_);
   for (ProgramDraft& d : drafts) {
     if (cancelled()) return cancelledError();
-    auto prog = materialize(d);
+    auto prog = materialize(d, needs);
     if (!prog) return prog.errors();
     plan_.programs.push_back(ProgramInfo{std::move(*prog), d.layout.veusPerSM, d.cutReason});
   }

@@ -12,6 +12,7 @@
 
 #include "core/schedule/operator_graph.h"
 #include "core/schedule/policy.h"
+#include "core/schedule/rtask_needs.h"
 #include "core/schedule/vdevice.h"
 
 namespace rammer::schedule {
@@ -89,9 +90,10 @@ class PlanBuilder {
 
  private:
   PlanBuilder() = default;
-  ir::Result<RProgram> materialize(const ProgramDraft& draft) const;
+  ir::Result<RProgram> materialize(const ProgramDraft& draft, const RTaskNeeds& needs) const;
   const TaskPin* pinFor(RTask task) const;
 
+  const ir::Graph* graph_ = nullptr;  // the policy's graph; outlives the builder
   PolicyOptions options_;
   Constraints constraints_;
   OperatorGraph dag_;

@@ -19,22 +19,28 @@ Slot RProgram::append(RTask task, int veu) {
   auto& known = known_[static_cast<size_t>(veu)];
 
   if (auto it = pending_.find(task); it != pending_.end()) {
-    // Latest order needed per other vEU.
-    std::map<int32_t, int32_t> need;
+    // Latest order needed per other vEU (a dense scratch row: a consumer
+    // of a spread-out producer waits on hundreds of vEUs).
+    need_.resize(streams_.size(), -1);
+    touched_.clear();
     for (const RTask& d : it->second) {
       auto at = placed_.find(d);
       if (at == placed_.end()) continue;  // earlier program
       const Slot s = at->second;
       if (s.veu == veu) continue;         // program order implies it
-      int32_t& n = need.try_emplace(s.veu, -1).first->second;
+      int32_t& n = need_[static_cast<size_t>(s.veu)];
+      if (n < 0) touched_.push_back(s.veu);
       n = std::max(n, s.order);
     }
+    std::sort(touched_.begin(), touched_.end());
     Barrier b;
-    for (const auto& [u, order] : need) {
-      auto k = known.find(u);
-      if (k != known.end() && k->second >= order) continue;  // an earlier barrier covered it
+    for (int32_t u : touched_) {
+      const int32_t order = need_[static_cast<size_t>(u)];
+      need_[static_cast<size_t>(u)] = -1;
+      if (known.empty()) known.assign(streams_.size(), -1);
+      if (known[static_cast<size_t>(u)] >= order) continue;  // an earlier barrier covered it
       b.waits.push_back(Slot{u, order});
-      known[u] = order;
+      known[static_cast<size_t>(u)] = order;
     }
     if (!b.waits.empty()) {
       stream.emplace_back(std::move(b));

@@ -66,9 +66,11 @@ class RProgram {
   std::vector<std::vector<Instr>> streams_;
   std::unordered_map<RTask, Slot, RTaskHash> placed_;
   std::unordered_map<RTask, std::vector<RTask>, RTaskHash> pending_;
-  // known_[v][u]: highest order of vEU u that vEU v has already waited for.
-  std::vector<std::map<int32_t, int32_t>> known_;
+  // known_[v][u]: highest order of vEU u that vEU v has already waited for
+  // (-1: none); a vEU's row is allocated at its first barrier.
+  std::vector<std::vector<int32_t>> known_;
   size_t barriers_ = 0;
+  std::vector<int32_t> need_, touched_;  // append's scratch, all -1 / empty between calls
 };
 
 }  // namespace rammer::schedule

@@ -1,5 +1,7 @@
 #include "core/schedule/validator.h"
 
+#include "core/schedule/rtask_needs.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -85,6 +87,7 @@ class Checker {
   void resolveProducers() {
     std::vector<PlanProblem> problems;
     producers_ = producersFromGraph(plan_, graph_, problems);
+    needs_ = RTaskNeeds(plan_.ops, graph_);
     for (PlanProblem& pr : problems) add(std::move(pr));
   }
 
@@ -208,6 +211,16 @@ class Checker {
         const Slot me{v, static_cast<int32_t>(o)};
         for (int32_t prod : producers_[static_cast<size_t>(e->task.op)]) {
           checkLaterProgram(p, e->task, me, prod);
+          if (auto some = needs_.needed(e->task, prod)) {
+            // Only the producer rTasks that write what this one reads.
+            for (int64_t r : *some) {
+              const Slot at = prog.slotOf(RTask{prod, r});
+              if (at.veu < 0) continue;  // another program: checkLaterProgram
+              const bool ok = at.veu == v ? at.order < me.order : clocks.knows(sid, at.veu, at.order);
+              if (!ok) add(unorderedProducer(plan_, p, e->task, me, RTask{prod, r}, at));
+            }
+            continue;
+          }
           auto it = latest.find(prod);
           if (it == latest.end()) continue;
           for (const LastSlot& last : it->second) {
@@ -322,6 +335,7 @@ class Checker {
   size_t cap_;
   ValidationReport report_;
   std::vector<std::vector<int32_t>> producers_;
+  RTaskNeeds needs_;
   std::vector<std::vector<std::vector<Where>>> where_;  // op -> rtask -> placements
   std::vector<int> lastProgram_;  // op -> latest program holding one of its rTasks
 };

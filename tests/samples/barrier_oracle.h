@@ -29,6 +29,58 @@ using schedule::RProgram;
 using schedule::Slot;
 using schedule::RTask;
 
+// Where the rTasks of `prod` that `task` reads ran in `prog`: per vEU the
+// last of them. All of prod's rTasks (`lastOn`), unless the plan's graph
+// links them directly and both rKernels say which ranges their rTasks read
+// and write (GraphTurbo's instances): then those that overlap what it reads.
+inline std::map<int32_t, int32_t> producerOrders(const Plan& plan, const RProgram& prog, RTask task, int32_t prod,
+                                                 const std::map<int32_t, std::map<int32_t, int32_t>>& lastOn) {
+  const auto all = lastOn.find(prod);
+  if (all == lastOn.end()) return {};  // an earlier program: the launch boundary orders it
+  const auto& c = plan.ops[static_cast<size_t>(task.op)];
+  const auto& p = plan.ops[static_cast<size_t>(prod)];
+  if (!plan.graph || !c.kernel.reads || !p.kernel.writes) return all->second;
+  const ir::Graph& g = *plan.graph;
+  const ir::ValueId made = g.node(p.node).output(0);
+  std::vector<kernels::TileSpan> reads;
+  for (size_t s = 0; s < g.node(c.node).inputs.size(); ++s) {
+    const ir::ValueId v = g.node(c.node).inputs[s];
+    if (v == ir::kNone || g.value(v).producer == ir::kNone) continue;
+    if (v != made) {
+      // Read through views of prod: all of it.
+      ir::NodeId n = g.value(v).producer;
+      while (n != ir::kNone && n != p.node) {
+        bool view = false;
+        for (const auto& op : plan.ops) view = view || (op.node == n && op.isView);
+        if (!view || g.node(n).inputs.empty() || g.node(n).inputs[0] == ir::kNone) break;
+        n = g.value(g.node(n).inputs[0]).producer;
+      }
+      if (n == p.node) return all->second;
+      continue;
+    }
+    const auto r = c.kernel.reads(task.rtask, s);
+    if (!r) return all->second;
+    reads.push_back(*r);
+  }
+  if (reads.empty()) return all->second;
+  std::map<int32_t, int32_t> out;
+  for (int64_t t = 0; t < p.kernel.numRTasks; ++t) {
+    const auto w = p.kernel.writes(t);
+    if (!w) return all->second;
+    bool overlaps = false;
+    for (const auto& r : reads) {
+      if (r.dim != w->dim) return all->second;
+      overlaps = overlaps || (r.lo < w->hi && w->lo < r.hi);
+    }
+    if (!overlaps) continue;
+    const Slot at = prog.slotOf(RTask{prod, t});
+    if (at.veu < 0) continue;
+    int32_t& last = out.try_emplace(at.veu, -1).first->second;
+    last = std::max(last, at.order);
+  }
+  return out;
+}
+
 // Per producer operator: the last order of its rTasks on each vEU.
 inline std::map<int32_t, std::map<int32_t, int32_t>> lastOrders(const RProgram& prog) {
   std::map<int32_t, std::map<int32_t, int32_t>> lastOn;
@@ -96,9 +148,7 @@ inline bool dependencyBroken(const Plan& plan, size_t program) {
     } else {
       const RTask task = std::get<Exec>(in).task;
       for (int32_t prod : plan.ops[static_cast<size_t>(task.op)].producers) {
-        auto it = lastOn.find(prod);
-        if (it == lastOn.end()) continue;  // an earlier program: the launch boundary orders it
-        for (const auto& [u, order] : it->second)
+        for (const auto& [u, order] : producerOrders(plan, prog, task, prod, lastOn))
           if (static_cast<size_t>(u) == v ? order >= static_cast<int32_t>(o) : know[v][static_cast<size_t>(u)] < order)
             broken = true;
       }
@@ -208,9 +258,7 @@ class DeletionOracle {
     for (int32_t o = z.order + 1; o < governedEnd(z); ++o) {
       const RTask task = std::get<Exec>(stream[static_cast<size_t>(o)]).task;
       for (int32_t prod : plan_.ops[static_cast<size_t>(task.op)].producers) {
-        auto it = lastOn_.find(prod);
-        if (it == lastOn_.end()) continue;
-        for (const auto& [u, order] : it->second)
+        for (const auto& [u, order] : producerOrders(plan_, prog_, task, prod, lastOn_))
           if (u != z.veu && value[static_cast<size_t>(u)] < order) return true;
       }
     }

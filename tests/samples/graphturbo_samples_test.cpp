@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/schedule/policy.h"
+#include "core/schedule/rtask_needs.h"
 #include "core/schedule/validator.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/plan_figures.h"
@@ -36,8 +37,9 @@ TEST_P(GraphTurboSample, ValidAndNoMoreDramTrafficThanSequential) {
   EXPECT_LE(grouped, sequential);
   size_t groups = 0;
   for (const auto& op : gt.ops) groups += op.opType == "FusedGroup";
-  std::printf("[ graphturbo ] %s: %zu groups, DRAM %.1f MB vs sequential %.1f MB\n", GetParam().c_str(), groups,
-              grouped / 1e6, sequential / 1e6);
+  const schedule::RTaskNeeds needs(gt.ops, schedule::graphOf(gt, g));
+  std::printf("[ graphturbo ] %s: %zu groups, %s, DRAM %.1f MB vs sequential %.1f MB\n", GetParam().c_str(), groups,
+              needs.any() ? "some waits at instance grain" : "waits per operator", grouped / 1e6, sequential / 1e6);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSamples, GraphTurboSample, ::testing::ValuesIn(samples_test::buildSampleNames()),
