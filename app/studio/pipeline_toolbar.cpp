@@ -26,7 +26,7 @@ PipelineToolBar::PipelineToolBar(viz::StudioSession* session, QAction* open, con
   policy_ = new QComboBox(this);
   policy_->setObjectName(QStringLiteral("policyPicker"));
   policy_->addItems(viz::StudioSession::policyNames());
-  policy_->setToolTip(tr("Scheduling policy: sequential (RammerBase), wavefront (Rammer), greedy, ios (IOS)"));
+  policy_->setToolTip(tr("Scheduling policy: sequential (RammerBase), wavefront (Rammer), greedy, ios (IOS), graphturbo (GraphTurbo)"));
   addWidget(policy_);
   connect(policy_, &QComboBox::activated, this, [this](int) {
     if (!syncing_) emit policyChosen(policy_->currentText());

@@ -114,7 +114,7 @@ ir::Result<Placed> place(const PlanBuilder& b, const std::vector<int32_t>& order
   return out;
 }
 
-std::string groupLine(const ir::Graph& g, const GroupChoice& c) {
+std::string groupLine(const ir::Graph& g, const GroupChoice& c, const std::string& order) {
   std::string names;
   for (ir::NodeId m : c.members) names += (names.empty() ? "" : ", ") + g.node(m).name;
   const ops::GroupMember& sink = c.spec.members.back();
@@ -123,8 +123,8 @@ std::string groupLine(const ir::Graph& g, const GroupChoice& c) {
          std::to_string(sink.shape.at(static_cast<size_t>(sink.splitDim))) + "), piece " + std::to_string(c.spec.piece) +
          "; " + std::to_string(c.instances) + " instances (the smallest count that fits is " +
          std::to_string(c.smallestFit) + "), working set " + kb(c.workingSetBytes) + ", recompute " +
-         ratio(c.recompute) + "; predicted " + formatUs(c.groupUs) + " vs " + formatUs(c.apartUs) +
-         " apart; stopped: " + c.stop;
+         ratio(c.recompute) + ", order " + order + "; predicted " + formatUs(c.groupUs) + " vs " +
+         formatUs(c.apartUs) + " apart; stopped: " + c.stop;
 }
 
 }  // namespace
@@ -214,7 +214,7 @@ ir::Result<Plan> GraphTurboPolicy::schedule(const ir::Graph& optimizedGraph, con
             std::to_string(grouping.groups.size()) + " groups of " + std::to_string(grouped) + " operators, " +
             std::to_string(instances) + " instances; " + std::to_string(grouping.alone.size()) +
             " operators alone; predicted " + formatUs(chosen->predictedUs));
-  for (const GroupChoice& c : grouping.groups) fb.decide(groupLine(optimizedGraph, c));
+  for (const GroupChoice& c : grouping.groups) fb.decide(groupLine(optimizedGraph, c, order));
   for (const std::string& line : grouping.alone) fb.decide(line);
   for (size_t p = 0; p < chosen->drafts.size(); ++p)
     fb.decide("program " + std::to_string(p) + ": " + chosen->drafts[p].layout.summary);

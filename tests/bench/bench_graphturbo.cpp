@@ -17,20 +17,11 @@
 #include "core/sim/plan_figures.h"
 #include "core/sim/simulator.h"
 
-#include "tests/bench/bench_clock.h"
 #include "tests/bench/bench_models.h"
+#include "tests/bench/bench_plans.h"
 
 namespace fs = std::filesystem;
 using namespace rammer;
-
-namespace {
-
-struct Timed {
-  schedule::Plan plan;
-  double cpuS = 0, predictedUs = 0, dramMB = 0;
-};
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app("Times GraphTurbo on the sample models against sequential, wavefront and IOS; prints a table");
@@ -51,23 +42,13 @@ int main(int argc, char** argv) {
   }
   auto model = std::make_shared<sim::AnalyticCostModel>();
   const sim::Simulator simulator(model);
-  auto run = [&](const ir::Graph& g, const std::string& policy) -> ir::Result<Timed> {
+  auto run = [&](const ir::Graph& g, const std::string& policy) {
     schedule::PolicyOptions options = sim::policyOptions(model);
     options.graphturbo = gt;
-    auto p = schedule::makePolicy(policy, options);
-    if (!p) return p.errors();
-    Timed t;
-    const double cpu = bench::threadCpuSeconds();
-    auto plan = (*p)->schedule(g, *device, {});
-    t.cpuS = bench::threadCpuSeconds() - cpu;
-    if (!plan) return plan.errors();
-    auto trace = simulator.run(*plan);
-    if (!trace) return trace.errors();
-    t.predictedUs = trace->totalUs;
-    t.dramMB = sim::figuresOf(*plan).dramBytes / 1e6;
-    t.plan = std::move(plan).value();
-    return t;
+    return bench::timedPlan(g, policy, options, *device, simulator);
   };
+
+  auto dramMB = [](const bench::TimedPlan& t) { return sim::figuresOf(t.plan).dramBytes / 1e6; };
 
   fmt::print("GraphTurbo (order {}) on {}, analytic cost model; time = scheduling, one thread; DRAM = the plan's "
              "predicted DRAM traffic\n\n",
@@ -83,7 +64,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     const ir::Graph& graph = **optimized;
-    std::vector<Timed> t;
+    std::vector<bench::TimedPlan> t;
     for (const char* policy : {"sequential", "wavefront", "ios", "graphturbo"}) {
       auto r = run(graph, policy);
       if (!r) {
@@ -100,7 +81,7 @@ int main(int argc, char** argv) {
       if (std::regex_search(d, m, summary)) order = m[1], groups = m[2], grouped = m[3], instances = m[4];
     fmt::print("| {} | {} | {:.2f} | {} ({}) | {} | {} | {:.0f} / {:.0f} / {:.0f} / {:.0f} | {:.1f} / {:.1f} / {:.1f} / {:.1f} | "
                "{:.2f}x |\n",
-               name, ops, t[3].cpuS, groups, grouped, instances, order, t[0].dramMB, t[1].dramMB, t[2].dramMB, t[3].dramMB,
+               name, ops, t[3].cpuS, groups, grouped, instances, order, dramMB(t[0]), dramMB(t[1]), dramMB(t[2]), dramMB(t[3]),
                t[0].predictedUs, t[1].predictedUs, t[2].predictedUs, t[3].predictedUs, t[1].predictedUs / t[3].predictedUs);
   }
   return 0;

@@ -7,7 +7,6 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <regex>
@@ -17,24 +16,11 @@
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
 
-#include "tests/bench/bench_clock.h"
 #include "tests/bench/bench_models.h"
+#include "tests/bench/bench_plans.h"
 
 namespace fs = std::filesystem;
 using namespace rammer;
-
-namespace {
-
-using bench::Clock;
-using bench::seconds;
-using bench::threadCpuSeconds;
-
-struct Timed {
-  schedule::Plan plan;
-  double wallS = 0, cpuS = 0, predictedUs = 0;
-};
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app("Times IOS's search on the sample models against sequential and wavefront; prints a table");
@@ -58,23 +44,10 @@ int main(int argc, char** argv) {
   }
   auto model = std::make_shared<sim::AnalyticCostModel>();
   const sim::Simulator simulator(model);
-  auto run = [&](const ir::Graph& g, const std::string& policy, const schedule::IosOptions& o) -> ir::Result<Timed> {
+  auto run = [&](const ir::Graph& g, const std::string& policy, const schedule::IosOptions& o) {
     schedule::PolicyOptions options = sim::policyOptions(model);
     options.ios = o;
-    auto p = schedule::makePolicy(policy, options);
-    if (!p) return p.errors();
-    Timed t;
-    const auto start = Clock::now();
-    const double cpu = threadCpuSeconds();
-    auto plan = (*p)->schedule(g, *device, {});
-    t.cpuS = threadCpuSeconds() - cpu;
-    t.wallS = seconds(start);
-    if (!plan) return plan.errors();
-    auto trace = simulator.run(*plan);
-    if (!trace) return trace.errors();
-    t.predictedUs = trace->totalUs;
-    t.plan = std::move(plan).value();
-    return t;
+    return bench::timedPlan(g, policy, options, *device, simulator);
   };
 
   fmt::print("IOS r={} s={} on {}, analytic cost model; time = IOS's scheduling (search and plan), one thread\n\n",

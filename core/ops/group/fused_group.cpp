@@ -69,6 +69,16 @@ FusedGroupSpec decodeGroup(const ir::Attributes& a, size_t numInputs) {
   return spec;
 }
 
+ir::Node memberNode(const GroupMember& m) {
+  ir::Node node;
+  node.name = m.name;
+  node.opType = m.opType;
+  node.domain = m.domain;
+  node.attrs = m.attrs;
+  node.outputs = {0};
+  return node;
+}
+
 ir::TensorType memberInputType(const FusedGroupSpec& spec, const std::vector<ir::TensorType>& inputTypes, size_t j,
                                size_t slot) {
   const int64_t ref = spec.members.at(j).inputs.at(slot);
@@ -84,12 +94,7 @@ GroupGeometry::GroupGeometry(FusedGroupSpec spec, const std::vector<ir::TensorTy
   std::vector<bool> read(n, false);
   for (size_t j = 0; j < n; ++j) {
     const GroupMember& gm = spec_.members[j];
-    ir::Node node;
-    node.name = gm.name;
-    node.opType = gm.opType;
-    node.domain = gm.domain;
-    node.attrs = gm.attrs;
-    node.outputs = {0};
+    const ir::Node node = memberNode(gm);
     std::vector<ir::TensorType> types;
     for (size_t s = 0; s < gm.inputs.size(); ++s) {
       if (gm.inputs[s] >= 0 && static_cast<size_t>(gm.inputs[s]) >= inputTypes_.size())

@@ -38,6 +38,10 @@ struct GroupMember {
   int splitDim = 0;             // the output dim instances cut
 };
 
+// A member as a node (its op, attributes and one output) for the op's own
+// context: geometry, type inference, reference compute.
+ir::Node memberNode(const GroupMember& m);
+
 struct FusedGroupSpec {
   std::vector<GroupMember> members;  // producers first; the last is the sink, the group's one output
   int64_t piece = 1;                 // the sink's extent along its split dim per instance

@@ -36,12 +36,7 @@ std::vector<ir::Tensor> computeGroup(const OpContext& ctx) {
     const GroupMember& m = spec.members[j];
     const OpDef* def = OpRegistry::builtin().find(m.domain, m.opType);
     if (!def || !def->compute) ctx.fail("member '" + m.name + "': no reference for " + m.opType);
-    ir::Node node;
-    node.name = m.name;
-    node.opType = m.opType;
-    node.domain = m.domain;
-    node.attrs = m.attrs;
-    node.outputs = {0};
+    const ir::Node node = memberNode(m);
     std::vector<ir::TensorType> memberTypes;
     std::vector<const ir::Tensor*> values;
     for (size_t s = 0; s < m.inputs.size(); ++s) {

@@ -12,30 +12,18 @@
 
 #include "core/exec/plan_emulator.h"
 #include "core/exec/reference_executor.h"
-#include "core/pipeline/pipeline.h"
 #include "core/schedule/validator.h"
-#include "core/sim/analytic_cost_model.h"
 #include "core/sim/plan_figures.h"
-#include "core/sim/simulator.h"
+#include "tests/core/schedule/policy_fixtures.h"
 
 namespace rammer::schedule {
 namespace {
 
-std::shared_ptr<const ir::Graph> optimized(const std::string& name) {
-  pipeline::Options o;
-  o.modelPath = std::string(RAMMER_SOURCE_DIR "/samples/models/") + name + ".onnx";
-  o.import.batch = 1;
-  pipeline::Pipeline p(o);
-  const pipeline::Report r = p.run(pipeline::Stage::Import, pipeline::Stage::Optimize);
-  EXPECT_TRUE(r.ok()) << ir::formatDiagnostics(r.diagnostics);
-  return p.artifacts().optimized;
-}
+std::shared_ptr<const ir::Graph> optimized(const std::string& name) { return testing::optimizedModel(name); }
 
 ir::Result<Plan> plan(const std::string& policy, const ir::Graph& g, const Constraints& c = {},
                       GraphTurboOptions gt = {}) {
-  PolicyOptions options = sim::policyOptions(std::make_shared<sim::AnalyticCostModel>());
-  options.graphturbo = gt;
-  return makePolicy(policy, options).value()->schedule(g, device::presetDevice("h100").value(), c);
+  return testing::analyticPlan(policy, g, c, {}, std::move(gt));
 }
 
 std::vector<ir::Tensor> inputsFor(const ir::Graph& g) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "core/device/device_spec.h"
+#include "core/schedule/policy.h"
 #include "tests/core/schedule/schedule_fixtures.h"
 
 using namespace rammer;
@@ -35,6 +36,23 @@ TEST(SimAnalyticModel, MemoryBoundOnABusyDevice) {
   // 1056 vEUs share 3350e3 B/us: 32768 B take 32768 * 1056 / 3.35e6 us.
   const double us = sim::AnalyticCostModel().taskTimeUs(task(0, 32768), h100(), {8, 0, 0});
   EXPECT_NEAR(us, 10.3292, 1e-3);
+}
+
+// Re-reads that hit L2 move at the L2 bandwidth (7000 GB/s on the preset),
+// the rest at DRAM's: the same bytes with half of them in L2 take
+// 16384 * 1056 / 3.35e6 + 16384 * 1056 / 7e6 us; the policies' roofline
+// charges the same split.
+TEST(SimAnalyticModel, L2ReReadsAreChargedAtTheL2Bandwidth) {
+  kernels::RKernel k = task(0, 32768);
+  k.l2Bytes = 16384;
+  const double us = sim::AnalyticCostModel().taskTimeUs(k, h100(), {8, 0, 0});
+  EXPECT_NEAR(us, 16384.0 * 1056 / 3.35e6 + 16384.0 * 1056 / 7e6, 1e-9);
+  EXPECT_LT(us, sim::AnalyticCostModel().taskTimeUs(task(0, 32768), h100(), {8, 0, 0}));
+  EXPECT_NEAR(schedule::estimateTaskTimeUs(k, h100(), 8), us, 1e-9);
+  // A device without an L2 bandwidth charges everything at DRAM's.
+  device::DeviceSpec d = h100();
+  d.l2BandwidthGBs = 0;
+  EXPECT_NEAR(sim::AnalyticCostModel().taskTimeUs(k, d, {8, 0, 0}), 10.3292, 1e-3);
 }
 
 TEST(SimAnalyticModel, ABusyDeviceIsThePoliciesRooflineUnlessLatencyBound) {

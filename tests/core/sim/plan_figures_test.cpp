@@ -1,6 +1,7 @@
-// figuresOf's global-memory traffic: the chosen rKernels' bytes, views
-// excluded, read off the plan alone, so it depends on the rKernels and not
-// (yet) on how the policy ordered their rTasks.
+// figuresOf's DRAM traffic: the chosen rKernels' bytes less their L2
+// re-reads, views excluded, read off the plan alone, so it depends on the
+// rKernels (a fused group's among them) and not on how the policy ordered
+// their rTasks.
 #include "core/sim/plan_figures.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +21,9 @@ TEST(PlanFigures, DramBytesAreTheKernelsBytesWithoutViews) {
   plan.ops[2].kernel.bytes = 1e9;
   EXPECT_DOUBLE_EQ(sim::figuresOf(plan).dramBytes, 1250.5);
   EXPECT_DOUBLE_EQ(sim::figuresOf(schedule::Plan{}).dramBytes, 0);
+  // Re-reads that hit L2 are not DRAM traffic.
+  plan.ops[0].kernel.l2Bytes = 400;
+  EXPECT_DOUBLE_EQ(sim::figuresOf(plan).dramBytes, 850.5);
 }
 
 TEST(PlanFigures, SameKernelsSameTrafficUnderEveryOrder) {
