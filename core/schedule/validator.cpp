@@ -1,7 +1,5 @@
 #include "core/schedule/validator.h"
 
-#include "core/schedule/rtask_needs.h"
-
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -10,6 +8,7 @@
 
 #include "core/schedule/operator_graph.h"
 #include "core/schedule/ordering_clocks.h"
+#include "core/schedule/rtask_needs.h"
 #include "core/schedule/vdevice.h"
 
 namespace rammer::schedule {
