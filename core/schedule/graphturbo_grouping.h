@@ -4,15 +4,15 @@
 //   - the producer's only readers are in the group (one output leaves it);
 //   - the consumer reads the producer along a range of the producer's own
 //     split dim (SplitInfo, core/ops/group/split_info.h), never whole;
-//   - (no cycle between groups follows: a path that left the group through
-//     the sink's output and came back would be a cycle in the graph);
 //   - some number of instances keeps one instance's intermediates within
 //     the fast-memory budget (a vEU's shared memory) and the recomputed
 //     halos within `maxRecompute`;
 //   - the cost model predicts the grown group no slower than the group and
 //     the producer apart.
-// The piece is the smallest instance count that fits the budget, raised
-// while the cost model predicts a gain from more instances (more vEUs busy).
+// No cycle between groups can form: a path that left a group through its
+// sink's output and came back would be a cycle in the graph. The instance
+// count starts at the smallest that fits the budget and doubles while the
+// cost model predicts a gain from more instances (more vEUs busy).
 #include <functional>
 #include <string>
 #include <vector>
