@@ -12,6 +12,7 @@
 #include "core/kernels/fused_group_kernels.h"
 #include "core/kernels/gemm_kernels.h"
 #include "core/kernels/kernel_source.h"
+#include "core/kernels/norm_kernels.h"
 #include "core/kernels/pool_kernels.h"
 #include "core/kernels/reduce_kernels.h"
 #include "core/kernels/softmax_kernels.h"
@@ -47,6 +48,7 @@ const std::map<std::string, Family>& families() {
     t["GlobalMaxPool"] = viaInfo(globalPoolKernels);
     t["GlobalAveragePool"] = viaInfo(globalPoolKernels);
     t["Softmax"] = viaInfo(softmaxKernels);
+    t["LayerNormalization"] = viaInfo(layerNormKernels);
     t["LogSoftmax"] = viaInfo(softmaxKernels);
     for (const std::string& type : reduceOpTypes()) t[type] = viaInfo(reduceKernels);
     for (const std::string& type : copyOpTypes()) t[type] = viaInfo(copyKernels);

@@ -10,6 +10,7 @@
 #include "core/codegen/code_generator.h"
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/core/codegen/nvrtc_loader.h"
+#include "tests/support/graph_builder.h"
 
 namespace rammer::codegen {
 namespace {
@@ -79,6 +80,27 @@ TEST(GraphTurboCudaCompile, FusedGroupsOfTheInceptionBlockCompileForSm90) {
   EXPECT_EQ(r.log.find("warning"), std::string::npos) << r.log.substr(0, 20000);
   EXPECT_EQ(r.ptx.find(".nc."), std::string::npos) << "a non-coherent load";
   EXPECT_GT(r.cubinBytes, 0u);
+}
+
+// Both LayerNormalization rKernels compile (a transformer's normalization).
+TEST(LayerNormCudaCompile, BothRKernelsCompileForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  testing::GraphBuilder b;
+  const ir::ValueId x = b.input("x", {8, 768});
+  const ir::ValueId s = b.constant("scale", testing::randomTensor({768}, 1));
+  const ir::ValueId bias = b.constant("bias", testing::randomTensor({768}, 2));
+  b.output(b.op("LayerNormalization", "ln", {x, s, bias}, testing::attrs({{"axis", int64_t{-1}}})));
+  ASSERT_TRUE(b.infer().empty());
+  for (const char* kernel : {"layernorm_block", "layernorm_rows"}) {
+    schedule::Constraints c;
+    c.kernelFor["ln"] = kernel;
+    auto gp = generateProgram(testing::planSample(b.graph(), "wavefront", "h100", c), b.graph(), {});
+    ASSERT_TRUE(gp) << gp.errorText();
+    const testing::Nvrtc::Result r = nvrtc.compile(gp->source, std::string(kernel) + ".cu", "sm_90");
+    EXPECT_TRUE(r.ok) << kernel << ":\n" << r.log.substr(0, 20000);
+    EXPECT_EQ(r.log.find("warning"), std::string::npos) << kernel << ":\n" << r.log.substr(0, 20000);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, SampleCudaCompile, ::testing::ValuesIn(testing::codegenSampleNames()),

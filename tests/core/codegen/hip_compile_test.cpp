@@ -9,6 +9,7 @@
 
 #include "core/codegen/code_generator.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/support/graph_builder.h"
 
 namespace rammer::codegen {
 namespace {
@@ -84,6 +85,34 @@ TEST(GraphTurboHipCompile, FusedGroupsOfTheInceptionBlockCompileForGfx90a) {
   const auto [rc, out] = testing::runCommand("cd " + dir.string() + " && " + testing::hipCompileCommand(clang) +
                                              " --cuda-device-only -c graphturbo.hip");
   EXPECT_EQ(rc, 0) << out.substr(0, 20000);
+}
+
+TEST(LayerNormHipCompile, BothRKernelsCompileForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (clang.empty()) GTEST_SKIP() << "no clang-15";
+  if (!fs::exists(testing::kRocmDeviceLibs) || !fs::exists("/usr/include/hip/hip_runtime.h"))
+    GTEST_SKIP() << "no ROCm device libraries or HIP headers (rocm-device-libs, libamdhip64-dev)";
+  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/hip/layernorm";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  testing::GraphBuilder b;
+  const ir::ValueId x = b.input("x", {8, 768});
+  const ir::ValueId s = b.constant("scale", testing::randomTensor({768}, 1));
+  b.output(b.op("LayerNormalization", "ln", {x, s}, testing::attrs({{"axis", int64_t{-1}}})));
+  ASSERT_TRUE(b.infer().empty());
+  for (const char* kernel : {"layernorm_block", "layernorm_rows"}) {
+    schedule::Constraints c;
+    c.kernelFor["ln"] = kernel;
+    CodegenOptions options;
+    options.target = Target::Hip;
+    auto gp = generateProgram(testing::planSample(b.graph(), "wavefront", "mi250x", c), b.graph(), options);
+    ASSERT_TRUE(gp) << gp.errorText();
+    const std::string file = std::string(kernel) + ".hip";
+    std::ofstream(dir / file) << gp->source;
+    const auto [rc, out] = testing::runCommand("cd " + dir.string() + " && " + testing::hipCompileCommand(clang) +
+                                               " --cuda-device-only -c " + file);
+    EXPECT_EQ(rc, 0) << kernel << ":\n" << out.substr(0, 20000);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(SmallSamples, SampleHipCompile,

@@ -57,7 +57,7 @@ TEST(KernelLibrary, UnknownDimsAreAnErrorNotACrash) {
 TEST(KernelLibrary, SupportedOpTypesListFamiliesAndViews) {
   const auto types = kernels::supportedOpTypes();
   for (const char* t : {"Conv", "MatMul", "Gemm", "com.rammer::FusedElementwise", "com.rammer::LstmCell", "MaxPool",
-                        "Softmax", "ReduceMean", "Concat", "Reshape"})
+                        "Softmax", "ReduceMean", "Concat", "Reshape", "LayerNormalization", "com.rammer::FusedGroup"})
     EXPECT_NE(std::find(types.begin(), types.end(), t), types.end()) << t;
 }
 

@@ -13,6 +13,7 @@
 #include "core/exec/reference_executor.h"
 #include "core/runtime/host_execution.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/support/graph_builder.h"
 #include "tests/support/host_run.h"
 #include "tests/support/plan_mutation.h"
 
@@ -34,6 +35,17 @@ Planned plannedSample(const std::string& name, const std::string& policy = "wave
   p.plan = planSample(p.graph, policy);
   p.inputs = testing::seededInputs(p.graph);
   return p;
+}
+
+// LayerNormalization over rows of 96 with Scale and B, as a plan can hold it.
+ir::Graph layerNormGraph() {
+  testing::GraphBuilder b;
+  const ir::ValueId x = b.input("x", {6, 96});
+  const ir::ValueId s = b.constant("scale", testing::randomTensor({96}, 3, 0.5f, 1.5f));
+  const ir::ValueId bias = b.constant("bias", testing::randomTensor({96}, 4));
+  b.output(b.op("LayerNormalization", "ln", {x, s, bias}, testing::attrs({{"axis", int64_t{-1}}})));
+  EXPECT_TRUE(b.infer().empty());
+  return b.graph();
 }
 
 // The program's source with `edit` applied to its kernel text, built and run.
@@ -252,6 +264,24 @@ TEST(HostBuild, ASecondBuildOfTheSameSourceIsCached) {
   auto third = buildHostProgram(*gp, hostTestOptions().build);
   ASSERT_TRUE(third.ok()) << third.errorText();
   EXPECT_NE(third->key, first->key);
+}
+
+// Both LayerNormalization rKernels (the block reduction's __syncthreads run
+// as fibers) as generated code on the CPU, against the reference.
+TEST(HostRun, LayerNormalizationRKernelsRunAsGeneratedCode) {
+  const ir::Graph g = layerNormGraph();
+  const std::vector<ir::Tensor> inputs = testing::seededInputs(g);
+  auto want = exec::runReference(g, inputs);
+  ASSERT_TRUE(want.ok()) << want.errorText();
+  for (const char* kernel : {"layernorm_block", "layernorm_rows"}) {
+    SCOPED_TRACE(kernel);
+    schedule::Constraints c;
+    c.kernelFor["ln"] = kernel;
+    const schedule::Plan plan = testing::planSample(g, "wavefront", "h100", c);
+    auto got = executeOnHost(plan, g, inputs, testing::hostTestOptions());
+    ASSERT_TRUE(got.ok()) << got.errorText();
+    EXPECT_LE(testing::worstRelativeL2(got->outputs, *want), 1e-5);
+  }
 }
 
 }  // namespace
