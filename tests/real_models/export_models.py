@@ -39,6 +39,20 @@ class LstmHead(torch.nn.Module):
         return self.head(y[-1])
 
 
+class Encoder(torch.nn.Module):
+    """A BERT-style encoder, small: 2 post-norm layers, d_model 64, 4 heads.
+    Sequence-first: PyTorch's batch-first fast path under no_grad is a fused
+    op ONNX export does not know."""
+
+    def __init__(self):
+        super().__init__()
+        layer = torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128)
+        self.encoder = torch.nn.TransformerEncoder(layer, num_layers=2)
+
+    def forward(self, x):
+        return self.encoder(x)
+
+
 def vision(ctor):
     return lambda: (ctor(weights=None), (1, 3, 224, 224))
 
@@ -48,7 +62,10 @@ MODELS = {
     "squeezenet1_1": vision(torchvision.models.squeezenet1_1),
     "mobilenet_v2": vision(torchvision.models.mobilenet_v2),
     "lstm": lambda: (LstmHead(), (20, 1, 32)),  # seq 20, batch 1, features 32
+    "encoder": lambda: (Encoder(), (16, 1, 64)),  # 16 tokens, batch 1, width 64
 }
+# Opset 17 writes LayerNormalization as one node (earlier ones decompose it).
+OPSET_OF = {"encoder": 17}
 
 
 def files(d):
@@ -74,7 +91,7 @@ def export(name, out_dir):
     x = torch.randn(*shape)
     with torch.no_grad():
         y = model(x)
-        torch.onnx.export(model, (x,), os.path.join(tmp, "model.onnx"), opset_version=OPSET,
+        torch.onnx.export(model, (x,), os.path.join(tmp, "model.onnx"), opset_version=OPSET_OF.get(name, OPSET),
                           do_constant_folding=True, input_names=["input"], output_names=["output"])
     onnx.checker.check_model(os.path.join(tmp, "model.onnx"))
     for kind, t in (("input", x), ("output", y)):
