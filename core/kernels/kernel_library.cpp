@@ -12,6 +12,7 @@
 #include "core/kernels/fused_group_kernels.h"
 #include "core/kernels/gemm_kernels.h"
 #include "core/kernels/kernel_source.h"
+#include "core/kernels/mask_kernels.h"
 #include "core/kernels/norm_kernels.h"
 #include "core/kernels/pool_kernels.h"
 #include "core/kernels/reduce_kernels.h"
@@ -49,6 +50,7 @@ const std::map<std::string, Family>& families() {
     t["GlobalAveragePool"] = viaInfo(globalPoolKernels);
     t["Softmax"] = viaInfo(softmaxKernels);
     t["LayerNormalization"] = viaInfo(layerNormKernels);
+    t["Trilu"] = viaInfo(triluKernels);
     t["LogSoftmax"] = viaInfo(softmaxKernels);
     for (const std::string& type : reduceOpTypes()) t[type] = viaInfo(reduceKernels);
     for (const std::string& type : copyOpTypes()) t[type] = viaInfo(copyKernels);

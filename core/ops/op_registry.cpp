@@ -26,6 +26,7 @@ const OpRegistry& OpRegistry::builtin() {
     registerUnaryOps(r);
     registerTensorOps(r);
     registerReduceOps(r);
+    registerScanOps(r);
     registerConvOps(r);
     registerMatMulOps(r);
     registerPoolOps(r);

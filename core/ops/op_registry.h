@@ -76,6 +76,7 @@ void registerElementwiseOps(OpRegistry& r);   // binary/variadic math, compariso
 void registerUnaryOps(OpRegistry& r);         // unary math and activations
 void registerTensorOps(OpRegistry& r);        // shape and data-movement ops
 void registerReduceOps(OpRegistry& r);        // reductions, softmax family
+void registerScanOps(OpRegistry& r);          // CumSum
 void registerConvOps(OpRegistry& r);          // Conv, ConvTranspose
 void registerMatMulOps(OpRegistry& r);        // Gemm, MatMul
 void registerPoolOps(OpRegistry& r);          // pooling

@@ -11,5 +11,7 @@ void registerLayoutOps(OpRegistry& r);    // Transpose, Expand, Tile, Pad, Depth
 void registerConstantOps(OpRegistry& r);  // Constant, ConstantOfShape, Range
 void registerCastOps(OpRegistry& r);      // Cast
 void registerStringOps(OpRegistry& r);    // StringNormalizer
+void registerMaskOps(OpRegistry& r);      // Trilu
+void registerIndexOps(OpRegistry& r);     // GatherElements, ScatterND
 
 }  // namespace rammer::ops::tensor

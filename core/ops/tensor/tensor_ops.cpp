@@ -10,6 +10,8 @@ void registerTensorOps(OpRegistry& r) {
   tensor::registerConstantOps(r);
   tensor::registerCastOps(r);
   tensor::registerStringOps(r);
+  tensor::registerMaskOps(r);
+  tensor::registerIndexOps(r);
 }
 
 }  // namespace rammer::ops

@@ -1,7 +1,7 @@
 // LayerNormalization rKernels (issue #16 item 3): the block-reduction and
 // the row-per-thread candidates against the reference, over the last axis
 // and over several, with constant and run-time Scale and B, one value or a
-// whole row of them; what they do not take is named.
+// whole row of them; what they do not take is named. And Trilu's.
 #include "core/kernels/norm_kernels.h"
 
 #include "tests/core/kernels/kernel_check.h"
@@ -62,4 +62,19 @@ TEST(LayerNormKernels, WhatTheyDoNotTakeIsNamed) {
   ks = kernels::kernelsFor(partial, lastNode(partial));
   ASSERT_FALSE(ks.ok());
   EXPECT_NE(ks.errorText().find("Scale broadcasts over part of the normalized shape"), std::string::npos) << ks.errorText();
+}
+
+// Trilu's element-wise rKernel (a transformer's causal mask when it is not
+// folded away): upper and lower, positive and negative diagonals, batched.
+TEST(TriluKernels, MatchTheReference) {
+  for (const auto& [upper, k] : {std::pair{int64_t{1}, int64_t{0}}, std::pair{int64_t{0}, int64_t{0}},
+                                 std::pair{int64_t{1}, int64_t{2}}, std::pair{int64_t{0}, int64_t{-3}}}) {
+    SCOPED_TRACE("upper " + std::to_string(upper) + " k " + std::to_string(k));
+    GraphBuilder b;
+    const ir::ValueId x = b.input("x", {3, 40, 50});
+    b.output(b.op("Trilu", "mask", {x, b.constant("k", ir::Tensor::fromVector<int64_t>({}, {k}))},
+                  attrs({{"upper", upper}})));
+    ASSERT_TRUE(b.infer().empty());
+    checkCandidates(b.graph(), lastNode(b.graph()), 0);
+  }
 }

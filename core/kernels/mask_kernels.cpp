@@ -1,0 +1,35 @@
+#include "core/kernels/mask_kernels.h"
+
+namespace rammer::kernels {
+
+std::vector<RKernel> triluKernels(const NodeInfo& info) {
+  const ir::Shape& s = info.inShapes.at(0);
+  if (s.size() < 2) throw ops::OpError("input must have rank >= 2");
+  int64_t k = 0;
+  if (info.numInputs() > 1 && info.inPresent[1]) {
+    const ir::Tensor* t = info.constant(1);
+    if (!t) throw ops::OpError("k is computed at run time; the rKernel needs it constant");
+    k = t->getInt64(0);
+  }
+  const bool upper = info.node->attrs.getInt("upper", 1) != 0;
+  const int64_t rows = s[s.size() - 2], cols = s[s.size() - 1];
+  ElementKernelSpec spec;
+  spec.family = "trilu";
+  spec.total = ir::numElements(s);
+  spec.flops = 0;
+  spec.bytes = 8.0 * static_cast<double>(spec.total);
+  const std::string keep = upper ? "c - r >= " : "c - r <= ";
+  spec.body = [=](const std::string& idx, const std::string&) {
+    return "    const " + idx + " c = i % " + std::to_string(cols) + ", r = (i / " + std::to_string(cols) + ") % " +
+           std::to_string(rows) + ";\n    out0[i] = " + keep + "(" + std::to_string(k) + ") ? in0[i] : 0.0f;\n";
+  };
+  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t c = i % cols, r = (i / cols) % rows;
+      b.outputs[0][i] = (upper ? c - r >= k : c - r <= k) ? b.inputs[0][i] : 0.0f;
+    }
+  };
+  return elementKernels(info, spec);
+}
+
+}  // namespace rammer::kernels
