@@ -53,6 +53,21 @@ class Encoder(torch.nn.Module):
         return self.encoder(x)
 
 
+class Decoder(torch.nn.Module):
+    """A GPT-style decoder, small: 2 pre-norm layers under a causal mask that
+    the export builds with Trilu from the sequence length."""
+
+    def __init__(self):
+        super().__init__()
+        layer = torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128, norm_first=True)
+        self.decoder = torch.nn.TransformerEncoder(layer, num_layers=2)
+
+    def forward(self, x):
+        t = x.shape[0]
+        causal = torch.triu(torch.full((t, t), float("-inf")), diagonal=1)
+        return self.decoder(x, mask=causal)
+
+
 def vision(ctor):
     return lambda: (ctor(weights=None), (1, 3, 224, 224))
 
@@ -63,9 +78,10 @@ MODELS = {
     "mobilenet_v2": vision(torchvision.models.mobilenet_v2),
     "lstm": lambda: (LstmHead(), (20, 1, 32)),  # seq 20, batch 1, features 32
     "encoder": lambda: (Encoder(), (16, 1, 64)),  # 16 tokens, batch 1, width 64
+    "decoder": lambda: (Decoder(), (16, 1, 64)),
 }
 # Opset 17 writes LayerNormalization as one node (earlier ones decompose it).
-OPSET_OF = {"encoder": 17}
+OPSET_OF = {"encoder": 17, "decoder": 17}
 
 
 def files(d):
