@@ -16,17 +16,37 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Why HIP code cannot be compiled here; empty when it can.
+std::string hipToolchainMissing(const std::string& clang) {
+  if (clang.empty()) return "no clang-15";
+  if (!fs::exists(testing::kRocmDeviceLibs) || !fs::exists("/usr/include/hip/hip_runtime.h"))
+    return "no ROCm device libraries or HIP headers (rocm-device-libs, libamdhip64-dev)";
+  return "";
+}
+
+// An empty work folder tests/codegen_work/hip/<name>.
+fs::path freshDir(const std::string& name) {
+  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/hip" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Writes `source` as dir/file and compiles it for the device only: (exit status, output).
+std::pair<int, std::string> compileForDevice(const std::string& clang, const fs::path& dir, const std::string& file,
+                                             const std::string& source) {
+  std::ofstream(dir / file) << source;
+  return testing::runCommand("cd " + dir.string() + " && " + testing::hipCompileCommand(clang) + " --cuda-device-only -c " +
+                             file);
+}
+
 class SampleHipCompile : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SampleHipCompile, WavefrontAndSequentialCompileForGfx90a) {
   const std::string clang = testing::clangHipPath();
-  if (clang.empty()) GTEST_SKIP() << "no clang-15";
-  if (!fs::exists(testing::kRocmDeviceLibs) || !fs::exists("/usr/include/hip/hip_runtime.h"))
-    GTEST_SKIP() << "no ROCm device libraries or HIP headers (rocm-device-libs, libamdhip64-dev)";
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
   const std::string name = GetParam();
-  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/hip" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = freshDir(name);
   const ir::Graph graph = testing::optimizedSampleGraph(name);
   std::string files;
   for (const auto& [policy, instrument] : {std::pair{"wavefront", true}, std::pair{"sequential", false}}) {
@@ -49,31 +69,21 @@ TEST_P(SampleHipCompile, WavefrontAndSequentialCompileForGfx90a) {
 
 TEST(IosMergeHipCompile, MergedInceptionBlockCompilesForGfx90a) {
   const std::string clang = testing::clangHipPath();
-  if (clang.empty()) GTEST_SKIP() << "no clang-15";
-  if (!fs::exists(testing::kRocmDeviceLibs) || !fs::exists("/usr/include/hip/hip_runtime.h"))
-    GTEST_SKIP() << "no ROCm device libraries or HIP headers (rocm-device-libs, libamdhip64-dev)";
-  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/hip/ios_merge";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  const fs::path dir = freshDir("ios_merge");
   const ir::Graph graph = testing::optimizedSampleGraph("inception_block");
   CodegenOptions options;
   options.target = Target::Hip;
   auto gp = generateProgram(testing::planIosMerged(graph, "mi250x"), graph, options);
   ASSERT_TRUE(gp) << gp.errorText();
-  std::ofstream(dir / "ios_merge.hip") << gp->source;
-  const auto [rc, out] = testing::runCommand("cd " + dir.string() + " && " + testing::hipCompileCommand(clang) +
-                                             " --cuda-device-only -c ios_merge.hip");
+  const auto [rc, out] = compileForDevice(clang, dir, "ios_merge.hip", gp->source);
   EXPECT_EQ(rc, 0) << out.substr(0, 20000);
 }
 
 TEST(GraphTurboHipCompile, FusedGroupsOfTheInceptionBlockCompileForGfx90a) {
   const std::string clang = testing::clangHipPath();
-  if (clang.empty()) GTEST_SKIP() << "no clang-15";
-  if (!fs::exists(testing::kRocmDeviceLibs) || !fs::exists("/usr/include/hip/hip_runtime.h"))
-    GTEST_SKIP() << "no ROCm device libraries or HIP headers (rocm-device-libs, libamdhip64-dev)";
-  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/hip/graphturbo";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  const fs::path dir = freshDir("graphturbo");
   const ir::Graph graph = testing::optimizedSampleGraph("inception_block");
   CodegenOptions options;
   options.target = Target::Hip;
@@ -81,20 +91,14 @@ TEST(GraphTurboHipCompile, FusedGroupsOfTheInceptionBlockCompileForGfx90a) {
   ASSERT_NE(plan.graph, nullptr);
   auto gp = generateProgram(plan, graph, options);
   ASSERT_TRUE(gp) << gp.errorText();
-  std::ofstream(dir / "graphturbo.hip") << gp->source;
-  const auto [rc, out] = testing::runCommand("cd " + dir.string() + " && " + testing::hipCompileCommand(clang) +
-                                             " --cuda-device-only -c graphturbo.hip");
+  const auto [rc, out] = compileForDevice(clang, dir, "graphturbo.hip", gp->source);
   EXPECT_EQ(rc, 0) << out.substr(0, 20000);
 }
 
 TEST(LayerNormHipCompile, BothRKernelsCompileForGfx90a) {
   const std::string clang = testing::clangHipPath();
-  if (clang.empty()) GTEST_SKIP() << "no clang-15";
-  if (!fs::exists(testing::kRocmDeviceLibs) || !fs::exists("/usr/include/hip/hip_runtime.h"))
-    GTEST_SKIP() << "no ROCm device libraries or HIP headers (rocm-device-libs, libamdhip64-dev)";
-  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/hip/layernorm";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  const fs::path dir = freshDir("layernorm");
   testing::GraphBuilder b;
   const ir::ValueId x = b.input("x", {8, 768});
   const ir::ValueId s = b.constant("scale", testing::randomTensor({768}, 1));
@@ -107,10 +111,7 @@ TEST(LayerNormHipCompile, BothRKernelsCompileForGfx90a) {
     options.target = Target::Hip;
     auto gp = generateProgram(testing::planSample(b.graph(), "wavefront", "mi250x", c), b.graph(), options);
     ASSERT_TRUE(gp) << gp.errorText();
-    const std::string file = std::string(kernel) + ".hip";
-    std::ofstream(dir / file) << gp->source;
-    const auto [rc, out] = testing::runCommand("cd " + dir.string() + " && " + testing::hipCompileCommand(clang) +
-                                               " --cuda-device-only -c " + file);
+    const auto [rc, out] = compileForDevice(clang, dir, std::string(kernel) + ".hip", gp->source);
     EXPECT_EQ(rc, 0) << kernel << ":\n" << out.substr(0, 20000);
   }
 }
