@@ -1,5 +1,6 @@
 #include "core/kernels/norm_kernels.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rammer::kernels {

@@ -2,6 +2,8 @@
 // one axis, and writing slices of `updates` at index tuples (a Swin-style
 // export builds its shifted-window mask with ScatterND). Negative indices
 // count from the end; an index out of range is an error naming it.
+#include <algorithm>
+
 #include "core/ops/tensor/tensor_families.h"
 #include "core/ops/tensor_util.h"
 
