@@ -166,7 +166,6 @@ std::string cudaRanges(const GroupGeometry& g, const std::string& idx) {
        " < " + extent + " ? lo" + last + " + " + piece + " : " + extent + ";\n";
   for (size_t j = n; j-- > 0;) {
     const std::string J = str(static_cast<int64_t>(j));
-    if (j + 1 < n) s += "  if (!any" + J + ") lo" + J + " = hi" + J + " = 0;\n";
     s += "  if (lo" + J + " >= hi" + J + ") lo" + J + " = hi" + J + " = 0;\n";
     const ops::GroupMember& m = g.spec().members[j];
     for (size_t slot = 0; slot < m.inputs.size(); ++slot) {

@@ -16,14 +16,6 @@ namespace {
 
 std::string kb(int64_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KB"; }
 
-// A candidate group evaluated at its best instance count.
-struct Evaluated {
-  ops::FusedGroupSpec spec;
-  std::vector<ir::ValueId> inputs;
-  int64_t instances = 0, smallestFit = 0, workingSet = 0;
-  double recompute = 1, us = 0;
-};
-
 class Grower {
  public:
   Grower(const ir::Graph& g, const GroupingOptions& o) : g_(g), o_(o) {}
@@ -131,8 +123,9 @@ class Grower {
     return {std::move(spec), std::move(inputs)};
   }
 
-  // The best instance count for `members`, or nullopt with `why`.
-  std::optional<Evaluated> evaluate(const std::vector<ir::NodeId>& members, const std::map<ir::NodeId, int>& dims,
+  // `members` at their best instance count (spec, inputs, instances, working
+  // set, recompute, groupUs filled in), or nullopt with `why`.
+  std::optional<GroupChoice> evaluate(const std::vector<ir::NodeId>& members, const std::map<ir::NodeId, int>& dims,
                                     std::string& why) const {
     auto [spec, inputs] = specOf(members, dims);
     std::vector<ir::TensorType> types;
@@ -147,9 +140,9 @@ class Grower {
     try {
       // Smallest instance count that fits (the working set shrinks as instances grow).
       int64_t lo = 1, hi = extent;
-      if (geometryFor(hi).workingSetBytes() > o_.budgetBytes) {
-        why = "an instance's working set, " + kb(geometryFor(hi).workingSetBytes()) + " at the finest split, exceeds the " +
-              kb(o_.budgetBytes) + " budget";
+      if (const int64_t finest = geometryFor(hi).workingSetBytes(); finest > o_.budgetBytes) {
+        why = "an instance's working set, " + kb(finest) + " at the finest split, exceeds the " + kb(o_.budgetBytes) +
+              " budget";
         return std::nullopt;
       }
       while (lo < hi) {
@@ -157,7 +150,7 @@ class Grower {
         if (geometryFor(mid).workingSetBytes() <= o_.budgetBytes) hi = mid;
         else lo = mid + 1;
       }
-      std::optional<Evaluated> best;
+      std::optional<GroupChoice> best;
       int64_t lastPiece = -1;
       for (int64_t f = lo; f <= extent; f = f < extent && f * 2 > extent ? extent : f * 2) {
         const ops::GroupGeometry geo = geometryFor(f);
@@ -172,15 +165,15 @@ class Grower {
                   std::to_string(o_.maxRecompute).substr(0, 4) + "x";
           break;
         }
-        Evaluated e;
+        GroupChoice e;
         e.spec = geo.spec();
         e.inputs = inputs;
         e.instances = geo.numInstances();
         e.smallestFit = lo;
-        e.workingSet = geo.workingSetBytes();
+        e.workingSetBytes = geo.workingSetBytes();
         e.recompute = geo.recomputeRatio();
-        e.us = o_.kernelUs ? o_.kernelUs(kernels::fusedGroupEstimate(geo)) : 0;
-        if (!best || e.us < best->us) best = std::move(e);
+        e.groupUs = o_.kernelUs ? o_.kernelUs(kernels::fusedGroupEstimate(geo)) : 0;
+        if (!best || e.groupUs < best->groupUs) best = std::move(e);
         if (!o_.kernelUs || f == extent) break;
       }
       return best;
@@ -198,7 +191,7 @@ class Grower {
     std::set<ir::NodeId> inGroup{sink};
     std::map<ir::NodeId, int> dims{{sink, dim}};
     double apart = o_.soloUs ? o_.soloUs(sink) : 0;
-    std::optional<Evaluated> current;
+    std::optional<GroupChoice> current;
     std::vector<std::string> stops;
     auto stopped = [&stops](std::string why) {
       if (std::find(stops.begin(), stops.end(), why) == stops.end()) stops.push_back(std::move(why));
@@ -241,14 +234,14 @@ class Grower {
         std::map<ir::NodeId, int> grownDims = dims;
         grownDims[p] = map.inputDim;
         std::string evalWhy;
-        std::optional<Evaluated> e = evaluate(grown, grownDims, evalWhy);
+        std::optional<GroupChoice> e = evaluate(grown, grownDims, evalWhy);
         if (!e) {
           stopped("with " + label + ": " + evalWhy);
           continue;
         }
-        const double before = (current ? current->us : (o_.soloUs ? o_.soloUs(sink) : 0)) + (o_.soloUs ? o_.soloUs(p) : 0);
-        if (o_.kernelUs && e->us > before) {
-          stopped("with " + label + " the group is predicted slower (" + formatUs(e->us) + " vs " + formatUs(before) +
+        const double before = (current ? current->groupUs : (o_.soloUs ? o_.soloUs(sink) : 0)) + (o_.soloUs ? o_.soloUs(p) : 0);
+        if (o_.kernelUs && e->groupUs > before) {
+          stopped("with " + label + " the group is predicted slower (" + formatUs(e->groupUs) + " vs " + formatUs(before) +
                   " apart)");
           continue;
         }
@@ -259,20 +252,12 @@ class Grower {
         current = std::move(e);
       }
     }
-    GroupChoice c;
-    c.members = members;
-    for (const std::string& why : stops) c.stop += (c.stop.empty() ? "" : "; ") + why;
-    if (c.stop.empty()) c.stop = "no producer could join";
-    if (!current) return c;
+    GroupChoice c = current ? std::move(*current) : GroupChoice{};
+    c.members = std::move(members);
     std::sort(c.members.begin(), c.members.end(),
               [&](ir::NodeId a, ir::NodeId b) { return topo_[static_cast<size_t>(a)] < topo_[static_cast<size_t>(b)]; });
-    c.spec = std::move(current->spec);
-    c.inputs = std::move(current->inputs);
-    c.instances = current->instances;
-    c.smallestFit = current->smallestFit;
-    c.workingSetBytes = current->workingSet;
-    c.recompute = current->recompute;
-    c.groupUs = current->us;
+    for (const std::string& why : stops) c.stop += (c.stop.empty() ? "" : "; ") + why;
+    if (c.stop.empty()) c.stop = "no producer could join";
     c.apartUs = apart;
     return c;
   }

@@ -79,19 +79,14 @@ ir::Result<Placed> place(const PlanBuilder& b, const std::vector<int32_t>& order
     std::vector<double> free(static_cast<size_t>(layout->numVEUs), 0.0);
     std::set<std::pair<double, int>> byFree;
     for (int v = 0; v < layout->numVEUs; ++v) byFree.emplace(0.0, v);
-    struct Done {
-      double finish = 0;
-      int onlyVEU = -1;
-    };
-    std::map<int32_t, Done> done;
+    std::map<int32_t, double> finish;  // per placed operator
     double makespan = 0;
     for (int32_t op : d.ops) {
       double base = 0;
       for (int32_t p : b.dag().ops[static_cast<size_t>(op)].producers)
-        if (auto it = done.find(p); it != done.end()) base = std::max(base, it->second.finish + barrier);
+        if (auto it = finish.find(p); it != finish.end()) base = std::max(base, it->second + barrier);
       const double t = b.taskTime(b.kernel(op), layout->veusPerSM);
-      Done mine;
-      bool first = true;
+      double mine = 0;
       for (int64_t r = 0; r < b.numRTasks(op); ++r) {
         const RTask task{op, r};
         auto pinned = b.pinnedVEU(task, layout->numVEUs);
@@ -101,13 +96,11 @@ ir::Result<Placed> place(const PlanBuilder& b, const std::vector<int32_t>& order
         byFree.erase({free[static_cast<size_t>(v)], v});
         free[static_cast<size_t>(v)] = start + t;
         byFree.emplace(start + t, v);
-        mine.finish = std::max(mine.finish, start + t);
-        mine.onlyVEU = first || mine.onlyVEU == v ? v : -1;
-        first = false;
+        mine = std::max(mine, start + t);
         d.placements.emplace_back(task, v);
       }
-      done[op] = mine;
-      makespan = std::max(makespan, mine.finish);
+      finish[op] = mine;
+      makespan = std::max(makespan, mine);
     }
     out.predictedUs += makespan + b.device().launchOverheadUs;
   }

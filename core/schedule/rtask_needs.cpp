@@ -1,5 +1,7 @@
 #include "core/schedule/rtask_needs.h"
 
+#include <set>
+
 namespace rammer::schedule {
 
 RTaskNeeds::RTaskNeeds(const std::vector<PlannedOp>& ops, const ir::Graph& graph) : ops_(&ops) {

@@ -9,7 +9,6 @@
 // instance waits only for the producer instances it reads.
 #include <map>
 #include <optional>
-#include <set>
 #include <utility>
 #include <vector>
 

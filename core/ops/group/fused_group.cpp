@@ -134,8 +134,27 @@ GroupGeometry::GroupGeometry(FusedGroupSpec spec, const std::vector<ir::TensorTy
     for (size_t j = 0; j < n; ++j) {
       maxExtent_[j] = std::max(maxExtent_[j], r[j].size());
       computed_[j] += r[j].size();
+      inputBytesRead_ += inputBytesOf(j, r[j]);
     }
   }
+}
+
+double GroupGeometry::inputBytesOf(size_t j, Span range) const {
+  double bytes = 0;
+  const GroupMember& m = spec_.members[j];
+  for (size_t s = 0; s < m.inputs.size(); ++s) {
+    if (m.inputs[s] < 0) continue;
+    const ir::Shape& shape = inputTypes_[static_cast<size_t>(m.inputs[s])].shape;
+    const int64_t numel = ir::numElements(shape);
+    const AxisMap& map = maps_[j][s];
+    if (map.kind == AxisMap::Kind::Whole || numel == 0) {
+      bytes += 4.0 * static_cast<double>(numel);
+      continue;
+    }
+    const int64_t dim = shape.at(static_cast<size_t>(map.inputDim));
+    bytes += 4.0 * static_cast<double>(map.inputSpan(range, dim).size() * (numel / dim));
+  }
+  return bytes;
 }
 
 std::vector<Span> GroupGeometry::ranges(int64_t instance) const {
@@ -186,29 +205,6 @@ double GroupGeometry::flops() const {
   for (size_t j = 0; j < spec_.members.size(); ++j)
     f += static_cast<double>(computed_[j] * slabElements(j)) * geometry_[j].flopsPerElement();
   return f;
-}
-
-double GroupGeometry::inputBytesRead() const {
-  double bytes = 0;
-  for (int64_t i = 0; i < numInstances_; ++i) {
-    const std::vector<Span> r = ranges(i);
-    for (size_t j = 0; j < spec_.members.size(); ++j) {
-      const GroupMember& m = spec_.members[j];
-      for (size_t s = 0; s < m.inputs.size(); ++s) {
-        if (m.inputs[s] < 0) continue;
-        const ir::Shape& shape = inputTypes_[static_cast<size_t>(m.inputs[s])].shape;
-        const int64_t numel = ir::numElements(shape);
-        const AxisMap& map = maps_[j][s];
-        if (map.kind == AxisMap::Kind::Whole || numel == 0) {
-          bytes += 4.0 * static_cast<double>(numel);
-          continue;
-        }
-        const int64_t dim = shape.at(static_cast<size_t>(map.inputDim));
-        bytes += 4.0 * static_cast<double>(map.inputSpan(r[j], dim).size() * (numel / dim));
-      }
-    }
-  }
-  return bytes;
 }
 
 double GroupGeometry::inputBytesUnique() const {

@@ -82,7 +82,7 @@ class GroupGeometry {
   double flops() const;
   // Bytes read from group inputs over all instances, and the bytes of the
   // group inputs read at least once (what must come from DRAM).
-  double inputBytesRead() const;
+  double inputBytesRead() const { return inputBytesRead_; }
   double inputBytesUnique() const;
 
  private:
@@ -93,6 +93,9 @@ class GroupGeometry {
   std::vector<int64_t> maxExtent_;
   std::vector<int64_t> computed_;  // elements over all instances, per member
   int64_t numInstances_ = 0;
+  double inputBytesRead_ = 0;
+  // Bytes member j reads from group inputs while computing `range`.
+  double inputBytesOf(size_t j, Span range) const;
 };
 
 // The type of a member's input slot: a group input's or a member's output.

@@ -8,12 +8,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <regex>
 
 #include "core/exec/plan_emulator.h"
 #include "core/exec/reference_executor.h"
 #include "core/schedule/validator.h"
 #include "core/sim/plan_figures.h"
+#include "tests/core/schedule/group_fixtures.h"
 #include "tests/core/schedule/policy_fixtures.h"
 
 namespace rammer::schedule {
@@ -97,7 +100,11 @@ TEST(GraphTurboPolicy, BothOrdersPlanAndAutoTakesTheCheaper) {
   EXPECT_NE(line(*b, "graphturbo (budget ").find("order bfs)"), std::string::npos);
   EXPECT_NE(line(*d, "graphturbo (budget ").find("order dfs)"), std::string::npos);
   const std::string summary = line(*a, "graphturbo (budget ");
-  EXPECT_NE(summary.find("(auto: bfs "), std::string::npos) << summary;
+  // "order X (auto: bfs A us, dfs B us)": X is the order with the lower estimate.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(summary, m, std::regex(R"(order (bfs|dfs) \(auto: bfs ([0-9.e+]+) us, dfs ([0-9.e+]+) us\))")))
+      << summary;
+  EXPECT_EQ(m[1].str(), std::stod(m[3].str()) < std::stod(m[2].str()) ? "dfs" : "bfs") << summary;
   // The two orders place the operators differently.
   auto order = [](const Plan& p) {
     std::vector<int32_t> ops;
@@ -107,6 +114,34 @@ TEST(GraphTurboPolicy, BothOrdersPlanAndAutoTakesTheCheaper) {
     return ops;
   };
   EXPECT_NE(order(*b), order(*d));
+}
+
+// Instances go to the vEU that frees first: a lone group's equal-length
+// instances on an idle device spread evenly, one per vEU while they last.
+TEST(GraphTurboPolicy, BindsInstancesToVEUsWithLoadBalance) {
+  testing::GraphBuilder b;
+  const ir::ValueId x = b.input("x", {1, 8, 64, 64});
+  const ir::ValueId e1 = testing::fused(b, "e1", "(mul x0 2)", {x});
+  b.output(testing::fused(b, "e2", "(relu x0)", {e1}));
+  ASSERT_TRUE(b.infer().empty());
+  GraphTurboOptions small;
+  small.budgetBytes = 4 * 1024;  // a few rows of one channel per instance
+  auto gt = plan("graphturbo", b.graph(), {}, small);
+  ASSERT_TRUE(gt.ok()) << gt.errorText();
+  ASSERT_EQ(gt->ops.size(), 1u);
+  ASSERT_EQ(gt->ops[0].opType, "FusedGroup");
+  const int64_t instances = gt->ops[0].kernel.numRTasks;
+  ASSERT_GT(instances, 1);
+  const RProgram& prog = gt->programs.at(0).program;
+  std::vector<int64_t> perVEU;
+  for (const auto& stream : prog.streams()) {
+    int64_t n = 0;
+    for (const Instr& i : stream) n += std::holds_alternative<Exec>(i);
+    perVEU.push_back(n);
+  }
+  const auto [lo, hi] = std::minmax_element(perVEU.begin(), perVEU.end());
+  EXPECT_LE(*hi - *lo, 1) << instances << " instances on " << perVEU.size() << " vEUs";
+  EXPECT_EQ(*hi, (instances + prog.numVEUs() - 1) / prog.numVEUs());
 }
 
 TEST(GraphTurboPolicy, HonoursPinnedRKernelsAndCuts) {
