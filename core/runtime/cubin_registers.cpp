@@ -35,10 +35,8 @@ struct Section {
 constexpr int kEifmtSval = 4;        // a record with a 16-bit size and a payload
 constexpr int kEiattrRegcount = 0x2f;  // payload: symbol index, registers (u32 each)
 
-}  // namespace
-
-ir::Result<std::map<std::string, int>> readCubinRegisterCounts(const std::vector<char>& cubin) {
-  const Bytes b(cubin);
+// The section table with names, or an error for bytes that are not a cubin.
+ir::Result<std::vector<Section>> readSections(const Bytes& b) {
   if (!b.has(0, 64) || b.le(0, 4) != 0x464c457f || b.le(4, 1) != 2 || b.le(5, 1) != 1)
     return ir::makeError("not a 64-bit little-endian ELF file (cubin)");
   const uint64_t shoff = b.le(0x28, 8);
@@ -57,6 +55,16 @@ ir::Result<std::map<std::string, int>> readCubinRegisterCounts(const std::vector
   const Section& names = sections[shstrndx];
   if (!b.has(names.offset, names.size)) return ir::makeError("the cubin's section names lie outside the file");
   for (Section& s : sections) s.name = b.cstring(names.offset + s.nameOffset, names.offset + names.size);
+  return sections;
+}
+
+}  // namespace
+
+ir::Result<std::map<std::string, int>> readCubinRegisterCounts(const std::vector<char>& cubin) {
+  const Bytes b(cubin);
+  auto read = readSections(b);
+  if (!read) return read.errors();
+  const std::vector<Section>& sections = *read;
 
   std::map<std::string, int> out;
   for (const Section& info : sections) {
@@ -89,6 +97,17 @@ ir::Result<std::map<std::string, int>> readCubinRegisterCounts(const std::vector
       p += 4 + size;
     }
   }
+  return out;
+}
+
+ir::Result<std::map<std::string, int64_t>> readCubinStaticShared(const std::vector<char>& cubin) {
+  const Bytes b(cubin);
+  auto read = readSections(b);
+  if (!read) return read.errors();
+  const std::string prefix = ".nv.shared.";
+  std::map<std::string, int64_t> out;
+  for (const Section& s : *read)
+    if (s.name.rfind(prefix, 0) == 0) out[s.name.substr(prefix.size())] = static_cast<int64_t>(s.size);
   return out;
 }
 

@@ -4,6 +4,7 @@ namespace rammer::runtime {
 
 namespace {
 constexpr int kNvrtcSuccess = 0;
+constexpr int kNvrtcInvalidOption = 5;  // NVRTC_ERROR_INVALID_OPTION
 }
 
 std::vector<std::string> NvrtcCompiler::defaultCandidates() {
@@ -58,11 +59,26 @@ ir::Result<NvrtcOutput> NvrtcCompiler::compile(const std::string& source, const 
 
   // A real architecture (sm_XX, not compute_XX) so NVRTC runs ptxas and
   // the log reports registers, shared memory and spills per kernel.
-  std::vector<std::string> options = {"--gpu-architecture=" + arch, "--std=c++17", "--ptxas-options=--verbose"};
+  // --no-cache: with a driver present NVRTC 13 serves a repeated source from
+  // the driver's compute cache, and ptxas, which never runs then, reports
+  // nothing (seen on an H200). NVRTC versions that do not know the option
+  // reject it as invalid, and the compile is retried without it.
+  std::vector<std::string> options = {"--gpu-architecture=" + arch, "--std=c++17", "--ptxas-options=--verbose",
+                                      "--no-cache"};
   options.insert(options.end(), extraOptions.begin(), extraOptions.end());
-  std::vector<const char*> argv;
-  for (const auto& o : options) argv.push_back(o.c_str());
-  const Status compiled = compile_(prog, static_cast<int>(argv.size()), argv.data());
+  auto run = [&] {
+    std::vector<const char*> argv;
+    for (const auto& o : options) argv.push_back(o.c_str());
+    return compile_(prog, static_cast<int>(argv.size()), argv.data());
+  };
+  Status compiled = run();
+  if (compiled == kNvrtcInvalidOption) {
+    options.erase(options.begin() + 3);
+    destroy_(&prog);
+    if (Status s = create_(&prog, source.c_str(), fileName.c_str(), 0, nullptr, nullptr); s != kNvrtcSuccess)
+      return ir::makeError("nvrtcCreateProgram failed: " + text(s));
+    compiled = run();
+  }
 
   NvrtcOutput out;
   size_t size = 0;

@@ -27,6 +27,20 @@ constexpr const char* kNvrtcPrefix = R"(#ifndef INFINITY
 
 }  // namespace
 
+std::map<std::string, KernelResourceUsage> kernelResources(const std::string& log, const std::vector<char>& cubin) {
+  std::map<std::string, KernelResourceUsage> kernels = parsePtxasLog(log);
+  auto regs = readCubinRegisterCounts(cubin);
+  auto shared = readCubinStaticShared(cubin);
+  if (!regs || !shared) return kernels;
+  for (const auto& [name, count] : *regs) {
+    if (kernels.count(name)) continue;
+    KernelResourceUsage& u = kernels[name];
+    u.registers = count;
+    if (auto it = shared->find(name); it != shared->end()) u.staticSharedBytes = it->second;
+  }
+  return kernels;
+}
+
 ir::Result<CompiledProgram> compileProgram(const NvrtcCompiler& nvrtc, const codegen::GeneratedProgram& program,
                                            const std::string& arch) {
   if (program.target != codegen::Target::Cuda)
@@ -38,8 +52,8 @@ ir::Result<CompiledProgram> compileProgram(const NvrtcCompiler& nvrtc, const cod
   c.cubin = std::move(out->cubin);
   c.ptx = std::move(out->ptx);
   c.log = std::move(out->log);
-  c.kernels = parsePtxasLog(c.log);
   if (auto regs = readCubinRegisterCounts(c.cubin)) c.cubinRegisters = std::move(regs).value();
+  c.kernels = kernelResources(c.log, c.cubin);
 
   std::vector<ir::Diagnostic> errors;
   for (size_t i = 0; i < program.launches.size(); ++i) {

@@ -18,7 +18,7 @@ struct CompiledProgram {
   std::vector<char> cubin;
   std::string ptx;
   std::string log;  // NVRTC + ptxas report
-  std::map<std::string, KernelResourceUsage> kernels;  // per __global__, from the log
+  std::map<std::string, KernelResourceUsage> kernels;  // per __global__ (kernelResources)
   // Registers per kernel read from the cubin's records; empty when they
   // could not be read (the log stays authoritative).
   std::map<std::string, int> cubinRegisters;
@@ -27,6 +27,12 @@ struct CompiledProgram {
 // "sm_90" for a device spec; its arch when it names one, else from the
 // compute capability.
 std::string cudaArch(const device::DeviceSpec& device);
+
+// Each __global__'s resources: ptxas's report in the log, and for a kernel
+// the log does not report (ptxas did not run: a cached or quiet compile),
+// the cubin's register count and static shared memory (an upper bound, see
+// readCubinStaticShared); stack and spills are then unknown and read as zero.
+std::map<std::string, KernelResourceUsage> kernelResources(const std::string& log, const std::vector<char>& cubin);
 
 // An error for a HIP program, a compile error (with NVRTC's log), or a
 // launch whose kernel the compiled source does not define.

@@ -8,13 +8,15 @@ require_built() {
   done
 }
 
-# run_gpu_tests TITLE BINARY LOG [GREP]: runs a GoogleTest binary, prints
-# its tail (and the first line matching GREP), and returns 1 when a test
-# failed or when GPU tests skipped on a machine that should have a GPU.
+# run_gpu_tests TITLE BINARY LOG [GREP [GTEST_ARG...]]: runs a GoogleTest
+# binary, prints its tail (and the first line matching GREP), and returns 1
+# when a test failed or when GPU tests skipped on a machine that should have
+# a GPU.
 run_gpu_tests() {
   local title=$1 binary=$2 log=$3 pattern=${4:-} rc bad=0
+  shift $(( $# < 4 ? $# : 4 ))
   echo "== $title"
-  "$binary" --gtest_brief=1 > "$log" 2>&1
+  "$binary" --gtest_brief=1 "$@" > "$log" 2>&1
   rc=$?
   tail -n 25 "$log"
   if [[ -n $pattern ]]; then grep -m1 "$pattern" "$log"; fi

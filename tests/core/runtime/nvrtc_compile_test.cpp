@@ -49,6 +49,43 @@ TEST_P(NvrtcArch, CompilesAnAbiProgramAndReadsItsResourcesTwoWays) {
 
 INSTANTIATE_TEST_SUITE_P(Runtime, NvrtcArch, ::testing::Values("sm_80", "sm_90"));
 
+// NVRTC keeps a compile cache (as the driver's JIT does), and ptxas reports
+// nothing on a cache hit: the second compile of one source, in this process
+// or a later one, must still know every kernel and its resources. Seen on an
+// H200: every plan compiled a second time was refused as defining none of
+// its kernels.
+TEST(NvrtcCompile, ASecondCompileOfTheSameSourceStillReportsEveryKernel) {
+  REQUIRE_NVRTC(nvrtc);
+  auto first = compileProgram(*nvrtc, testing::handProgram(), "sm_90");
+  ASSERT_TRUE(first.ok()) << first.errorText();
+  auto second = compileProgram(*nvrtc, testing::handProgram(), "sm_90");
+  ASSERT_TRUE(second.ok()) << second.errorText();
+  ASSERT_EQ(second->kernels.size(), 2u) << second->log;
+  for (const auto& [name, usage] : first->kernels) {
+    ASSERT_TRUE(second->kernels.count(name)) << name;
+    EXPECT_EQ(second->kernels.at(name).registers, usage.registers) << name;
+    EXPECT_EQ(second->kernels.at(name).staticSharedBytes, usage.staticSharedBytes) << name;
+  }
+}
+
+// Without ptxas's report (a compile served from the cache), every kernel is
+// still known, with the cubin's registers and static shared memory.
+TEST(NvrtcCompile, WithoutPtxasReportTheCubinNamesEveryKernelAndItsResources) {
+  REQUIRE_NVRTC(nvrtc);
+  auto c = compileProgram(*nvrtc, testing::handProgram(), "sm_90");
+  ASSERT_TRUE(c.ok()) << c.errorText();
+  const auto fromCubin = kernelResources("", c->cubin);
+  ASSERT_EQ(fromCubin.size(), c->kernels.size());
+  for (const auto& [name, usage] : c->kernels) {
+    ASSERT_TRUE(fromCubin.count(name)) << name;
+    EXPECT_EQ(fromCubin.at(name).registers, usage.registers) << name;
+    // sm_90 cubins lay the 1 KB the system reserves per block out in front
+    // of the kernel's own arrays: an upper bound, at most that much over.
+    EXPECT_GE(fromCubin.at(name).staticSharedBytes, usage.staticSharedBytes) << name;
+    EXPECT_LE(fromCubin.at(name).staticSharedBytes, usage.staticSharedBytes + 1024) << name;
+  }
+}
+
 TEST(NvrtcCompile, CapsRegistersAndReportsSpills) {
   REQUIRE_NVRTC(nvrtc);
   // 32 live values per thread cannot fit in 24 registers.

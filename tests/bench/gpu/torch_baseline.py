@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""PyTorch baselines for the GPU comparison (../shared/GPU.md).
+
+Runs an ONNX sample as the PyTorch program a user would write for it: each
+ONNX node becomes the matching torch call (Conv -> F.conv2d, LSTM ->
+nn.LSTM, so cuDNN), weights on the GPU, float32 with TF32 off so that every
+system computes in the same precision. Modes: eager, compile
+(torch.compile default) and reduce-overhead (torch.compile with CUDA
+graphs). Each mode's outputs are checked against the expected outputs (the
+project's CPU reference) by relative L2 error before it is timed with CUDA
+events. Prints one JSON line per mode.
+
+  torch_baseline.py MODEL.onnx --inputs DIR --expected DIR [--repeat N]
+                    [--modes eager,compile,reduce-overhead] [--device cuda]
+  torch_baseline.py MODEL.onnx --write-inputs DIR [--seed S]
+  torch_baseline.py MODEL.onnx --compare DIR --expected DIR
+                    (prints the relative L2 error of DIR's outputs)
+"""
+import argparse
+import glob
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+import torch
+import torch.nn.functional as F
+
+
+def attrs(node):
+    return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+
+
+def pads_pair(pads, rank):
+    """ONNX pads [b1..bn, e1..en] -> symmetric torch padding, or None."""
+    begin, end = list(pads[:rank]), list(pads[rank:])
+    return begin if begin == end else None
+
+
+class Unsupported(Exception):
+    pass
+
+
+class OnnxInTorch:
+    """The graph as torch calls; constants (initializers and Constant nodes)
+    become GPU tensors or Python lists once, at construction."""
+
+    def __init__(self, model, device):
+        self.device = device
+        g = model.graph
+        self.consts = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()).to(device) for t in g.initializer}
+        for n in g.node:
+            if n.op_type == "Constant":
+                self.consts[n.output[0]] = torch.from_numpy(numpy_helper.to_array(attrs(n)["value"]).copy()).to(device)
+        self.inputs = [i.name for i in g.input if i.name not in self.consts]
+        self.outputs = [o.name for o in g.output]
+        self.nodes = [n for n in g.node if n.op_type != "Constant"]
+        self.modules = torch.nn.ModuleDict()
+        self.plans = [self.prepare(i, n) for i, n in enumerate(self.nodes)]
+
+    def const_list(self, name):
+        return [int(v) for v in self.consts[name].cpu().flatten().tolist()]
+
+    def prepare(self, index, n):
+        """Returns a function (values dict) -> list of outputs for node n."""
+        a = attrs(n)
+        op = n.op_type
+        ins = list(n.input)
+
+        def arg(i):
+            return (lambda v: v[ins[i]]) if i < len(ins) and ins[i] else (lambda v: None)
+
+        if op == "Conv":
+            if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+                raise Unsupported("Conv auto_pad")
+            rank = len(self.consts[ins[1]].shape) - 2 if ins[1] in self.consts else 2
+            pad = pads_pair(a.get("pads", [0] * 2 * rank), rank)
+            extra = None
+            if pad is None:
+                p = a["pads"]
+                extra = [x for i in reversed(range(rank)) for x in (p[i], p[i + rank])]
+                pad = [0] * rank
+            conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[rank]
+            stride, dil, groups = a.get("strides", [1] * rank), a.get("dilations", [1] * rank), a.get("group", 1)
+            x, w, b = arg(0), arg(1), arg(2)
+
+            def run(v):
+                xi = x(v) if extra is None else F.pad(x(v), extra)
+                return [conv(xi, w(v), b(v), stride, pad, dil, groups)]
+            return run
+        if op == "BatchNormalization":
+            eps = a.get("epsilon", 1e-5)
+            x, s, b, m, var = (arg(i) for i in range(5))
+            return lambda v: [F.batch_norm(x(v), m(v), var(v), s(v), b(v), False, 0.0, eps)]
+        if op == "Relu":
+            x = arg(0)
+            return lambda v: [torch.relu(x(v))]
+        if op == "Add":
+            x, y = arg(0), arg(1)
+            return lambda v: [x(v) + y(v)]
+        if op == "MatMul":
+            x, y = arg(0), arg(1)
+            return lambda v: [torch.matmul(x(v), y(v))]
+        if op == "Gemm":
+            alpha, beta = a.get("alpha", 1.0), a.get("beta", 1.0)
+            ta, tb = a.get("transA", 0), a.get("transB", 0)
+            x, y, c = arg(0), arg(1), arg(2)
+
+            def run(v):
+                A = x(v).t() if ta else x(v)
+                B = y(v).t() if tb else y(v)
+                C = c(v)
+                out = alpha * (A @ B) if alpha != 1.0 else A @ B
+                return [out if C is None else out + (beta * C if beta != 1.0 else C)]
+            return run
+        if op == "Flatten":
+            axis = a.get("axis", 1)
+            x = arg(0)
+            return lambda v: [x(v).reshape(int(np.prod(x(v).shape[:axis])), -1)]
+        if op == "GlobalAveragePool":
+            x = arg(0)
+            return lambda v: [x(v).mean(dim=tuple(range(2, x(v).dim())), keepdim=True)]
+        if op in ("AveragePool", "MaxPool"):
+            k = a["kernel_shape"]
+            rank = len(k)
+            stride = a.get("strides", [1] * rank)
+            if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+                raise Unsupported(op + " auto_pad")
+            pads = a.get("pads", [0] * 2 * rank)
+            pad = pads_pair(pads, rank)
+            # Asymmetric pads: pad explicitly, then pool with none.
+            extra = None if pad is not None else [x for i in reversed(range(rank)) for x in (pads[i], pads[i + rank])]
+            pad = pad if pad is not None else [0] * rank
+            ceil = bool(a.get("ceil_mode", 0))
+            x = arg(0)
+            if op == "MaxPool":
+                if a.get("dilations", [1] * rank) != [1] * rank:
+                    raise Unsupported("MaxPool dilations")
+                pool = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[rank]
+                if extra is None:
+                    return lambda v: [pool(x(v), k, stride, pad, 1, ceil)]
+                return lambda v: [pool(F.pad(x(v), extra, "constant", float("-inf")), k, stride, 0, 1, ceil)]
+            pool = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}[rank]
+            include = bool(a.get("count_include_pad", 0))
+            if extra is None:
+                return lambda v: [pool(x(v), k, stride, pad, ceil, include)]
+
+            def run(v):
+                t = F.pad(x(v), extra)
+                total = pool(t, k, stride, 0, ceil, True)
+                if include:
+                    return [total]
+                valid = pool(F.pad(torch.ones_like(x(v)[:1, :1]), extra), k, stride, 0, ceil, True)
+                return [total / valid]
+            return run
+        if op == "Concat":
+            axis = a["axis"]
+            getters = [arg(i) for i in range(len(ins))]
+            return lambda v: [torch.cat([g(v) for g in getters], dim=axis)]
+        if op == "Pad":
+            mode = a.get("mode", b"constant")
+            mode = mode.decode() if isinstance(mode, bytes) else mode
+            pads = self.const_list(ins[1])
+            value = float(self.consts[ins[2]].item()) if len(ins) > 2 and ins[2] else 0.0
+            rank = len(pads) // 2
+            torch_pads = [p for i in reversed(range(rank)) for p in (pads[i], pads[i + rank])]
+            x = arg(0)
+            if mode == "constant":
+                return lambda v: [F.pad(x(v), torch_pads, "constant", value)]
+            return lambda v: [F.pad(x(v), torch_pads, mode)]
+        if op == "Slice":
+            starts, ends = self.const_list(ins[1]), self.const_list(ins[2])
+            axes = self.const_list(ins[3]) if len(ins) > 3 and ins[3] else list(range(len(starts)))
+            steps = self.const_list(ins[4]) if len(ins) > 4 and ins[4] else [1] * len(starts)
+            if any(s <= 0 for s in steps):
+                raise Unsupported("Slice with non-positive steps")
+            x = arg(0)
+
+            def run(v):
+                t = x(v)
+                index = [slice(None)] * t.dim()
+                for s, e, ax, st in zip(starts, ends, axes, steps):
+                    index[ax] = slice(s, min(e, t.shape[ax]), st)
+                return [t[tuple(index)]]
+            return run
+        if op == "Reshape":
+            shape = self.const_list(ins[1])
+            x = arg(0)
+
+            def run(v):
+                t = x(v)
+                s = [t.shape[i] if d == 0 and not a.get("allowzero", 0) else d for i, d in enumerate(shape)]
+                return [t.reshape(s)]
+            return run
+        if op == "Squeeze":
+            axes = self.const_list(ins[1]) if len(ins) > 1 and ins[1] else a.get("axes")
+            x = arg(0)
+            if axes is None:
+                return lambda v: [x(v).squeeze()]
+            return lambda v: [x(v).squeeze(tuple(axes)) if len(axes) > 1 else x(v).squeeze(axes[0])]
+        if op == "Unsqueeze":
+            axes = sorted(self.const_list(ins[1]) if len(ins) > 1 else a["axes"])
+            x = arg(0)
+
+            def run(v):
+                t = x(v)
+                for ax in axes:
+                    t = t.unsqueeze(ax)
+                return [t]
+            return run
+        if op == "Transpose":
+            perm = a.get("perm")
+            x = arg(0)
+            return lambda v: [x(v).permute(perm) if perm else x(v).permute(*reversed(range(x(v).dim())))]
+        if op == "LSTM":
+            return self.prepare_lstm(index, n, a, ins)
+        raise Unsupported(op)
+
+    def prepare_lstm(self, index, n, a, ins):
+        for key in ("activations", "clip", "input_forget", "layout"):
+            if a.get(key):
+                raise Unsupported("LSTM attribute " + key)
+        if len(ins) > 4 and ins[4]:
+            raise Unsupported("LSTM sequence_lens")
+        if len(ins) > 7 and ins[7]:
+            raise Unsupported("LSTM peepholes")
+        direction = a.get("direction", b"forward")
+        direction = direction.decode() if isinstance(direction, bytes) else direction
+        if direction == "reverse":
+            raise Unsupported("LSTM direction reverse")
+        hidden = a["hidden_size"]
+        W, R = self.consts[ins[1]], self.consts[ins[2]]
+        B = self.consts[ins[3]] if len(ins) > 3 and ins[3] else None
+        dirs = W.shape[0]
+        lstm = torch.nn.LSTM(W.shape[2], hidden, bidirectional=dirs == 2).to(self.device)
+        # ONNX stacks the gates i, o, f, c; PyTorch i, f, g(=c), o.
+        order = [0, 2, 3, 1]
+
+        def regate(t):
+            return torch.cat([t.reshape(4, hidden, *t.shape[1:])[g] for g in order])
+        with torch.no_grad():
+            for d in range(dirs):
+                suffix = "_l0" + ("_reverse" if d == 1 else "")
+                getattr(lstm, "weight_ih" + suffix).copy_(regate(W[d]))
+                getattr(lstm, "weight_hh" + suffix).copy_(regate(R[d]))
+                bias = B[d] if B is not None else torch.zeros(8 * hidden, device=self.device)
+                getattr(lstm, "bias_ih" + suffix).copy_(regate(bias[:4 * hidden]))
+                getattr(lstm, "bias_hh" + suffix).copy_(regate(bias[4 * hidden:]))
+        lstm.flatten_parameters()
+        self.modules[str(index)] = lstm
+        x = (lambda v: v[ins[0]])
+        h0 = (lambda v: v[ins[5]]) if len(ins) > 5 and ins[5] else None
+        c0 = (lambda v: v[ins[6]]) if len(ins) > 6 and ins[6] else None
+
+        def run(v):
+            X = x(v)
+            state = None
+            if h0 is not None or c0 is not None:
+                zeros = X.new_zeros(dirs, X.shape[1], hidden)
+                state = (h0(v) if h0 else zeros, c0(v) if c0 else zeros)
+            Y, (h, c) = lstm(X, state)
+            Y = Y.reshape(Y.shape[0], Y.shape[1], dirs, hidden).permute(0, 2, 1, 3)
+            return [Y, h, c]
+        return run
+
+    def __call__(self, *args):
+        values = dict(self.consts)
+        values.update(zip(self.inputs, args))
+        for n, plan in zip(self.nodes, self.plans):
+            for name, t in zip(n.output, plan(values)):
+                if name:
+                    values[name] = t
+        return tuple(values[o] for o in self.outputs)
+
+
+def read_pbs(folder, prefix):
+    files = sorted(glob.glob(os.path.join(folder, prefix + "_*.pb")),
+                   key=lambda p: int(p.rsplit("_", 1)[1].split(".")[0]))
+    out = []
+    for f in files:
+        t = onnx.TensorProto()
+        with open(f, "rb") as fh:
+            t.ParseFromString(fh.read())
+        out.append(numpy_helper.to_array(t))
+    return out
+
+
+def write_inputs(model, folder, seed):
+    """Seeded inputs, floats uniform in [-1, 1] (never zeros: they hide bugs)."""
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    inits = {t.name for t in model.graph.initializer}
+    k = 0
+    for i in model.graph.input:
+        if i.name in inits:
+            continue
+        shape = [d.dim_value if d.dim_value > 0 else 1 for d in i.type.tensor_type.shape.dim]
+        if i.type.tensor_type.elem_type != onnx.TensorProto.FLOAT:
+            raise Unsupported("input %s is not float32" % i.name)
+        arr = rng.uniform(-1.0, 1.0, size=shape).astype(np.float32)
+        with open(os.path.join(folder, "input_%d.pb" % k), "wb") as fh:
+            fh.write(numpy_helper.from_array(arr, i.name).SerializeToString())
+        k += 1
+
+
+def rel_l2(out, ref):
+    out = np.asarray(out, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    if out.shape != ref.shape:
+        return float("inf")
+    if not np.all(np.isfinite(out)):
+        return float("nan")
+    return float(np.linalg.norm(out - ref) / max(np.linalg.norm(ref), 1e-30))
+
+
+def time_events(fn, args, repeat, warmup):
+    for _ in range(warmup):
+        fn(*args)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeat):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn(*args)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1000.0)
+    times.sort()
+    q = lambda f: times[min(len(times) - 1, int(f * len(times)))]
+    return {"median": q(0.5), "p10": q(0.1), "p90": q(0.9), "min": times[0], "max": times[-1], "runs": repeat}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("model")
+    p.add_argument("--inputs")
+    p.add_argument("--expected")
+    p.add_argument("--write-inputs")
+    p.add_argument("--compare")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--repeat", type=int, default=200)
+    p.add_argument("--warmup", type=int, default=20)
+    p.add_argument("--modes", default="eager,compile,reduce-overhead")
+    p.add_argument("--device", default="cuda")
+    p.add_argument("--tolerance", type=float, default=1e-4)
+    args = p.parse_args()
+    if args.compare:
+        got, want = read_pbs(args.compare, "output"), read_pbs(args.expected, "output")
+        errs = [rel_l2(g, w) for g, w in zip(got, want)] if len(got) == len(want) else [float("inf")]
+        print(json.dumps({"rel_l2": max(errs) if errs else float("nan"),
+                          "pass": bool(errs) and all(e <= args.tolerance for e in errs)}))
+        return 0
+    model = onnx.load(args.model)
+    if args.write_inputs:
+        write_inputs(model, args.write_inputs, args.seed)
+        return 0
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    name = os.path.basename(args.model).rsplit(".", 1)[0]
+    try:
+        net = OnnxInTorch(model, args.device)
+    except Unsupported as e:
+        print(json.dumps({"model": name, "error": "unsupported: %s" % e}))
+        return 1
+    inputs = [torch.from_numpy(x.copy()).to(args.device) for x in read_pbs(args.inputs, "input")]
+    expected = read_pbs(args.expected, "output")
+    status = 0
+    for mode in args.modes.split(","):
+        row = {"model": name, "system": "pytorch-" + mode, "torch": torch.__version__}
+        try:
+            began = time.time()
+            if mode == "eager":
+                fn = net
+            elif mode == "compile":
+                fn = torch.compile(net)
+            elif mode == "reduce-overhead":
+                fn = torch.compile(net, mode="reduce-overhead")
+            else:
+                raise ValueError("unknown mode " + mode)
+            with torch.no_grad():
+                outs = fn(*inputs)
+                if args.device == "cuda":
+                    torch.cuda.synchronize()
+                row["first_run_s"] = round(time.time() - began, 2)
+                errs = [rel_l2(o.detach().cpu().numpy(), e) for o, e in zip(outs, expected)]
+                row["rel_l2"] = max(errs) if errs else float("nan")
+                row["check"] = "PASS" if len(errs) == len(expected) and all(e <= args.tolerance for e in errs) else "FAIL"
+                if row["check"] != "PASS":
+                    status = 1
+                if args.device == "cuda":
+                    row["latency_us"] = time_events(fn, inputs, args.repeat, args.warmup)
+        except Exception as e:  # a mode that breaks is reported, the others still run
+            row["error"] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200] if str(e) else "")
+            status = 1
+        print(json.dumps(row), flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
