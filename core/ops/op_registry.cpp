@@ -27,6 +27,7 @@ const OpRegistry& OpRegistry::builtin() {
     registerTensorOps(r);
     registerReduceOps(r);
     registerScanOps(r);
+    registerEinsumOps(r);
     registerConvOps(r);
     registerMatMulOps(r);
     registerPoolOps(r);

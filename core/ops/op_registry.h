@@ -79,6 +79,7 @@ void registerReduceOps(OpRegistry& r);        // reductions, softmax family
 void registerScanOps(OpRegistry& r);          // CumSum
 void registerConvOps(OpRegistry& r);          // Conv, ConvTranspose
 void registerMatMulOps(OpRegistry& r);        // Gemm, MatMul
+void registerEinsumOps(OpRegistry& r);        // Einsum
 void registerPoolOps(OpRegistry& r);          // pooling
 void registerNormOps(OpRegistry& r);          // BatchNorm, InstanceNorm, LRN
 void registerRecurrentOps(OpRegistry& r);     // LSTM, GRU, RNN
