@@ -9,6 +9,7 @@
 #include "core/passes/dead_code_elimination.h"
 #include "core/passes/elementwise_fusion.h"
 #include "core/passes/identity_removal.h"
+#include "core/passes/layernorm_fusion.h"
 #include "core/passes/rnn_lowering.h"
 #include "core/passes/shape_inference_pass.h"
 
@@ -63,6 +64,7 @@ PassManager standardPipeline() {
   pm.add(std::make_unique<IdentityRemoval>());
   pm.add(std::make_unique<ConstantFolding>());
   pm.add(std::make_unique<CommonSubexpressionElimination>());
+  pm.add(std::make_unique<LayerNormFusion>());
   pm.add(std::make_unique<RnnLowering>());
   pm.add(std::make_unique<BatchNormFolding>());
   pm.add(std::make_unique<ElementwiseFusion>());

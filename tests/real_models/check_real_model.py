@@ -2,8 +2,10 @@
 """Runs `rammer run --backend reference` on one exported real model and
 compares every output with PyTorch's by relative L2 error; with
 --emulator-policies, also runs the CPU emulator with each policy and
-requires it to match the reference backend (rtol 1e-4)."""
+requires it to match the reference backend (rtol 1e-4); with --expect-ops,
+also requires op counts of the optimized graph (`rammer info --optimize`)."""
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -35,6 +37,8 @@ def main():
     ap.add_argument("--emulator-policies", default="",
                     help="comma-separated policies to run --backend emulator with; each must match the "
                          "reference backend (rtol 1e-4, atol 1e-5 of the largest value)")
+    ap.add_argument("--expect-ops", default="",
+                    help="comma-separated OP=COUNT the optimized graph must hold, e.g. LayerNormalization=4,ReduceMean=0")
     a = ap.parse_args()
 
     model = os.path.join(a.dir, "model.onnx")
@@ -48,6 +52,18 @@ def main():
         p = subprocess.run(cmd)
         if p.returncode != 0:
             sys.exit(f"FAIL: rammer run {' '.join(extra)} exited with {p.returncode}")
+
+    if a.expect_ops:
+        info = subprocess.run([a.rammer, "-q", "info", model, "--optimize", "--json"], capture_output=True, text=True)
+        if info.returncode != 0:
+            sys.exit(f"FAIL: rammer info --optimize exited with {info.returncode}: {info.stderr.strip()}")
+        ops = json.loads(info.stdout)["ops"]
+        for item in a.expect_ops.split(","):
+            op, want = item.split("=")
+            got = ops.get(op, 0)
+            print(f"optimized graph: {op} x{got} (expected {want})")
+            if got != int(want):
+                sys.exit(f"FAIL: the optimized graph has {got} {op} nodes, expected {want}")
 
     out = os.path.join(a.work, "outputs")
     run(out, [])

@@ -79,9 +79,12 @@ MODELS = {
     "lstm": lambda: (LstmHead(), (20, 1, 32)),  # seq 20, batch 1, features 32
     "encoder": lambda: (Encoder(), (16, 1, 64)),  # 16 tokens, batch 1, width 64
     "decoder": lambda: (Decoder(), (16, 1, 64)),
+    # The same encoder at opset 14, where the export decomposes each
+    # LayerNorm into ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div/Mul/Add.
+    "encoder_opset14": lambda: (Encoder(), (16, 1, 64)),
 }
 # Opset 17 writes LayerNormalization as one node (earlier ones decompose it).
-OPSET_OF = {"encoder": 17, "decoder": 17}
+OPSET_OF = {"encoder": 17, "decoder": 17, "encoder_opset14": 14}
 
 
 def files(d):

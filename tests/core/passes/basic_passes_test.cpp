@@ -109,6 +109,34 @@ TEST(ConstantFolding, FoldsShapeSubgraphIntoReshapeConstant) {
   EXPECT_EQ(runFloat(b.graph(), in), before);
 }
 
+// A decoder's causal mask, built from constants the way exports write it
+// (ConstantOfShape -> Trilu -> Equal -> Where), folds to one constant: only
+// the Where on the scores is left (issue #16 item 2).
+TEST(ConstantFolding, FoldsACausalMaskBuiltFromConstants) {
+  GraphBuilder b;
+  auto scores = b.input("scores", {4, 4});
+  ir::Attributes one;
+  one.set("value", ir::Tensor::fromVector<float>({1}, {1.0f}));
+  auto ones = b.op("ConstantOfShape", "ones", {b.constant("shp", ir::Tensor::fromVector<int64_t>({2}, {4, 4}))}, one);
+  auto lower = b.op("Trilu", "tril", {ones}, attrs({{"upper", int64_t{0}}}));
+  auto future = b.op("Equal", "is_future", {lower, b.constant("zero", ir::Tensor::scalar<float>(0.0f))});
+  auto masked = b.op("Where", "mask", {future, b.constant("ninf", ir::Tensor::scalar<float>(-1e9f)), scores});
+  b.output(masked);
+  ASSERT_TRUE(b.infer().empty());
+  std::vector<float> v(16);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i) * 0.25f;
+  const ir::Tensor in = ir::Tensor::fromVector<float>({4, 4}, v);
+  const auto before = runFloat(b.graph(), in);
+  EXPECT_EQ(before[1], -1e9f);  // row 0 sees only column 0
+  EXPECT_EQ(before[4], 1.0f);   // row 1 sees column 0
+  passes::PassContext ctx;
+  auto rec = passes::standardPipeline().run(b.graph(), ctx);
+  ASSERT_TRUE(rec.ok()) << rec.errorText();
+  for (const char* op : {"ConstantOfShape", "Trilu", "Equal"}) EXPECT_EQ(count(b.graph(), op), 0u) << op;
+  EXPECT_EQ(b.graph().numNodes(), 1u);
+  EXPECT_EQ(runFloat(b.graph(), in), before);
+}
+
 TEST(ConstantFolding, MaterialisesConstantOfShape) {
   GraphBuilder b;
   auto x = b.input("x", {3});

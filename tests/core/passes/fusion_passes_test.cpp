@@ -127,6 +127,36 @@ TEST(ElementwiseFusion, BiasAddActivationChainBecomesOneNode) {
   expectClose(run(b.graph(), in), before);
 }
 
+// Both GELUs exports write (exact, with Erf; and the tanh approximation)
+// end as one fused node after the MatMul that feeds them (issue #16 item 2).
+TEST(ElementwiseFusion, GeluPatternsBecomeOneNode) {
+  for (bool exact : {true, false}) {
+    GraphBuilder b;
+    auto x = b.input("x", {2, 4});
+    auto h = b.op("MatMul", "mm", {x, b.constant("W", randomTensor({4, 8}, 1))});
+    auto c = [&](const std::string& name, float v) { return b.constant(name, ir::Tensor::scalar<float>(v)); };
+    ir::ValueId inner;
+    if (exact) {
+      inner = b.op("Erf", "erf", {b.op("Div", "div", {h, c("sqrt2", 1.41421356f)})});
+    } else {
+      auto cube = b.op("Pow", "cube", {h, c("three", 3.0f)});
+      auto poly = b.op("Add", "poly", {h, b.op("Mul", "k", {cube, c("k0", 0.044715f)})});
+      inner = b.op("Tanh", "tanh", {b.op("Mul", "scale", {poly, c("k1", 0.7978845608f)})});
+    }
+    auto gate = b.op("Mul", "gate", {h, b.op("Add", "one_plus", {inner, c("one", 1.0f)})});
+    b.output(b.op("Mul", "half", {gate, c("half_c", 0.5f)}));
+    ASSERT_TRUE(b.infer().empty());
+    const ir::Tensor in = randomTensor({2, 4}, 3);
+    const auto before = run(b.graph(), in);
+    passes::PassContext ctx;
+    ASSERT_TRUE(passes::standardPipeline().run(b.graph(), ctx).ok());
+    EXPECT_EQ(b.graph().numNodes(), 2u) << (exact ? "erf" : "tanh");
+    EXPECT_EQ(count(b.graph(), "MatMul"), 1u);
+    EXPECT_EQ(count(b.graph(), "FusedElementwise"), 1u);
+    expectClose(run(b.graph(), in), before);
+  }
+}
+
 TEST(ElementwiseFusion, SharedProducerIsNotDuplicated) {
   // a = Relu(x) is read by two consumers: it stays its own node.
   GraphBuilder b;
