@@ -35,10 +35,12 @@ int main(int argc, char** argv) {
   app.add_option("outdir", outDir, "Folder for the .onnx files (created if missing)");
   app.add_option("--batch", opt.config.batch, "Batch size written into the models")->check(CLI::Range(1, 65536));
   app.add_option("--seed", opt.config.seed, "Seed of the random weights");
-  app.add_option("--only", only, "Comma-separated model names (default: all)");
+  app.add_option("--only", only, "Comma-separated model names (default: all but the transformers, see --list)");
   app.add_option("--nasbench-cells", opt.config.nasbenchCells, "Cells in nasbench_cells")->check(CLI::Range(1, 64));
   app.add_option("--randwire-nodes", opt.config.randwireNodes, "Nodes per random stage of randwire (paper: 32)")
       ->check(CLI::Range(5, 256));
+  app.add_option("--transformer-layers", opt.config.transformerLayers, "Layers of bert_base and gpt2_small")
+      ->check(CLI::Range(1, 48));
   app.add_flag("--symbolic-batch", opt.symbolicBatch, "Write the batch dim as the symbol 'batch'");
   app.add_option("--max-weight-bytes", maxBytes, "Refuse models with more weight bytes than this")
       ->check(CLI::PositiveNumber);
@@ -47,7 +49,8 @@ int main(int argc, char** argv) {
 
   const std::vector<rs::SampleModel> catalog = rs::sampleCatalog();
   if (list) {
-    for (const auto& m : catalog) std::printf("%-16s %s\n", m.name.c_str(), m.description.c_str());
+    for (const auto& m : catalog)
+      std::printf("%-16s %s%s\n", m.name.c_str(), m.description.c_str(), m.onDemand ? " (only with --only)" : "");
     return 0;
   }
   if (outDir.empty()) {
@@ -58,7 +61,8 @@ int main(int argc, char** argv) {
 
   std::vector<const rs::SampleModel*> chosen;
   if (only.empty()) {
-    for (const auto& m : catalog) chosen.push_back(&m);
+    for (const auto& m : catalog)
+      if (!m.onDemand) chosen.push_back(&m);
   } else {
     for (const std::string& name : splitList(only)) {
       const rs::SampleModel* m = rs::findSample(catalog, name);

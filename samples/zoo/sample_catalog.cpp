@@ -1,7 +1,9 @@
 #include "samples/zoo/sample_catalog.h"
 
 #include "samples/zoo/alexnet.h"
+#include "samples/zoo/bert_base.h"
 #include "samples/zoo/deepspeech2.h"
+#include "samples/zoo/gpt2_small.h"
 #include "samples/zoo/inception_block.h"
 #include "samples/zoo/inception_v3.h"
 #include "samples/zoo/lstm_tc.h"
@@ -31,6 +33,12 @@ std::vector<SampleModel> sampleCatalog() {
       {"squeezenet", "SqueezeNet 1.1, ImageNet, torchvision layout", 1235496, buildSqueezeNet},
       // The paper's 5.6 M (+-0.1 M over random graphs) for RandWire-WS, C = 78.
       {"randwire", "RandWire-WS small regime: 3 random stages of WS(32, 4, 0.75), C = 78", 5.6e6, buildRandWire},
+      // BERT-base's encoder stack without embeddings and pooler: 12 x 7,087,872.
+      {"bert_base", "BERT-base-style encoder: 12 post-norm layers, hidden 768, 12 heads, seq 128", 85054464,
+       buildBertBase, true},
+      // GPT-2 small's 12 blocks (the same 12 x 7,087,872) and final norm, no embeddings or head.
+      {"gpt2_small", "GPT-2-small-style decoder: 12 pre-norm causal blocks, hidden 768, 12 heads, seq 128",
+       85056000, buildGpt2Small, true},
   };
 }
 

@@ -16,9 +16,12 @@ struct SampleModel {
   std::string description;  // one line
   double publishedParams = 0;  // 0 when the paper gives no number
   std::function<ir::Graph(const SampleConfig&)> build;
+  // Written only when asked for by name (rammer-samples --only): the
+  // transformers are hundreds of MB each, more than every build should write.
+  bool onDemand = false;
 };
 
-// In the order the generator writes them.
+// In the order the generator writes them; the build writes those not onDemand.
 std::vector<SampleModel> sampleCatalog();
 
 // The catalog entry called `name`, or nullptr.

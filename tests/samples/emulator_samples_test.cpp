@@ -17,6 +17,7 @@
 #include "core/schedule/policy.h"
 #include "samples/builder/cnn_layers.h"
 #include "samples/zoo/nasbench_dag.h"
+#include "samples/zoo/sample_catalog.h"
 #include "samples/zoo/sample_config.h"
 #include "tests/samples/sample_helpers.h"
 
@@ -120,6 +121,36 @@ TEST_P(EmulatorSample, MatchesTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, EmulatorSample, ::testing::ValuesIn(sampleCases()),
+                         [](const ::testing::TestParamInfo<SampleCase>& i) {
+                           return i.param.sample + "_" + i.param.policy;
+                         });
+
+// The transformer samples (written only on demand) at one layer, full width
+// (hidden 768, 12 heads, seq 128): built in memory, optimized (LayerNorms,
+// the folded causal mask, fused GELUs) and emulated under every policy.
+class TransformerSample : public ::testing::TestWithParam<SampleCase> {};
+
+TEST_P(TransformerSample, OneLayerMatchesTheReference) {
+  const SampleCase& c = GetParam();
+  const auto catalog = samples::sampleCatalog();
+  samples::SampleConfig config;
+  config.transformerLayers = 1;
+  const ir::Graph g = optimize(samples::findSample(catalog, c.sample)->build(config));
+  const std::vector<ir::Tensor> inputs = randomInputs(g, 11);
+  auto want = exec::runReference(g, inputs);
+  ASSERT_TRUE(want.ok()) << want.errorText();
+  const std::string failure = emulateWith(c.policy, g, inputs, *want, device::presetDevice("h100").value());
+  EXPECT_TRUE(failure.empty()) << c.sample << " with " << c.policy << ": " << failure;
+}
+
+std::vector<SampleCase> transformerCases() {
+  std::vector<SampleCase> out;
+  for (const char* s : {"bert_base", "gpt2_small"})
+    for (const std::string& p : schedule::policyNames()) out.push_back({s, p});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, TransformerSample, ::testing::ValuesIn(transformerCases()),
                          [](const ::testing::TestParamInfo<SampleCase>& i) {
                            return i.param.sample + "_" + i.param.policy;
                          });

@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
+#include "core/exec/reference_executor.h"
 #include "core/ops/model_summary.h"
 #include "samples/zoo/alexnet.h"
+#include "samples/zoo/bert_base.h"
 #include "samples/zoo/deepspeech2.h"
+#include "samples/zoo/gpt2_small.h"
 #include "samples/zoo/inception_block.h"
 #include "samples/zoo/inception_v3.h"
 #include "samples/zoo/lstm_tc.h"
@@ -57,7 +61,8 @@ double publishedParams(const std::string& name) {
 
 TEST(SampleCatalog, MatchesTheModelsTheBuildWrites) {
   std::string names;
-  for (const auto& m : samples::sampleCatalog()) names += (names.empty() ? "" : ",") + m.name;
+  for (const auto& m : samples::sampleCatalog())
+    if (!m.onDemand) names += (names.empty() ? "" : ",") + m.name;
   EXPECT_EQ(names, RAMMER_SAMPLE_NAMES);
 }
 
@@ -523,6 +528,86 @@ TEST(RandWire, TakesTheNodeCountFromTheConfig) {
   }
   EXPECT_EQ(opHistogram(g).at("Conv"), 3 * 16 + 3);
   EXPECT_EQ(outputShape(g, 0), (ir::Shape{1, 1000}));
+}
+
+// Weights: float constants of more than one element (the scalars are the
+// exports' literals: sqrt(2), 0.5, the attention scale...).
+int64_t weightElements(const ir::Graph& g) {
+  int64_t n = 0;
+  for (size_t i = 0; i < g.numValues(); ++i) {
+    const ir::Value& v = g.value(static_cast<ir::ValueId>(i));
+    if (v.constant && v.constant->dtype() == ir::DType::Float32 && v.constant->numel() > 1) n += v.constant->numel();
+  }
+  return n;
+}
+
+// One BERT-base layer: Q, K, V, output, FFN up and down projections (768 x
+// 768 four times, 768 x 3072 twice, with biases) and two LayerNorms.
+constexpr int64_t kBertLayerParams = 4 * (768 * 768 + 768) + (768 * 3072 + 3072) + (3072 * 768 + 768) + 2 * 2 * 768;
+
+TEST(BertBase, HasTheLayerStructureAndParameters) {
+  SampleConfig c;
+  c.transformerLayers = 2;
+  const ir::Graph g = samples::buildBertBase(c);
+  // Per layer: 6 Linear (MatMul + Add), QK^T and PV, 4 Reshape and 4
+  // Transpose around the heads, the scale, softmax, 2 residual Adds, 2
+  // LayerNorms, and the exact GELU (Div, Erf, Add, 2 Mul).
+  EXPECT_EQ(opHistogram(g), (Hist{{"Add", 18}, {"Div", 2}, {"Erf", 2}, {"LayerNormalization", 4}, {"MatMul", 16},
+                                  {"Mul", 6}, {"Reshape", 8}, {"Softmax", 2}, {"Transpose", 8}}));
+  EXPECT_EQ(weightElements(g), 2 * kBertLayerParams);
+  EXPECT_EQ(12 * kBertLayerParams, 85054464);  // the catalog's figure: BERT-base's encoder stack
+  EXPECT_EQ(inputShape(g, 0), (ir::Shape{1, 128, 768}));
+  EXPECT_EQ(outputShape(g, 0), (ir::Shape{1, 128, 768}));
+  // Attention scores per head: [batch, heads, seq, seq], a 4-D batched MatMul.
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "encoder.layer0.attention.scores")->outputs[0]), (ir::Shape{1, 12, 128, 128}));
+}
+
+TEST(Gpt2Small, HasPreNormCausalBlocksAndParameters) {
+  SampleConfig c;
+  c.transformerLayers = 2;
+  const ir::Graph g = samples::buildGpt2Small(c);
+  // As BERT's layer plus the mask Add, with the tanh GELU (Pow, 4 Mul, 2
+  // Add, Tanh); the causal mask once; a final LayerNorm.
+  EXPECT_EQ(opHistogram(g), (Hist{{"Add", 22}, {"ConstantOfShape", 1}, {"Equal", 1}, {"LayerNormalization", 5},
+                                  {"MatMul", 16}, {"Mul", 10}, {"Pow", 2}, {"Reshape", 8}, {"Softmax", 2},
+                                  {"Tanh", 2}, {"Transpose", 8}, {"Trilu", 1}, {"Where", 1}}));
+  EXPECT_EQ(weightElements(g), 2 * kBertLayerParams + 2 * 768);
+  EXPECT_EQ(outputShape(g, 0), (ir::Shape{1, 128, 768}));
+  // Pre-norm: each block's attention reads its ln_1, not the residual stream.
+  const ir::Node* query = nodeNamed(g, "h1.attn.query");
+  ASSERT_NE(query, nullptr);
+  EXPECT_EQ(g.value(query->inputs[0]).producer, g.value(nodeNamed(g, "h1.ln_1")->outputs[0]).producer);
+}
+
+// Changing only the last token: under GPT's causal mask no earlier token's
+// output moves; under BERT's full attention every token's does.
+TEST(Gpt2Small, EarlierTokensDoNotSeeLaterOnes) {
+  SampleConfig c;
+  c.transformerLayers = 1;
+  for (bool causal : {true, false}) {
+    const ir::Graph g = causal ? samples::buildGpt2Small(c) : samples::buildBertBase(c);
+    ir::Tensor x(ir::DType::Float32, {1, 128, 768});
+    auto v = x.values<float>();
+    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.01f * static_cast<float>(i));
+    ir::Tensor changed = x;
+    // Not a uniform shift, which the LayerNorms would remove.
+    for (size_t h = 0; h < 768; ++h) changed.values<float>()[127 * 768 + h] += 0.5f * std::cos(static_cast<float>(h));
+    auto a = exec::runReference(g, {x});
+    auto b = exec::runReference(g, {changed});
+    ASSERT_TRUE(a.ok() && b.ok());
+    const auto ya = (*a)[0].values<float>(), yb = (*b)[0].values<float>();
+    int movedEarlier = 0;
+    for (size_t t = 0; t < 127; ++t)
+      for (size_t h = 0; h < 768; ++h) movedEarlier += ya[t * 768 + h] != yb[t * 768 + h];
+    int movedLast = 0;
+    for (size_t h = 0; h < 768; ++h) movedLast += ya[127 * 768 + h] != yb[127 * 768 + h];
+    EXPECT_GT(movedLast, 700) << (causal ? "gpt2_small" : "bert_base");
+    if (causal) {
+      EXPECT_EQ(movedEarlier, 0);
+    } else {
+      EXPECT_GT(movedEarlier, 127 * 700);
+    }
+  }
 }
 
 TEST(NasBenchCells, StacksTheRequestedNumberOfCells) {
