@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   app.add_option("--nasbench-cells", opt.config.nasbenchCells, "Cells in nasbench_cells")->check(CLI::Range(1, 64));
   app.add_option("--randwire-nodes", opt.config.randwireNodes, "Nodes per random stage of randwire (paper: 32)")
       ->check(CLI::Range(5, 256));
-  app.add_option("--transformer-layers", opt.config.transformerLayers, "Layers of bert_base and gpt2_small")
+  app.add_option("--transformer-layers", opt.config.transformerLayers, "Layers of bert_base, gpt2_small and vit_b16")
       ->check(CLI::Range(1, 48));
   app.add_flag("--symbolic-batch", opt.symbolicBatch, "Write the batch dim as the symbol 'batch'");
   app.add_option("--max-weight-bytes", maxBytes, "Refuse models with more weight bytes than this")

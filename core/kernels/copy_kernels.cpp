@@ -140,6 +140,8 @@ std::vector<std::vector<int64_t>> sourceMaps(const NodeInfo& info, float& fill) 
   return maps;
 }
 
+constexpr int64_t kMaxFlatTable = 65536;  // entries; about 0.5 MB of source
+
 // Index boxes to try for output `o`, best first: a refinement of the output
 // shape in which the op is affine along every dim, then the shape itself.
 std::vector<std::vector<int64_t>> boxesFor(const NodeInfo& info, size_t o) {
@@ -173,6 +175,11 @@ std::vector<std::vector<int64_t>> boxesFor(const NodeInfo& info, size_t o) {
     if (!box.empty()) boxes.push_back(box);
   }
   boxes.push_back(out);
+  // Last resort for maps with no per-dim structure (GatherElements): the
+  // flat output with one table entry per element, while the table stays a
+  // size the compilers take.
+  const int64_t total = ir::numElements(out);
+  if (out.size() > 1 && total <= kMaxFlatTable) boxes.push_back({total});
   return boxes;
 }
 
@@ -312,7 +319,8 @@ void segmentCpu(const std::vector<Segment>& segs, int64_t begin, int64_t end, co
 
 const std::vector<std::string>& copyOpTypes() {
   static const std::vector<std::string> types = {"Concat", "Split",  "Slice", "Transpose",    "Gather",
-                                                 "Pad",    "Expand", "Tile",  "DepthToSpace", "SpaceToDepth"};
+                                                 "Pad",    "Expand", "Tile",  "DepthToSpace", "SpaceToDepth",
+                                                 "GatherElements"};
   return types;
 }
 

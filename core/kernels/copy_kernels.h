@@ -1,9 +1,10 @@
 #pragma once
-// Data movement: Concat, Split, Slice, Transpose, Gather (constant indices),
-// Pad, Expand, Tile, DepthToSpace, SpaceToDepth. Every one is a set of
-// segments; a segment walks an index box and reads its input at a sum of
-// per-dim offsets (affine along a dim, or a baked table), so one rTask range
-// runs over the concatenation of all segments' elements.
+// Data movement: Concat, Split, Slice, Transpose, Gather and GatherElements
+// (constant indices), Pad, Expand, Tile, DepthToSpace, SpaceToDepth. Every
+// one is a set of segments; a segment walks an index box and reads its input
+// at a sum of per-dim offsets (affine along a dim, or a baked table; a map
+// with no per-dim structure gets one table entry per output element), so one
+// rTask range runs over the concatenation of all segments' elements.
 #include <string>
 #include <vector>
 

@@ -13,6 +13,7 @@
 #include "samples/zoo/resnext29.h"
 #include "samples/zoo/seq2seq.h"
 #include "samples/zoo/squeezenet.h"
+#include "samples/zoo/vit_b16.h"
 
 namespace rammer::samples {
 
@@ -39,6 +40,9 @@ std::vector<SampleModel> sampleCatalog() {
       // GPT-2 small's 12 blocks (the same 12 x 7,087,872) and final norm, no embeddings or head.
       {"gpt2_small", "GPT-2-small-style decoder: 12 pre-norm causal blocks, hidden 768, 12 heads, seq 128",
        85056000, buildGpt2Small, true},
+      // timm's vit_base_patch16_224: 86,567,656.
+      {"vit_b16", "ViT-B/16-style classifier: 16x16 patches of 224x224, 12 pre-norm layers, hidden 768", 86567656,
+       buildVitB16, true},
   };
 }
 

@@ -16,7 +16,7 @@ struct SampleConfig {
   uint32_t seed = 1;
   int64_t nasbenchCells = 8;  // cells in nasbench_cells
   int randwireNodes = 32;     // nodes per random stage of randwire (the paper's N)
-  int64_t transformerLayers = 12;  // layers of bert_base and gpt2_small
+  int64_t transformerLayers = 12;  // layers of bert_base, gpt2_small and vit_b16
 };
 
 }  // namespace rammer::samples

@@ -145,7 +145,7 @@ TEST_P(TransformerSample, OneLayerMatchesTheReference) {
 
 std::vector<SampleCase> transformerCases() {
   std::vector<SampleCase> out;
-  for (const char* s : {"bert_base", "gpt2_small"})
+  for (const char* s : {"bert_base", "gpt2_small", "vit_b16"})
     for (const std::string& p : schedule::policyNames()) out.push_back({s, p});
   return out;
 }

@@ -22,6 +22,7 @@
 #include "samples/zoo/sample_catalog.h"
 #include "samples/zoo/seq2seq.h"
 #include "samples/zoo/squeezenet.h"
+#include "samples/zoo/vit_b16.h"
 #include "tests/samples/sample_helpers.h"
 
 namespace rammer {
@@ -577,6 +578,24 @@ TEST(Gpt2Small, HasPreNormCausalBlocksAndParameters) {
   const ir::Node* query = nodeNamed(g, "h1.attn.query");
   ASSERT_NE(query, nullptr);
   EXPECT_EQ(g.value(query->inputs[0]).producer, g.value(nodeNamed(g, "h1.ln_1")->outputs[0]).producer);
+}
+
+TEST(VitB16, HasPatchesClassTokenLayersAndHead) {
+  SampleConfig c;
+  c.transformerLayers = 1;
+  const ir::Graph g = samples::buildVitB16(c);
+  // Patch embedding (768 x 3 x 16 x 16 + 768), class token, 197 position
+  // embeddings, one layer, the final norm and the 1000-way head: timm's
+  // 86,567,656 less 11 layers.
+  EXPECT_EQ(weightElements(g), 86567656 - 11 * kBertLayerParams);
+  EXPECT_EQ(inputShape(g, 0), (ir::Shape{1, 3, 224, 224}));
+  EXPECT_EQ(outputShape(g, 0), (ir::Shape{1, 1000}));
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "tokens")->outputs[0]), (ir::Shape{1, 197, 768}));
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "blocks.0.attn.scores")->outputs[0]), (ir::Shape{1, 12, 197, 197}));
+  const Hist h = opHistogram(g);
+  EXPECT_EQ(h.at("Expand"), 1);
+  EXPECT_EQ(h.at("Conv"), 1);
+  EXPECT_EQ(h.at("LayerNormalization"), 3);
 }
 
 // Changing only the last token: under GPT's causal mask no earlier token's

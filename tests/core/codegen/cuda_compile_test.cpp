@@ -9,6 +9,7 @@
 
 #include "core/codegen/code_generator.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/core/codegen/transformer_fixtures.h"
 #include "tests/core/codegen/nvrtc_loader.h"
 #include "tests/support/graph_builder.h"
 
@@ -101,6 +102,31 @@ TEST(LayerNormCudaCompile, BothRKernelsCompileForSm90) {
     EXPECT_TRUE(r.ok) << kernel << ":\n" << r.log.substr(0, 20000);
     EXPECT_EQ(r.log.find("warning"), std::string::npos) << kernel << ":\n" << r.log.substr(0, 20000);
   }
+}
+
+// A transformer layer of each sample (LayerNorm, 4-D batched MatMuls,
+// softmax, the fused GELUs, the head transposes) and a GatherElements copy
+// compile (issue #16 item 3).
+TEST(TransformerCudaCompile, OneLayerOfEachSampleAndGatherElementsCompileForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  for (const char* name : {"bert_base", "gpt2_small", "vit_b16"}) {
+    const ir::Graph g = testing::oneLayerTransformer(name);
+    auto gp = generateProgram(testing::planSample(g, "wavefront"), g, {});
+    ASSERT_TRUE(gp) << gp.errorText();
+    const testing::Nvrtc::Result r = nvrtc.compile(gp->source, std::string(name) + ".cu", "sm_90");
+    EXPECT_TRUE(r.ok) << name << ":\n" << r.log.substr(0, 20000);
+    EXPECT_EQ(r.log.find("warning"), std::string::npos) << name << ":\n" << r.log.substr(0, 20000);
+  }
+  testing::GraphBuilder b;
+  b.output(b.op("GatherElements", "ge",
+                {b.input("x", {3, 4}), b.constant("idx", ir::Tensor::fromVector<int64_t>({3, 2}, {3, 0, -1, 1, 2, -4}))},
+                testing::attrs({{"axis", int64_t{1}}})));
+  ASSERT_TRUE(b.infer().empty());
+  auto gp = generateProgram(testing::planSample(b.graph(), "wavefront"), b.graph(), {});
+  ASSERT_TRUE(gp) << gp.errorText();
+  const testing::Nvrtc::Result r = nvrtc.compile(gp->source, "gather_elements.cu", "sm_90");
+  EXPECT_TRUE(r.ok) << r.log.substr(0, 20000);
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, SampleCudaCompile, ::testing::ValuesIn(testing::codegenSampleNames()),

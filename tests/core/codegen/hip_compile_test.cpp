@@ -9,6 +9,7 @@
 
 #include "core/codegen/code_generator.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/core/codegen/transformer_fixtures.h"
 #include "tests/support/graph_builder.h"
 
 namespace rammer::codegen {
@@ -113,6 +114,21 @@ TEST(LayerNormHipCompile, BothRKernelsCompileForGfx90a) {
     ASSERT_TRUE(gp) << gp.errorText();
     const auto [rc, out] = compileForDevice(clang, dir, std::string(kernel) + ".hip", gp->source);
     EXPECT_EQ(rc, 0) << kernel << ":\n" << out.substr(0, 20000);
+  }
+}
+
+TEST(TransformerHipCompile, OneLayerOfEachSampleCompilesForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  const fs::path dir = freshDir("transformers");
+  for (const char* name : {"bert_base", "gpt2_small", "vit_b16"}) {
+    const ir::Graph g = testing::oneLayerTransformer(name);
+    CodegenOptions options;
+    options.target = Target::Hip;
+    auto gp = generateProgram(testing::planSample(g, "wavefront", "mi250x"), g, options);
+    ASSERT_TRUE(gp) << gp.errorText();
+    const auto [rc, out] = compileForDevice(clang, dir, std::string(name) + ".hip", gp->source);
+    EXPECT_EQ(rc, 0) << name << ":\n" << out.substr(0, 20000);
   }
 }
 

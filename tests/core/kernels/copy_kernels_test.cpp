@@ -113,3 +113,20 @@ TEST(CopyKernels, AffineMapsNeedNoTables) {
   EXPECT_EQ(k->candidates[0].cudaSource.find("static __device__"), std::string::npos) << k->candidates[0].cudaSource;
   EXPECT_NE(k->candidates[0].cudaSource.find("c1 * 6 + c0 * 1"), std::string::npos) << k->candidates[0].cudaSource;
 }
+
+// GatherElements with constant indices (negative ones too): no per-dim
+// structure, so one table entry per output element (issue #16 item 3).
+TEST(CopyKernels, GatherElementsUsesAFlatTable) {
+  for (int64_t axis : {0, 1}) {
+    GraphBuilder b;
+    b.output(b.op("GatherElements", "ge",
+                  {b.input("x", {3, 4}),
+                   b.constant("idx", ir::Tensor::fromVector<int64_t>({3, 2}, axis == 0 ? Ints{2, 0, -1, 1, 0, -3}
+                                                                                         : Ints{3, 0, -1, 1, 2, -4}))},
+                  attrs({{"axis", axis}})));
+    check(b);
+    auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
+    ASSERT_TRUE(k.ok()) << k.errorText();
+    EXPECT_NE(k->candidates[0].cudaSource.find("static __device__"), std::string::npos) << k->candidates[0].cudaSource;
+  }
+}

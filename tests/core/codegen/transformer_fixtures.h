@@ -1,0 +1,25 @@
+#pragma once
+// The transformer samples at one full-width layer (hidden 768, 12 heads,
+// seq 128), built in memory and optimized as the pipeline does: what the
+// codegen tests compile for CUDA and HIP. Needs rammer_samples linked.
+#include <stdexcept>
+#include <string>
+
+#include "core/passes/pass_manager.h"
+#include "samples/zoo/sample_catalog.h"
+
+namespace rammer::testing {
+
+inline ir::Graph oneLayerTransformer(const std::string& name) {
+  const auto catalog = samples::sampleCatalog();
+  const samples::SampleModel* m = samples::findSample(catalog, name);
+  if (!m) throw std::runtime_error("no sample " + name);
+  samples::SampleConfig config;
+  config.transformerLayers = 1;
+  ir::Graph g = m->build(config);
+  passes::PassContext ctx;
+  if (auto r = passes::standardPipeline().run(g, ctx); !r) throw std::runtime_error(r.errorText());
+  return g;
+}
+
+}  // namespace rammer::testing
