@@ -13,6 +13,7 @@
 #include "samples/zoo/resnext29.h"
 #include "samples/zoo/seq2seq.h"
 #include "samples/zoo/squeezenet.h"
+#include "samples/zoo/swin_t.h"
 #include "samples/zoo/vit_b16.h"
 
 namespace rammer::samples {
@@ -43,6 +44,9 @@ std::vector<SampleModel> sampleCatalog() {
       // timm's vit_base_patch16_224: 86,567,656.
       {"vit_b16", "ViT-B/16-style classifier: 16x16 patches of 224x224, 12 pre-norm layers, hidden 768", 86567656,
        buildVitB16, true},
+      // timm's swin_tiny_patch4_window7_224: 28,288,354.
+      {"swin_t", "Swin-T-style classifier: 4x4 patches, shifted 7x7 windows, depths 2-2-6-2, dims 96-768", 28288354,
+       buildSwinT, true},
   };
 }
 

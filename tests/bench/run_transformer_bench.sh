@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Transformer benchmark (issue #16 item 5): the BERT-base- and GPT-2-small-
-# style samples (12 layers, hidden 768, seq 128, batch 1), generated into a
-# scratch folder (340 MB each, so the build does not write them): import and
+# Transformer benchmark (issue #16 item 5): the BERT-base-, GPT-2-small-,
+# ViT-B/16- and Swin-T-style samples (batch 1), generated into a scratch
+# folder (114-346 MB each, so the build does not write them): import and
 # reference-run time, then scheduling time of every policy and the analytic
 # model's predicted latency on H100, RammerBase (sequential) against Rammer
 # (wavefront) and the others. Targets: every policy schedules BERT-base in
@@ -10,12 +10,12 @@
 #   JOBS        ninja jobs (default 1)
 #   SKIP_BUILD  1: use what BUILD_DIR already has
 #   REPEAT      schedule and simulate each plan this many times (default 3)
-#   MODELS      comma-separated (default bert_base,gpt2_small)
+#   MODELS      comma-separated (default bert_base,gpt2_small,vit_b16,swin_t)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
-models=${MODELS:-bert_base,gpt2_small}
+models=${MODELS:-bert_base,gpt2_small,vit_b16,swin_t}
 
 . "$root/tests/bench/bench_build.sh"
 bench_prepare run_transformer_bench.sh rammer-samples rammer-bench-import-run rammer-bench-schedule

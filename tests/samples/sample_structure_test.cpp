@@ -22,6 +22,7 @@
 #include "samples/zoo/sample_catalog.h"
 #include "samples/zoo/seq2seq.h"
 #include "samples/zoo/squeezenet.h"
+#include "samples/zoo/swin_t.h"
 #include "samples/zoo/vit_b16.h"
 #include "tests/samples/sample_helpers.h"
 
@@ -596,6 +597,43 @@ TEST(VitB16, HasPatchesClassTokenLayersAndHead) {
   EXPECT_EQ(h.at("Expand"), 1);
   EXPECT_EQ(h.at("Conv"), 1);
   EXPECT_EQ(h.at("LayerNormalization"), 3);
+}
+
+// Swin-T by timm's layout: per block two norms, Q/K/V and projection, the
+// (2*7-1)^2 x heads bias table and the 4x MLP; patch merging's norm and
+// bias-free reduction; the patch embedding with its norm; the head.
+int64_t swinParams(int64_t depthCap) {
+  const int64_t dims[] = {96, 192, 384, 768}, depths[] = {2, 2, 6, 2}, heads[] = {3, 6, 12, 24};
+  int64_t p = 96 * 3 * 4 * 4 + 96 + 2 * 96 + 2 * 768 + 768 * 1000 + 1000;
+  for (int i = 0; i < 4; ++i) {
+    const int64_t c = dims[i];
+    const int64_t block = 2 * c + 3 * (c * c + c) + 169 * heads[i] + c * c + c + 2 * c + (c * 4 * c + 4 * c) + (4 * c * c + c);
+    p += std::min(depths[i], depthCap) * block;
+    if (i < 3) p += 2 * 4 * c + 4 * c * 2 * c;
+  }
+  return p;
+}
+
+TEST(SwinT, HasTimmsParametersWindowsShiftsAndMerging) {
+  EXPECT_EQ(swinParams(12), 28288354);  // the catalog's figure: timm's swin_tiny_patch4_window7_224
+  SampleConfig c;
+  c.transformerLayers = 2;
+  const ir::Graph g = samples::buildSwinT(c);
+  // The shifted windows' region ids (56^2 + 28^2 + 14^2) are the only other
+  // float constants of more than one element.
+  EXPECT_EQ(weightElements(g), swinParams(2) + 56 * 56 + 28 * 28 + 14 * 14);
+  EXPECT_EQ(outputShape(g, 0), (ir::Shape{1, 1000}));
+  // 64 windows of 49 tokens at stage 1, 3 heads each.
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "layers.0.blocks.0.attn.scores")->outputs[0]), (ir::Shape{64, 3, 49, 49}));
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "layers.3.blocks.0.attn.scores")->outputs[0]), (ir::Shape{1, 24, 49, 49}));
+  // Odd blocks of the first three stages shift (Slice + Concat there and back),
+  // the last stage is one window wide and does not.
+  EXPECT_NE(nodeNamed(g, "layers.2.blocks.1.shift.h"), nullptr);
+  EXPECT_EQ(nodeNamed(g, "layers.3.blocks.1.shift.h"), nullptr);
+  const Hist h = opHistogram(g);
+  EXPECT_EQ(h.at("ScatterND"), 3);  // one mask per shifting stage
+  EXPECT_EQ(h.at("Softmax"), 8);
+  EXPECT_EQ(shapeOf(g, nodeNamed(g, "layers.2.downsample.reduction")->outputs[0]), (ir::Shape{1, 49, 768}));
 }
 
 // Changing only the last token: under GPT's causal mask no earlier token's

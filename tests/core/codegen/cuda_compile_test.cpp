@@ -110,7 +110,7 @@ TEST(LayerNormCudaCompile, BothRKernelsCompileForSm90) {
 TEST(TransformerCudaCompile, OneLayerOfEachSampleAndGatherElementsCompileForSm90) {
   const testing::Nvrtc nvrtc;
   if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
-  for (const char* name : {"bert_base", "gpt2_small", "vit_b16"}) {
+  for (const char* name : {"bert_base", "gpt2_small", "vit_b16", "swin_t"}) {
     const ir::Graph g = testing::oneLayerTransformer(name);
     auto gp = generateProgram(testing::planSample(g, "wavefront"), g, {});
     ASSERT_TRUE(gp) << gp.errorText();

@@ -121,7 +121,7 @@ TEST(TransformerHipCompile, OneLayerOfEachSampleCompilesForGfx90a) {
   const std::string clang = testing::clangHipPath();
   if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
   const fs::path dir = freshDir("transformers");
-  for (const char* name : {"bert_base", "gpt2_small", "vit_b16"}) {
+  for (const char* name : {"bert_base", "gpt2_small", "vit_b16", "swin_t"}) {
     const ir::Graph g = testing::oneLayerTransformer(name);
     CodegenOptions options;
     options.target = Target::Hip;

@@ -1,7 +1,8 @@
 #pragma once
-// The transformer samples at one full-width layer (hidden 768, 12 heads,
-// seq 128), built in memory and optimized as the pipeline does: what the
-// codegen tests compile for CUDA and HIP. Needs rammer_samples linked.
+// The transformer samples at one full-width layer (Swin: two per stage, so
+// that half its blocks shift), built in memory and optimized as the pipeline
+// does: what the codegen tests compile for CUDA and HIP. Needs
+// rammer_samples linked.
 #include <stdexcept>
 #include <string>
 
@@ -15,7 +16,7 @@ inline ir::Graph oneLayerTransformer(const std::string& name) {
   const samples::SampleModel* m = samples::findSample(catalog, name);
   if (!m) throw std::runtime_error("no sample " + name);
   samples::SampleConfig config;
-  config.transformerLayers = 1;
+  config.transformerLayers = name == "swin_t" ? 2 : 1;
   ir::Graph g = m->build(config);
   passes::PassContext ctx;
   if (auto r = passes::standardPipeline().run(g, ctx); !r) throw std::runtime_error(r.errorText());
