@@ -2,8 +2,11 @@
 """Runs `rammer run --backend reference` on one exported real model and
 compares every output with PyTorch's by relative L2 error; with
 --emulator-policies, also runs the CPU emulator with each policy and
-requires it to match the reference backend (rtol 1e-4); with --expect-ops,
-also requires op counts of the optimized graph (`rammer info --optimize`)."""
+requires it to match the reference backend (rtol 1e-4), and with
+--host-policies the generated code on the CPU (`--backend host`) likewise;
+with --cuda-export, the exported CUDA project must build with nvcc (when
+installed) and, on a machine with a GPU, pass its own check; with
+--expect-ops, the optimized graph must hold the given op counts."""
 import argparse
 import json
 import os
@@ -26,6 +29,33 @@ def load(path):
     return numpy_helper.to_array(t)
 
 
+NVCC = "/usr/local/cuda/bin/nvcc"
+
+
+def check_cuda_export(a, model):
+    out = os.path.join(a.work, "cuda_project")
+    shutil.rmtree(out, ignore_errors=True)
+    p = subprocess.run([a.rammer, "-q", "export", model, "--policy", "wavefront", "--emit", "cuda", "-o", out],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: rammer export --emit cuda exited with {p.returncode}: {p.stderr.strip()}")
+    if not os.path.exists(NVCC):
+        print("nvcc not installed: the CUDA project's build is not checked")
+        return
+    env = dict(os.environ, PATH=os.path.dirname(NVCC) + os.pathsep + os.environ.get("PATH", ""))
+    b = subprocess.run("nvcc -O2 -arch=sm_90 -o prog *.cu", shell=True, cwd=out, capture_output=True, text=True,
+                       timeout=900, env=env)
+    if b.returncode != 0:
+        sys.exit("FAIL: the exported CUDA project does not build:\n" + b.stdout[-4000:] + b.stderr[-4000:])
+    r = subprocess.run([os.path.join(out, "prog"), "--runs", "3"], capture_output=True, text=True, timeout=600)
+    if r.returncode == 0 and "PASS" in r.stdout:
+        print("CUDA project: built and passed its check on the GPU")
+    elif r.returncode == 3 and "error:" in r.stderr:
+        print("CUDA project: built; no usable GPU here (" + r.stderr.strip() + ")")
+    else:
+        sys.exit(f"FAIL: the CUDA project's prog exited {r.returncode}:\n{r.stdout}\n{r.stderr}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rammer", required=True)
@@ -37,6 +67,10 @@ def main():
     ap.add_argument("--emulator-policies", default="",
                     help="comma-separated policies to run --backend emulator with; each must match the "
                          "reference backend (rtol 1e-4, atol 1e-5 of the largest value)")
+    ap.add_argument("--host-policies", default="",
+                    help="comma-separated policies to run --backend host (the generated code on the CPU) with")
+    ap.add_argument("--cuda-export", action="store_true",
+                    help="export the wavefront plan as a CUDA project and build it with nvcc when installed")
     ap.add_argument("--expect-ops", default="",
                     help="comma-separated OP=COUNT the optimized graph must hold, e.g. LayerNormalization=4,ReduceMean=0")
     a = ap.parse_args()
@@ -82,21 +116,26 @@ def main():
                 sys.exit(f"FAIL: --optimize changed output {k} beyond rtol 1e-4 at {int(bad.sum())} elements")
             k += 1
 
-    for policy in filter(None, a.emulator_policies.split(",")):
-        emu = os.path.join(a.work, f"outputs_emulator_{policy}")
-        run(emu, ["--policy", policy], backend="emulator")
+    runs = [("emulator", p) for p in filter(None, a.emulator_policies.split(","))]
+    runs += [("host", p) for p in filter(None, a.host_policies.split(","))]
+    for backend, policy in runs:
+        emu = os.path.join(a.work, f"outputs_{backend}_{policy}")
+        run(emu, ["--policy", policy], backend=backend)
         k = 0
         while os.path.isfile(os.path.join(out, f"output_{k}.pb")):
             ref = load(os.path.join(out, f"output_{k}.pb")).astype(np.float64)
             got = load(os.path.join(emu, f"output_{k}.pb")).astype(np.float64)
             if got.shape != ref.shape:
-                sys.exit(f"FAIL: the emulator ({policy}) gave output {k} shape {got.shape}, the reference {ref.shape}")
+                sys.exit(f"FAIL: the {backend} backend ({policy}) gave output {k} shape {got.shape}, the reference {ref.shape}")
             bad = ~(np.abs(got - ref) <= 1e-5 * np.max(np.abs(ref)) + 1e-4 * np.abs(ref))  # NaN is bad
-            print(f"output {k}: emulator ({policy}) vs reference max abs diff {np.nanmax(np.abs(got - ref)):.3e}")
+            print(f"output {k}: {backend} ({policy}) vs reference max abs diff {np.nanmax(np.abs(got - ref)):.3e}")
             if bad.any():
-                sys.exit(f"FAIL: the emulator ({policy}) differs from the reference in output {k} "
+                sys.exit(f"FAIL: the {backend} backend ({policy}) differs from the reference in output {k} "
                          f"at {int(bad.sum())} of {ref.size} elements")
             k += 1
+
+    if a.cuda_export:
+        check_cuda_export(a, model)
 
     k = 0
     worst = 0.0
@@ -108,6 +147,8 @@ def main():
         got = load(got_file).astype(np.float64)
         if got.shape != want.shape:
             sys.exit(f"FAIL: output {k} has shape {got.shape}, PyTorch's has {want.shape}")
+        if not np.linalg.norm(want) > 0:
+            sys.exit(f"FAIL: PyTorch's output {k} is all zeros: comparing with it proves nothing")
         rel = np.linalg.norm(got - want) / max(np.linalg.norm(want), 1e-30)
         print(f"output {k}: shape {got.shape}, relative L2 error {rel:.3e}, max abs diff {np.max(np.abs(got - want)):.3e}")
         worst = max(worst, rel)

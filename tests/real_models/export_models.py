@@ -68,6 +68,28 @@ class Decoder(torch.nn.Module):
         return self.decoder(x, mask=causal)
 
 
+def vit_tiny():
+    """torchvision's VisionTransformer, tiny: 32x32 images, 8x8 patches, 2
+    layers of width 32, 2 heads (class token, position embedding, exact GELU)."""
+    from torchvision.models.vision_transformer import VisionTransformer
+    m = VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=32, mlp_dim=64,
+                          num_classes=10)
+    # torchvision starts the head at zero: every output would be 0 whatever
+    # came before it, and the check could not fail.
+    torch.nn.init.normal_(m.heads.head.weight, std=0.2)
+    torch.nn.init.normal_(m.heads.head.bias, std=0.2)
+    return m, (1, 3, 32, 32)
+
+
+def swin_tiny():
+    """torchvision's SwinTransformer, tiny: 32x32 images, 4x4 patches, width
+    16, two stages of two blocks (one shifted each), 4x4 windows. Its export
+    builds the shifted windows' mask with ScatterND, Range, Mod and Where."""
+    from torchvision.models.swin_transformer import SwinTransformer
+    return SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[2, 2], num_heads=[2, 4], window_size=[4, 4],
+                           num_classes=10), (1, 3, 32, 32)
+
+
 def vision(ctor):
     return lambda: (ctor(weights=None), (1, 3, 224, 224))
 
@@ -82,9 +104,11 @@ MODELS = {
     # The same encoder at opset 14, where the export decomposes each
     # LayerNorm into ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div/Mul/Add.
     "encoder_opset14": lambda: (Encoder(), (16, 1, 64)),
+    "vit_tiny": vit_tiny,
+    "swin_tiny": swin_tiny,
 }
 # Opset 17 writes LayerNormalization as one node (earlier ones decompose it).
-OPSET_OF = {"encoder": 17, "decoder": 17, "encoder_opset14": 14}
+OPSET_OF = {"encoder": 17, "decoder": 17, "encoder_opset14": 14, "vit_tiny": 17, "swin_tiny": 17}
 
 
 def files(d):
@@ -110,8 +134,10 @@ def export(name, out_dir):
     x = torch.randn(*shape)
     with torch.no_grad():
         y = model(x)
-        torch.onnx.export(model, (x,), os.path.join(tmp, "model.onnx"), opset_version=OPSET_OF.get(name, OPSET),
-                          do_constant_folding=True, input_names=["input"], output_names=["output"])
+    # Traced with autograd on: under no_grad PyTorch's attention takes a fused
+    # fast path (aten::_native_multi_head_attention) that ONNX export lacks.
+    torch.onnx.export(model, (x,), os.path.join(tmp, "model.onnx"), opset_version=OPSET_OF.get(name, OPSET),
+                      do_constant_folding=True, input_names=["input"], output_names=["output"])
     onnx.checker.check_model(os.path.join(tmp, "model.onnx"))
     for kind, t in (("input", x), ("output", y)):
         proto = numpy_helper.from_array(t.numpy().astype(np.float32), kind)

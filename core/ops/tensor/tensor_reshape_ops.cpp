@@ -233,11 +233,16 @@ std::vector<ir::Tensor> computeSize(const OpContext& ctx) {
   return {ir::Tensor::scalar<int64_t>(ir::numElements(in.shape))};
 }
 
-// Dropout is inference-only here: training_mode (opset 12+) must be false.
+// Dropout is inference-only here: training_mode (opset 12+) must be false,
+// unless the ratio is a constant 0 (torchvision's Swin exports F.dropout with
+// p = 0 and training left on): then every element is kept, unscaled.
 void checkDropoutMode(const OpContext& ctx) {
   if (!ctx.has(2)) return;
   const ir::Tensor* mode = ctx.value(2);
-  if (mode && mode->numel() > 0 && mode->getDouble(0) != 0.0) ctx.fail("training-mode Dropout is not supported");
+  if (!mode || mode->numel() == 0 || mode->getDouble(0) == 0.0) return;
+  const ir::Tensor* ratio = ctx.has(1) ? ctx.value(1) : nullptr;
+  if (ratio && ratio->numel() > 0 && ratio->getDouble(0) == 0.0) return;
+  ctx.fail("training-mode Dropout is not supported (only with a constant ratio of 0)");
 }
 
 // The mask is bool since opset 10, the data's type before.

@@ -403,6 +403,15 @@ TEST(TensorOpsDropout, InferenceIsIdentityWithTrueMask) {
                    .in(ir::Tensor::scalar<bool>(true));
   EXPECT_PRED2(hasSubstr, opError([&] { train.compute(); }), "training-mode Dropout is not supported");
   EXPECT_PRED2(hasSubstr, opError([&] { train.infer(); }), "training-mode");
+  // Training mode with ratio 0 keeps everything: the identity.
+  auto keepAll = NodeCase("Dropout", 13)
+                     .in(f32({2}, {4, -5}))
+                     .in(ir::Tensor::scalar<float>(0.0f))
+                     .in(ir::Tensor::scalar<bool>(true))
+                     .outputs(2);
+  const auto kept = keepAll.compute();
+  EXPECT_EQ(vals<float>(kept[0]), (std::vector<float>{4, -5}));
+  EXPECT_EQ(vals<bool>(kept[1]), (std::vector<bool>{true, true}));
   auto notTrain = NodeCase("Dropout", 13).in(f32({1}, {7})).omitted().in(ir::Tensor::scalar<bool>(false));
   EXPECT_EQ(vals<float>(notTrain.compute1()), (std::vector<float>{7}));
 }
