@@ -291,6 +291,35 @@ TEST_F(MainWindowTest, CompileAndRunWithoutAGpuRunsTheEmulatorAndSaysSo) {
   EXPECT_TRUE(window->action(QStringLiteral("exportMeasuredTrace"))->isEnabled());
 }
 
+// The four transformer kinds (issue #16 item 6), the committed tiny exports:
+// each opens, lays out with its LayerNorms findable in the graph view, is
+// scheduled, and Compile & Run emulates it and checks it against the reference.
+TEST_F(MainWindowTest, TransformersOpenLayOutScheduleAndEmulate) {
+  for (const char* name : {"encoder", "decoder", "vit_tiny", "swin_tiny"}) {
+    SCOPED_TRACE(name);
+    const QString model = QStringLiteral(RAMMER_SOURCE_DIR "/tests/data/transformers/%1/model.onnx").arg(name);
+    openFromCommandLine(*window, {model});
+    viz::StudioSession* s = window->session();
+    EXPECT_EQ(s->modelPath(), model);
+    ASSERT_TRUE(s->plan());
+    EXPECT_GT(s->plan()->numRTasks(), 0u);
+    viz::GraphView* graph = window->graphView();
+    if (graph->isLayoutPending()) {
+      QSignalSpy laidOut(graph, &viz::GraphView::layoutFinished);
+      ASSERT_TRUE(laidOut.wait(kWaitMs));
+    }
+    EXPECT_EQ(graph->graph(), s->graph().get());
+    EXPECT_GE(graph->search(QStringLiteral("LayerNormalization")), 2);
+    graph->clearSearch();
+    QSignalSpy ran(s, &viz::StudioSession::runFinished);
+    window->action(QStringLiteral("compileRun"))->trigger();
+    ASSERT_TRUE(ran.wait(kWaitMs));
+    EXPECT_TRUE(ran.first().first().toBool());
+    EXPECT_EQ(s->runLabel(), "emulated: CPU (no GPU)");
+    s->waitForWorkers();
+  }
+}
+
 // Run > Run On > Generated Code on CPU: the host target, labelled so in
 // every place that shows the run, remembered for the next session.
 TEST_F(MainWindowTest, CompileAndRunOnTheHostTargetRunsTheGeneratedCode) {
