@@ -1,5 +1,6 @@
 #include "core/kernels/softmax_kernels.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rammer::kernels {
@@ -38,6 +39,36 @@ void cpuRow(bool logSoftmax, const Rows& g, int64_t r, const float* in, float* o
   for (int64_t k = 1; k < g.n; ++k) m = p[k * st] > m ? p[k * st] : m;
   float sum = 0;
   for (int64_t k = 0; k < g.n; ++k) sum += std::exp(p[k * st] - m);
+  if (logSoftmax) {
+    const float ls = std::log(sum);
+    for (int64_t k = 0; k < g.n; ++k) q[k * st] = p[k * st] - m - ls;
+  } else {
+    for (int64_t k = 0; k < g.n; ++k) q[k * st] = std::exp(p[k * st] - m) / sum;
+  }
+}
+
+// The online variant as the GPU computes it: per thread a running (max,
+// sum) over its strided elements, then the threads' pairs merged.
+void cpuOnlineRow(bool logSoftmax, const Rows& g, int64_t r, int threads, const float* in, float* out) {
+  const float* p = in + g.base(r);
+  float* q = out + g.base(r);
+  const int64_t st = g.inner;
+  float m = -INFINITY, sum = 0;
+  for (int t = 0; t < threads; ++t) {
+    float tm = -INFINITY, ts = 0;
+    for (int64_t k = t; k < g.n; k += threads) {
+      const float x = p[k * st];
+      if (x > tm) {
+        ts = ts * std::exp(tm - x) + 1.0f;
+        tm = x;
+      } else if (tm != -INFINITY) {
+        ts += std::exp(x - tm);
+      }
+    }
+    const float mm = std::max(m, tm);
+    sum = (m == -INFINITY ? 0.0f : sum * std::exp(m - mm)) + (tm == -INFINITY ? 0.0f : ts * std::exp(tm - mm));
+    m = mm;
+  }
   if (logSoftmax) {
     const float ls = std::log(sum);
     for (int64_t k = 0; k < g.n; ++k) q[k * st] = p[k * st] - m - ls;
@@ -124,6 +155,51 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
     k.cudaSource = s;
     k.cpu = [g, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
       cpuRow(logSoftmax, g, task, b.inputs[0], b.outputs[0]);
+    };
+    out.push_back(std::move(k));
+  }
+  // Long rows (1,024 elements and up: attention over long sequences, big
+  // vocabularies): up to 1,024 threads per row, and the maximum and the sum
+  // found together in one pass (the sum rescaled whenever the maximum
+  // grows), so the row is read twice instead of three times.
+  if (g.n >= 1024) {
+    const int threads = powerOfTwoThreads(g.n / 4, 256, 1024);
+    RKernel k;
+    k.name = family + "_online";
+    k.family = family;
+    k.params = {{"threads", threads}, {"row", g.n}};
+    k.numRTasks = g.count();
+    k.block = Dim3{threads, 1, 1};
+    k.sharedBytes = 8 * threads;
+    k.flops = 6 * elems;
+    k.bytes = 12 * elems;  // two reads and one write per element
+    k.cudaFunction = info.functionName(k.name);
+    const std::string t = n(threads);
+    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
+    s += "  const " + idx + " row = rtask_id;\n" + rowHead("row");
+    s += "  const bool active = tid < " + t + ";\n";
+    s += "  float m = -INFINITY, sum = 0.0f;\n";
+    s += "  if (active) for (int k = tid; k < N; k += " + t + ") {\n";
+    s += "    const float x = p[k * S];\n";
+    s += "    if (x > m) { sum = sum * expf(m - x) + 1.0f; m = x; }\n";
+    s += "    else if (m != -INFINITY) sum += expf(x - m);\n  }\n";
+    // Pairs (max, sum) merged by a tree in shared memory: [0, T) maxima, [T, 2T) sums.
+    s += "  if (active) { smem[tid] = m; smem[" + t + " + tid] = sum; }\n  __syncthreads();\n";
+    s += "  for (int h = " + n(threads / 2) + "; h > 0; h >>= 1) {\n";
+    s += "    if (tid < h) {\n";
+    s += "      const float am = smem[tid], bm = smem[tid + h], mm = am > bm ? am : bm;\n";
+    s += "      const float as = am == -INFINITY ? 0.0f : smem[" + t + " + tid] * expf(am - mm);\n";
+    s += "      const float bs = bm == -INFINITY ? 0.0f : smem[" + t + " + tid + h] * expf(bm - mm);\n";
+    s += "      smem[tid] = mm; smem[" + t + " + tid] = as + bs;\n";
+    s += "    }\n    __syncthreads();\n  }\n";
+    s += "  m = smem[0]; sum = smem[" + t + "];\n  __syncthreads();\n";
+    s += "  if (active) {\n" + writeLoop(logSoftmax, "tid", t, "    ") + "  }\n}\n";
+    int steps = 0;
+    for (int h = threads / 2; h > 0; h >>= 1) ++steps;
+    k.syncCount = 2 + steps;
+    k.cudaSource = s;
+    k.cpu = [g, threads, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
+      cpuOnlineRow(logSoftmax, g, task, threads, b.inputs[0], b.outputs[0]);
     };
     out.push_back(std::move(k));
   }

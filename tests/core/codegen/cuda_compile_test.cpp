@@ -104,6 +104,24 @@ TEST(LayerNormCudaCompile, BothRKernelsCompileForSm90) {
   }
 }
 
+// The online softmax for long rows compiles, for Softmax and LogSoftmax.
+TEST(SoftmaxOnlineCudaCompile, CompilesForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  for (const char* op : {"Softmax", "LogSoftmax"}) {
+    testing::GraphBuilder b;
+    b.output(b.op(op, "sm", {b.input("x", {4, 4096})}));
+    ASSERT_TRUE(b.infer().empty());
+    schedule::Constraints c;
+    c.kernelFor["sm"] = std::string(op == std::string("Softmax") ? "softmax" : "logsoftmax") + "_online";
+    auto gp = generateProgram(testing::planSample(b.graph(), "wavefront", "h100", c), b.graph(), {});
+    ASSERT_TRUE(gp) << gp.errorText();
+    const testing::Nvrtc::Result r = nvrtc.compile(gp->source, std::string(op) + ".cu", "sm_90");
+    EXPECT_TRUE(r.ok) << op << ":\n" << r.log.substr(0, 20000);
+    EXPECT_EQ(r.log.find("warning"), std::string::npos) << op << ":\n" << r.log.substr(0, 20000);
+  }
+}
+
 // A transformer layer of each sample (LayerNorm, 4-D batched MatMuls,
 // softmax, the fused GELUs, the head transposes) and a GatherElements copy
 // compile (issue #16 item 3).

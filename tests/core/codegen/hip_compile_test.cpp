@@ -117,6 +117,23 @@ TEST(LayerNormHipCompile, BothRKernelsCompileForGfx90a) {
   }
 }
 
+TEST(SoftmaxOnlineHipCompile, CompilesForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  const fs::path dir = freshDir("softmax_online");
+  testing::GraphBuilder b;
+  b.output(b.op("Softmax", "sm", {b.input("x", {4, 4096})}));
+  ASSERT_TRUE(b.infer().empty());
+  schedule::Constraints c;
+  c.kernelFor["sm"] = "softmax_online";
+  CodegenOptions options;
+  options.target = Target::Hip;
+  auto gp = generateProgram(testing::planSample(b.graph(), "wavefront", "mi250x", c), b.graph(), options);
+  ASSERT_TRUE(gp) << gp.errorText();
+  const auto [rc, out] = compileForDevice(clang, dir, "softmax_online.hip", gp->source);
+  EXPECT_EQ(rc, 0) << out.substr(0, 20000);
+}
+
 TEST(TransformerHipCompile, OneLayerOfEachSampleCompilesForGfx90a) {
   const std::string clang = testing::clangHipPath();
   if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;

@@ -1,4 +1,6 @@
 // Softmax / LogSoftmax rKernels under both opset conventions.
+#include <cmath>
+
 #include "tests/core/kernels/kernel_check.h"
 
 using namespace rammer;
@@ -9,7 +11,8 @@ using rammer::testing::lastNode;
 
 namespace {
 
-void checkSoftmax(const std::string& op, int64_t opset, ir::Shape x, std::optional<int64_t> axis) {
+void checkSoftmax(const std::string& op, int64_t opset, ir::Shape x, std::optional<int64_t> axis,
+                  size_t candidates = 2) {
   SCOPED_TRACE(op + " opset " + std::to_string(opset));
   GraphBuilder b;
   b.graph().opsetVersion = opset;
@@ -19,7 +22,7 @@ void checkSoftmax(const std::string& op, int64_t opset, ir::Shape x, std::option
   ASSERT_TRUE(b.infer().empty());
   size_t n = 0;
   checkCandidates(b.graph(), lastNode(b.graph()), 1e-4, &n);
-  EXPECT_EQ(n, 2u);
+  EXPECT_EQ(n, candidates);
 }
 
 }  // namespace
@@ -49,4 +52,41 @@ TEST(SoftmaxKernels, LongRowsUseTheBlockReduction) {
   EXPECT_EQ(block.threads(), 256);
   EXPECT_EQ(block.syncCount, 2 * (2 + 8));
   EXPECT_EQ(k->candidates[0].syncCount, 0);
+}
+
+// Rows of 1,024 and more also get the one-pass (online max and sum) variant,
+// with up to 1,024 threads per row (issue #16 item 3).
+TEST(SoftmaxKernels, LongRowsAlsoGetTheOnlineVariant) {
+  checkSoftmax("Softmax", 13, {2, 3000}, std::nullopt, 3);
+  checkSoftmax("LogSoftmax", 13, {3, 1024}, std::nullopt, 3);
+  checkSoftmax("Softmax", 13, {1024, 3}, 0, 3);  // strided rows
+  GraphBuilder b;
+  b.output(b.op("Softmax", "sm", {b.input("x", {2, 8192})}));
+  ASSERT_TRUE(b.infer().empty());
+  auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
+  ASSERT_TRUE(k.ok());
+  ASSERT_EQ(k->candidates.size(), 3u);
+  const kernels::RKernel& online = k->candidates[2];
+  EXPECT_EQ(online.name, "softmax_online");
+  EXPECT_EQ(online.threads(), 1024);
+  EXPECT_EQ(online.sharedBytes, 8 * 1024);
+  EXPECT_EQ(online.syncCount, 2 + 10);
+}
+
+// Masked scores, as attention writes them: -inf and -1e9 entries, a row that
+// starts masked, and a row masked but for one element.
+TEST(SoftmaxKernels, OnlineVariantHandlesMaskedRows) {
+  const int64_t n = 2048;
+  std::vector<float> v(static_cast<size_t>(3 * n));
+  for (int64_t i = 0; i < n; ++i) {
+    v[static_cast<size_t>(i)] = i < n / 2 ? std::sin(0.1f * static_cast<float>(i)) : -INFINITY;
+    v[static_cast<size_t>(n + i)] = i < 700 ? -INFINITY : std::cos(0.05f * static_cast<float>(i));
+    v[static_cast<size_t>(2 * n + i)] = i == 1500 ? 2.0f : -1e9f;
+  }
+  GraphBuilder b;
+  b.output(b.op("Softmax", "sm", {b.constant("scores", ir::Tensor::fromVector<float>({3, n}, v))}));
+  ASSERT_TRUE(b.infer().empty());
+  size_t count = 0;
+  checkCandidates(b.graph(), lastNode(b.graph()), 1e-4, &count);
+  EXPECT_EQ(count, 3u);
 }

@@ -284,5 +284,24 @@ TEST(HostRun, LayerNormalizationRKernelsRunAsGeneratedCode) {
   }
 }
 
+// The online softmax of long rows (1,024 threads per row, each a fiber on
+// the CPU, merging (max, sum) pairs through shared memory), against the
+// reference.
+TEST(HostRun, OnlineSoftmaxRunsAsGeneratedCode) {
+  testing::GraphBuilder b;
+  b.output(b.op("Softmax", "sm", {b.input("x", {2, 4096})}));
+  ASSERT_TRUE(b.infer().empty());
+  const ir::Graph& g = b.graph();
+  const std::vector<ir::Tensor> inputs = testing::seededInputs(g);
+  auto want = exec::runReference(g, inputs);
+  ASSERT_TRUE(want.ok()) << want.errorText();
+  schedule::Constraints c;
+  c.kernelFor["sm"] = "softmax_online";
+  const schedule::Plan plan = testing::planSample(g, "wavefront", "h100", c);
+  auto got = executeOnHost(plan, g, inputs, testing::hostTestOptions());
+  ASSERT_TRUE(got.ok()) << got.errorText();
+  EXPECT_LE(testing::worstRelativeL2(got->outputs, *want), 1e-5);
+}
+
 }  // namespace
 }  // namespace rammer::runtime
