@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "core/kernels/attention_kernels.h"
 #include "core/kernels/cell_kernels.h"
 #include "core/kernels/conv_kernels.h"
 #include "core/kernels/copy_kernels.h"
@@ -43,6 +44,7 @@ const std::map<std::string, Family>& families() {
     t["Conv"] = convKernels;
     t[qualified(ops::kRammerDomain, "FusedElementwise")] = viaInfo(elementwiseKernels);
     t[qualified(ops::kRammerDomain, "FusedGroup")] = viaInfo(fusedGroupKernels);
+    t[qualified(ops::kRammerDomain, "Attention")] = viaInfo(attentionKernels);
     for (const std::string& type : cellOpTypes()) t[qualified(ops::kRammerDomain, type)] = viaInfo(cellKernels);
     t["MaxPool"] = viaInfo(windowPoolKernels);
     t["AveragePool"] = viaInfo(windowPoolKernels);

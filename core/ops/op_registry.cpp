@@ -28,6 +28,7 @@ const OpRegistry& OpRegistry::builtin() {
     registerReduceOps(r);
     registerScanOps(r);
     registerEinsumOps(r);
+    registerAttentionOps(r);
     registerConvOps(r);
     registerMatMulOps(r);
     registerPoolOps(r);

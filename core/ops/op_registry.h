@@ -86,5 +86,6 @@ void registerRecurrentOps(OpRegistry& r);     // LSTM, GRU, RNN
 void registerFusedOps(OpRegistry& r);         // com.rammer: FusedElementwise
 void registerCellOps(OpRegistry& r);          // com.rammer: lowered RNN cell gates
 void registerFusedGroupOps(OpRegistry& r);    // com.rammer: GraphTurbo's fused groups
+void registerAttentionOps(OpRegistry& r);     // com.rammer: fused attention
 
 }  // namespace rammer::ops

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/ops/type_inference.h"
+#include "core/passes/attention_fusion.h"
 #include "core/passes/batchnorm_folding.h"
 #include "core/passes/common_subexpression_elimination.h"
 #include "core/passes/constant_folding.h"
@@ -65,6 +66,7 @@ PassManager standardPipeline() {
   pm.add(std::make_unique<ConstantFolding>());
   pm.add(std::make_unique<CommonSubexpressionElimination>());
   pm.add(std::make_unique<LayerNormFusion>());
+  pm.add(std::make_unique<AttentionFusion>());
   pm.add(std::make_unique<RnnLowering>());
   pm.add(std::make_unique<BatchNormFolding>());
   pm.add(std::make_unique<ElementwiseFusion>());

@@ -19,6 +19,11 @@ class NodeCase {
     node_.outputs = {0};
   }
 
+  // An op of another domain (kRammerDomain for ours).
+  NodeCase& domain(std::string d) {
+    node_.domain = std::move(d);
+    return *this;
+  }
   NodeCase& attr(const std::string& name, ir::AttrValue v) {
     node_.attrs.set(name, std::move(v));
     return *this;
@@ -52,7 +57,7 @@ class NodeCase {
   }
 
   const OpDef& def() const {
-    const OpDef* d = OpRegistry::builtin().find("", node_.opType);
+    const OpDef* d = OpRegistry::builtin().find(node_.domain, node_.opType);
     if (!d) throw std::runtime_error("op " + node_.opType + " is not registered");
     return *d;
   }

@@ -1,0 +1,147 @@
+#include "core/kernels/attention_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/ops/nn/attention_op.h"
+
+namespace rammer::kernels {
+
+namespace {
+
+constexpr int kKeyTile = 32;
+constexpr int64_t kMaxHeadDim = ops::kAttentionMaxHeadDim;
+
+// One query row, as the GPU computes it: keys in order, running max and sum.
+void cpuRow(const ops::AttentionShape& s, float scale, int64_t b, int64_t i, const TaskBuffers& buf,
+            std::vector<float>& acc) {
+  const float* q = buf.inputs[0] + (b * s.sq + i) * s.d;
+  const float* kt = buf.inputs[1] + b * s.d * s.sk;
+  const float* v = buf.inputs[2] + b * s.sk * s.dv;
+  const float* mask = s.hasMask() ? buf.inputs[3] : nullptr;
+  std::fill(acc.begin(), acc.end(), 0.0f);
+  float m = -INFINITY, l = 0;
+  for (int64_t j = 0; j < s.sk; ++j) {
+    float x = 0;
+    for (int64_t d = 0; d < s.d; ++d) x += (q[d] * scale) * kt[d * s.sk + j];
+    if (mask) x += mask[s.maskOffset(b, i, j)];
+    const float* vj = v + j * s.dv;
+    if (x > m) {
+      const float c = std::exp(m - x);
+      l = l * c + 1.0f;
+      for (int64_t e = 0; e < s.dv; ++e) acc[static_cast<size_t>(e)] = acc[static_cast<size_t>(e)] * c + vj[e];
+      m = x;
+    } else if (m != -INFINITY) {
+      const float w = std::exp(x - m);
+      l += w;
+      for (int64_t e = 0; e < s.dv; ++e) acc[static_cast<size_t>(e)] += w * vj[e];
+    }
+  }
+  float* o = buf.outputs[0] + (b * s.sq + i) * s.dv;
+  for (int64_t e = 0; e < s.dv; ++e) o[e] = acc[static_cast<size_t>(e)] / l;
+}
+
+// CUDA for the mask's offset of row i's key j, split into the part fixed
+// for the rTask's row (`mrow`) and the stride along keys.
+std::string maskRowOffset(const ops::AttentionShape& s, const std::string& idx) {
+  const size_t r = s.batch.size();
+  std::string code = "  " + idx + " mrow = (" + idx + ")i * " + std::to_string(s.maskStride[r]) + ";\n";
+  code += "  { " + idx + " bb = b;\n";
+  for (size_t k = r; k-- > 0;) {
+    if (s.maskStride[k] != 0)
+      code += "    mrow += (bb % " + std::to_string(s.batch[k]) + ") * " + std::to_string(s.maskStride[k]) + ";\n";
+    code += "    bb /= " + std::to_string(s.batch[k]) + ";\n";
+  }
+  code += "    (void)bb; }\n";
+  return code;
+}
+
+RKernel flashKernel(const NodeInfo& info, const ops::AttentionShape& s, float scale, int rows) {
+  const int64_t blocksPerBatch = divUp(s.sq, rows);
+  const int64_t tiles = divUp(s.sk, kKeyTile);
+  auto n = [](int64_t v) { return std::to_string(v); };
+  const std::string idx = indexType(std::max({s.batches() * s.sq * s.d, s.batches() * s.d * s.sk, s.batches() * s.sk * s.dv,
+                                              s.batches() * s.sq * s.dv, s.batches() * s.sq * s.sk}) +
+                                    1024);
+  RKernel k;
+  k.name = "attention_flash_r" + n(rows);
+  k.family = "attention";
+  k.params = {{"rows_per_rtask", rows}, {"key_tile", kKeyTile}, {"head_dim", s.d}, {"keys", s.sk}};
+  k.numRTasks = s.batches() * blocksPerBatch;
+  k.block = Dim3{rows, 1, 1};
+  k.sharedBytes = 4 * kKeyTile * (s.d + s.dv);
+  k.syncCount = static_cast<int>(2 * tiles);
+  k.regsEstimate = static_cast<int>(std::min<int64_t>(255, 32 + s.d + s.dv));
+  const double b = static_cast<double>(s.batches());
+  k.flops = b * static_cast<double>(s.sq * s.sk) * (2.0 * static_cast<double>(s.d + s.dv) + 5.0);
+  // Q read and O written once; K and V once per block of rows, the re-reads
+  // from L2; the mask once per score.
+  const double kv = 4.0 * b * static_cast<double>(s.sk * (s.d + s.dv));
+  const double maskBytes = s.hasMask() ? 4.0 * b * static_cast<double>(s.sq * s.sk) : 0.0;
+  k.bytes = 4.0 * b * static_cast<double>(s.sq * (s.d + s.dv)) + kv * static_cast<double>(blocksPerBatch) + maskBytes;
+  k.l2Bytes = kv * static_cast<double>(blocksPerBatch - 1);
+  k.cudaFunction = info.functionName(k.name);
+
+  std::string c = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
+  c += "  const int D = " + n(s.d) + ", DV = " + n(s.dv) + ", SQ = " + n(s.sq) + ", SK = " + n(s.sk) + ", R = " +
+       n(rows) + ", BC = " + n(kKeyTile) + ";\n";
+  c += "  const " + idx + " b = rtask_id / " + n(blocksPerBatch) + ";\n";
+  c += "  const int i = (int)(rtask_id % " + n(blocksPerBatch) + ") * R + tid;\n";
+  c += "  const bool active = tid < R && i < SQ;\n";
+  c += "  float* ks = smem;\n  float* vs = smem + BC * D;\n";
+  c += "  float qr[D], acc[DV];\n";
+  c += "#pragma unroll\n  for (int d = 0; d < D; ++d) qr[d] = active ? in0[(b * SQ + i) * D + d] * " + cudaFloatLiteral(scale) +
+       " : 0.0f;\n";
+  c += "#pragma unroll\n  for (int e = 0; e < DV; ++e) acc[e] = 0.0f;\n";
+  c += "  float m = -INFINITY, l = 0.0f;\n";
+  if (s.hasMask()) c += maskRowOffset(s, idx);
+  c += "  for (int j0 = 0; j0 < SK; j0 += BC) {\n";
+  c += "    __syncthreads();\n";
+  c += "    if (tid < R) {\n";
+  c += "      for (int e = tid; e < BC * D; e += R) { const int jj = e / D, d = e % D;\n";
+  c += "        ks[e] = j0 + jj < SK ? in1[(b * D + d) * SK + j0 + jj] : 0.0f; }\n";
+  c += "      for (int e = tid; e < BC * DV; e += R) { const int jj = e / DV, d = e % DV;\n";
+  c += "        vs[e] = j0 + jj < SK ? in2[(b * SK + j0 + jj) * DV + d] : 0.0f; }\n";
+  c += "    }\n";
+  c += "    __syncthreads();\n";
+  c += "    if (active) {\n";
+  c += "      const int n = SK - j0 < BC ? SK - j0 : BC;\n";
+  c += "      for (int jj = 0; jj < n; ++jj) {\n";
+  c += "        float x = 0.0f;\n";
+  c += "#pragma unroll\n        for (int d = 0; d < D; ++d) x += qr[d] * ks[jj * D + d];\n";
+  if (s.hasMask())
+    c += "        x += in3[mrow + (" + idx + ")(j0 + jj) * " + n(s.maskStride[s.batch.size() + 1]) + "];\n";
+  c += "        if (x > m) {\n";
+  c += "          const float cf = expf(m - x);\n          l = l * cf + 1.0f;\n";
+  c += "#pragma unroll\n          for (int e = 0; e < DV; ++e) acc[e] = acc[e] * cf + vs[jj * DV + e];\n";
+  c += "          m = x;\n";
+  c += "        } else if (m != -INFINITY) {\n";
+  c += "          const float w = expf(x - m);\n          l += w;\n";
+  c += "#pragma unroll\n          for (int e = 0; e < DV; ++e) acc[e] += w * vs[jj * DV + e];\n";
+  c += "        }\n      }\n    }\n  }\n";
+  c += "  if (active) {\n";
+  c += "#pragma unroll\n    for (int e = 0; e < DV; ++e) out0[(b * SQ + i) * DV + e] = acc[e] / l;\n  }\n}\n";
+  k.cudaSource = c;
+  k.cpu = [s, scale, rows, blocksPerBatch](int64_t task, const TaskBuffers& buf, float*) {
+    const int64_t bIndex = task / blocksPerBatch;
+    const int64_t first = (task % blocksPerBatch) * rows;
+    std::vector<float> acc(static_cast<size_t>(s.dv));
+    for (int64_t i = first; i < std::min(s.sq, first + rows); ++i) cpuRow(s, scale, bIndex, i, buf, acc);
+  };
+  return k;
+}
+
+}  // namespace
+
+std::vector<RKernel> attentionKernels(const NodeInfo& info) {
+  const ir::Shape* mask = info.numInputs() > 3 && info.inPresent[3] ? &info.inShapes[3] : nullptr;
+  const ops::AttentionShape s = ops::AttentionShape::of(info.inShapes.at(0), info.inShapes.at(1), info.inShapes.at(2), mask);
+  if (s.batches() * s.sq == 0 || s.sk == 0) throw ops::OpError("has no queries or no keys");
+  if (s.d > kMaxHeadDim || s.dv > kMaxHeadDim)
+    throw ops::OpError("head dims " + std::to_string(s.d) + " and " + std::to_string(s.dv) + " exceed the " +
+                       std::to_string(kMaxHeadDim) + " a thread keeps in registers");
+  const float scale = info.node->attrs.getFloat("scale", 1.0f);
+  return {flashKernel(info, s, scale, 64), flashKernel(info, s, scale, 32)};
+}
+
+}  // namespace rammer::kernels
