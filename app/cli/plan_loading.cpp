@@ -13,8 +13,14 @@ void addPlanOptions(CLI::App* cmd, PlanOptions& o) {
       ->capture_default_str();
   cmd->add_option("--schedule", o.scheduleFile, "Schedule edits (JSON, see docs/SCHEDULE_EDITS.md)");
   cmd->add_option("--batch", o.batch, "Bind symbolic batch dims to N (default 1)")->check(CLI::PositiveNumber);
+  addFuseAttentionFlag(cmd, o.fuseAttention);
   addIosOptions(cmd, o.ios);
   addGraphTurboOptions(cmd, o.graphturbo);
+}
+
+void addFuseAttentionFlag(CLI::App* cmd, bool& fuse) {
+  cmd->add_flag("--fuse-attention", fuse,
+                "Fuse attention (MatMul, scale, mask, Softmax, MatMul) into one flash-attention rOperator");
 }
 
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
@@ -52,6 +58,7 @@ pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& o
   p.device = o.device;
   p.scheduleEditsFile = o.scheduleFile;
   p.costModel = o.costModel;
+  p.passes.fuseAttention = o.fuseAttention;
   return p;
 }
 

@@ -28,13 +28,17 @@ struct PlanOptions {
   int64_t batch = 0;         // 0: symbolic batch dims become 1 (the paper's batch)
   schedule::IosOptions ios;  // --ios-r, --ios-s, --ios-variant
   schedule::GraphTurboOptions graphturbo;  // --gt-order, --gt-budget
+  bool fuseAttention = false;              // --fuse-attention
   // The rTask times the policy plans with (null: the analytic cost model,
   // what `rammer schedule` predicts with).
   std::shared_ptr<const sim::CostModel> costModel;
 };
 
-// Adds --policy, --device, --schedule, --batch and the IOS options to `cmd`.
+// Adds --policy, --device, --schedule, --batch, --fuse-attention and the
+// IOS and GraphTurbo options to `cmd`.
 void addPlanOptions(CLI::App* cmd, PlanOptions& options);
+// --fuse-attention (passes::PassOptions::fuseAttention).
+void addFuseAttentionFlag(CLI::App* cmd, bool& fuse);
 // --ios-r, --ios-s, --ios-variant (what --policy ios searches with).
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios);
 // --gt-order, --gt-budget (what --policy graphturbo groups and orders with).

@@ -59,14 +59,14 @@ ir::Result<std::vector<PassRecord>> PassManager::run(ir::Graph& graph, PassConte
   return records;
 }
 
-PassManager standardPipeline() {
+PassManager standardPipeline(const PassOptions& options) {
   PassManager pm;
   pm.add(std::make_unique<ShapeInferencePass>());
   pm.add(std::make_unique<IdentityRemoval>());
   pm.add(std::make_unique<ConstantFolding>());
   pm.add(std::make_unique<CommonSubexpressionElimination>());
   pm.add(std::make_unique<LayerNormFusion>());
-  pm.add(std::make_unique<AttentionFusion>());
+  if (options.fuseAttention) pm.add(std::make_unique<AttentionFusion>());
   pm.add(std::make_unique<RnnLowering>());
   pm.add(std::make_unique<BatchNormFolding>());
   pm.add(std::make_unique<ElementwiseFusion>());

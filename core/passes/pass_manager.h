@@ -31,8 +31,17 @@ class PassManager {
   std::vector<std::unique_ptr<Pass>> passes_;
 };
 
+struct PassOptions {
+  // Fuse scaled dot-product attention into com.rammer::Attention (the
+  // flash-attention rKernels). Off by default: their registers and shared
+  // memory hold a persistent program to one vEU per SM, and the analytic
+  // model predicts BERT-base-sized layers slower fused under every policy
+  // (docs/PERFORMANCE.md); CLI --fuse-attention.
+  bool fuseAttention = false;
+};
+
 // The pipeline behind `--optimize`.
-PassManager standardPipeline();
+PassManager standardPipeline(const PassOptions& options = {});
 
 // "Conv: 20 -> 20, BatchNormalization: 20 -> 0, ..." op histogram of live nodes.
 std::map<std::string, size_t> opHistogram(const ir::Graph& graph);

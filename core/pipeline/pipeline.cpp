@@ -165,7 +165,7 @@ class StagesRun {
     const auto start = Clock::now();
     auto graph = std::make_shared<ir::Graph>(*a_.original);
     passes::PassContext ctx;
-    auto records = passes::standardPipeline().run(*graph, ctx);
+    auto records = passes::standardPipeline(o_.passes).run(*graph, ctx);
     if (!records) {
       add(records.errors());
       return false;

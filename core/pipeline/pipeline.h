@@ -54,6 +54,7 @@ struct Options {
   schedule::GraphTurboOptions graphturbo;  // --policy graphturbo: order, budget
   std::string device = "h100";  // preset id or device JSON path
   schedule::Constraints constraints;
+  passes::PassOptions passes;  // what the Optimize stage runs
   // Schedule edits (docs/SCHEDULE_EDITS.md) read by the Schedule stage
   // against the optimized graph; when set they replace `constraints`.
   std::string scheduleEditsFile;

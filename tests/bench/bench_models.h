@@ -8,10 +8,12 @@
 
 namespace rammer::bench {
 
-inline ir::Result<std::shared_ptr<const ir::Graph>> optimizedModel(const std::filesystem::path& file) {
+inline ir::Result<std::shared_ptr<const ir::Graph>> optimizedModel(const std::filesystem::path& file,
+                                                                   const passes::PassOptions& passes = {}) {
   pipeline::Options o;
   o.modelPath = file.string();
   o.import.batch = 1;
+  o.passes = passes;
   pipeline::Pipeline p(std::move(o));
   if (const pipeline::Report r = p.run(pipeline::Stage::Import, pipeline::Stage::Optimize); !r.ok()) return r.errors();
   return p.artifacts().optimized;

@@ -11,6 +11,7 @@
 #   SKIP_BUILD  1: use what BUILD_DIR already has
 #   REPEAT      schedule and simulate each plan this many times (default 3)
 #   MODELS      comma-separated (default bert_base,gpt2_small,vit_b16,swin_t)
+#   FUSED       1: also schedule with attention fused (--fuse-attention)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -28,3 +29,9 @@ for m in ${models//,/ }; do files+=("$scratch/$m.onnx"); done
 "$build/bin/rammer-bench-import-run" --repeat 3 --runs 3 "${files[@]}"
 echo
 "$build/bin/rammer-bench-schedule" --samples "$scratch" --only "$models" --repeat "${REPEAT:-3}" --device h100
+if [ "${FUSED:-0}" = 1 ]; then
+  echo
+  echo "with attention fused (--fuse-attention):"
+  "$build/bin/rammer-bench-schedule" --samples "$scratch" --only "$models" --repeat "${REPEAT:-3}" --device h100 \
+    --fuse-attention
+fi

@@ -35,7 +35,8 @@ NVCC = "/usr/local/cuda/bin/nvcc"
 def check_cuda_export(a, model):
     out = os.path.join(a.work, "cuda_project")
     shutil.rmtree(out, ignore_errors=True)
-    p = subprocess.run([a.rammer, "-q", "export", model, "--policy", "wavefront", "--emit", "cuda", "-o", out],
+    p = subprocess.run([a.rammer, "-q", "export", model, "--policy", "wavefront", "--emit", "cuda", "-o", out] +
+                       (["--fuse-attention"] if a.fuse_attention else []),
                        capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"FAIL: rammer export --emit cuda exited with {p.returncode}: {p.stderr.strip()}")
@@ -71,6 +72,8 @@ def main():
                     help="comma-separated policies to run --backend host (the generated code on the CPU) with")
     ap.add_argument("--cuda-export", action="store_true",
                     help="export the wavefront plan as a CUDA project and build it with nvcc when installed")
+    ap.add_argument("--fuse-attention", action="store_true",
+                    help="plan the emulator, host and CUDA-export runs with attention fused (flash-attention rKernels)")
     ap.add_argument("--expect-ops", default="",
                     help="comma-separated OP=COUNT the optimized graph must hold, e.g. LayerNormalization=4,ReduceMean=0")
     a = ap.parse_args()
@@ -120,7 +123,7 @@ def main():
     runs += [("host", p) for p in filter(None, a.host_policies.split(","))]
     for backend, policy in runs:
         emu = os.path.join(a.work, f"outputs_{backend}_{policy}")
-        run(emu, ["--policy", policy], backend=backend)
+        run(emu, ["--policy", policy] + (["--fuse-attention"] if a.fuse_attention else []), backend=backend)
         k = 0
         while os.path.isfile(os.path.join(out, f"output_{k}.pb")):
             ref = load(os.path.join(out, f"output_{k}.pb")).astype(np.float64)

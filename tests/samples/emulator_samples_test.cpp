@@ -78,9 +78,9 @@ std::string emulateWith(const std::string& policyName, const ir::Graph& g, const
   return compareOutputs(got->outputs, want);
 }
 
-ir::Graph optimize(ir::Graph g) {
+ir::Graph optimize(ir::Graph g, const passes::PassOptions& options = {}) {
   passes::PassContext ctx;
-  auto records = passes::standardPipeline().run(g, ctx);
+  auto records = passes::standardPipeline(options).run(g, ctx);
   if (!records) throw std::runtime_error(records.errorText());
   return g;
 }
@@ -93,6 +93,7 @@ ir::Graph optimize(ir::Graph g) {
 struct SampleCase {
   std::string sample;
   std::string policy;
+  bool fuseAttention = false;
 };
 
 std::vector<SampleCase> sampleCases() {
@@ -135,7 +136,7 @@ TEST_P(TransformerSample, ALayerMatchesTheReference) {
   const auto catalog = samples::sampleCatalog();
   samples::SampleConfig config;
   config.transformerLayers = c.sample == "swin_t" ? 2 : 1;
-  const ir::Graph g = optimize(samples::findSample(catalog, c.sample)->build(config));
+  const ir::Graph g = optimize(samples::findSample(catalog, c.sample)->build(config), {.fuseAttention = c.fuseAttention});
   const std::vector<ir::Tensor> inputs = randomInputs(g, 11);
   auto want = exec::runReference(g, inputs);
   ASSERT_TRUE(want.ok()) << want.errorText();
@@ -145,14 +146,16 @@ TEST_P(TransformerSample, ALayerMatchesTheReference) {
 
 std::vector<SampleCase> transformerCases() {
   std::vector<SampleCase> out;
-  for (const char* s : {"bert_base", "gpt2_small", "vit_b16", "swin_t"})
+  for (const char* s : {"bert_base", "gpt2_small", "vit_b16", "swin_t"}) {
     for (const std::string& p : schedule::policyNames()) out.push_back({s, p});
+    for (const char* p : {"wavefront", "greedy"}) out.push_back({s, p, true});  // flash-attention rKernels
+  }
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, TransformerSample, ::testing::ValuesIn(transformerCases()),
                          [](const ::testing::TestParamInfo<SampleCase>& i) {
-                           return i.param.sample + "_" + i.param.policy;
+                           return i.param.sample + "_" + i.param.policy + (i.param.fuseAttention ? "_fused" : "");
                          });
 
 // One NAS-Bench-101 cell as the sample's builder wires it (projections from

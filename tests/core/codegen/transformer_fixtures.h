@@ -1,8 +1,8 @@
 #pragma once
 // The transformer samples at one full-width layer (Swin: two per stage, so
 // that half its blocks shift), built in memory and optimized as the pipeline
-// does: what the codegen tests compile for CUDA and HIP. Needs
-// rammer_samples linked.
+// does with attention fused (the flash-attention rKernels): what the codegen
+// tests compile for CUDA and HIP. Needs rammer_samples linked.
 #include <stdexcept>
 #include <string>
 
@@ -19,7 +19,7 @@ inline ir::Graph oneLayerTransformer(const std::string& name) {
   config.transformerLayers = name == "swin_t" ? 2 : 1;
   ir::Graph g = m->build(config);
   passes::PassContext ctx;
-  if (auto r = passes::standardPipeline().run(g, ctx); !r) throw std::runtime_error(r.errorText());
+  if (auto r = passes::standardPipeline({.fuseAttention = true}).run(g, ctx); !r) throw std::runtime_error(r.errorText());
   return g;
 }
 

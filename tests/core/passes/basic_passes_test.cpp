@@ -8,26 +8,17 @@
 #include "core/passes/dead_code_elimination.h"
 #include "core/passes/identity_removal.h"
 #include "core/passes/pass_manager.h"
+#include "tests/core/passes/pass_test_util.h"
 #include "tests/support/graph_builder.h"
 
 using namespace rammer;
 using rammer::testing::attrs;
+using rammer::testing::firstOutput;
 using rammer::testing::GraphBuilder;
+using rammer::testing::opCount;
 
 namespace {
 
-size_t count(const ir::Graph& g, const std::string& op) {
-  auto h = passes::opHistogram(g);
-  return h.count(op) ? h[op] : 0;
-}
-
-std::vector<float> runFloat(const ir::Graph& g, const ir::Tensor& x) {
-  auto r = exec::runReference(g, {x});
-  EXPECT_TRUE(r.ok()) << r.errorText();
-  if (!r) return {};
-  auto v = (*r)[0].values<float>();
-  return {v.begin(), v.end()};
-}
 
 }  // namespace
 
@@ -69,7 +60,7 @@ TEST(IdentityRemoval, LeavesIdentityOfGraphInputThatIsAnOutput) {
   ASSERT_TRUE(b.infer().empty());
   passes::PassContext ctx;
   EXPECT_FALSE(passes::IdentityRemoval().run(b.graph(), ctx).value());
-  EXPECT_EQ(count(b.graph(), "Identity"), 1u);
+  EXPECT_EQ(opCount(b.graph(), "Identity"), 1u);
 }
 
 TEST(IdentityRemoval, KeepsDropoutWhoseMaskIsRead) {
@@ -98,15 +89,15 @@ TEST(ConstantFolding, FoldsShapeSubgraphIntoReshapeConstant) {
   ASSERT_TRUE(b.infer().empty());
 
   ir::Tensor in = ir::Tensor::fromVector<float>({2, 3, 4}, std::vector<float>(24, 1.5f));
-  const auto before = runFloat(b.graph(), in);
+  const auto before = firstOutput(b.graph(), in);
   passes::PassContext ctx;
   auto pm = passes::standardPipeline();
   auto rec = pm.run(b.graph(), ctx);
   ASSERT_TRUE(rec.ok()) << rec.errorText();
   EXPECT_EQ(b.graph().numNodes(), 1u);
-  EXPECT_EQ(count(b.graph(), "Reshape"), 1u);
+  EXPECT_EQ(opCount(b.graph(), "Reshape"), 1u);
   EXPECT_EQ(b.graph().value(b.graph().outputs()[0]).type.shape, (ir::Shape{2, 12}));
-  EXPECT_EQ(runFloat(b.graph(), in), before);
+  EXPECT_EQ(firstOutput(b.graph(), in), before);
 }
 
 // A decoder's causal mask, built from constants the way exports write it
@@ -126,15 +117,15 @@ TEST(ConstantFolding, FoldsACausalMaskBuiltFromConstants) {
   std::vector<float> v(16);
   for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i) * 0.25f;
   const ir::Tensor in = ir::Tensor::fromVector<float>({4, 4}, v);
-  const auto before = runFloat(b.graph(), in);
+  const auto before = firstOutput(b.graph(), in);
   EXPECT_EQ(before[1], -1e9f);  // row 0 sees only column 0
   EXPECT_EQ(before[4], 1.0f);   // row 1 sees column 0
   passes::PassContext ctx;
   auto rec = passes::standardPipeline().run(b.graph(), ctx);
   ASSERT_TRUE(rec.ok()) << rec.errorText();
-  for (const char* op : {"ConstantOfShape", "Trilu", "Equal"}) EXPECT_EQ(count(b.graph(), op), 0u) << op;
+  for (const char* op : {"ConstantOfShape", "Trilu", "Equal"}) EXPECT_EQ(opCount(b.graph(), op), 0u) << op;
   EXPECT_EQ(b.graph().numNodes(), 1u);
-  EXPECT_EQ(runFloat(b.graph(), in), before);
+  EXPECT_EQ(firstOutput(b.graph(), in), before);
 }
 
 TEST(ConstantFolding, MaterialisesConstantOfShape) {
@@ -188,7 +179,7 @@ TEST(CommonSubexpressionElimination, MergesEqualNodesAndConstants) {
   passes::PassContext ctx;
   EXPECT_TRUE(passes::CommonSubexpressionElimination().run(b.graph(), ctx).value());
   b.graph().compact();
-  EXPECT_EQ(count(b.graph(), "Mul"), 1u);
+  EXPECT_EQ(opCount(b.graph(), "Mul"), 1u);
   const ir::Node& add = b.graph().node(b.graph().value(b.graph().outputs()[0]).producer);
   EXPECT_EQ(add.inputs[0], add.inputs[1]);
 }
@@ -202,7 +193,7 @@ TEST(CommonSubexpressionElimination, KeepsNodesWithDifferentAttributes) {
   ASSERT_TRUE(b.infer().empty());
   passes::PassContext ctx;
   EXPECT_FALSE(passes::CommonSubexpressionElimination().run(b.graph(), ctx).value());
-  EXPECT_EQ(count(b.graph(), "LeakyRelu"), 2u);
+  EXPECT_EQ(opCount(b.graph(), "LeakyRelu"), 2u);
 }
 
 TEST(DeadCodeElimination, RemovesUnusedChainsKeepsOutputs) {

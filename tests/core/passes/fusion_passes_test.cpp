@@ -8,11 +8,14 @@
 #include "core/passes/batchnorm_folding.h"
 #include "core/passes/elementwise_fusion.h"
 #include "core/passes/pass_manager.h"
+#include "tests/core/passes/pass_test_util.h"
 #include "tests/support/graph_builder.h"
 
 using namespace rammer;
 using rammer::testing::attrs;
+using rammer::testing::firstOutput;
 using rammer::testing::GraphBuilder;
+using rammer::testing::opCount;
 
 namespace {
 
@@ -24,23 +27,12 @@ ir::Tensor randomTensor(ir::Shape shape, uint32_t seed, float lo = -1, float hi 
   return t;
 }
 
-std::vector<float> run(const ir::Graph& g, const ir::Tensor& x) {
-  auto r = exec::runReference(g, {x});
-  EXPECT_TRUE(r.ok()) << r.errorText();
-  if (!r) return {};
-  auto v = (*r)[0].values<float>();
-  return {v.begin(), v.end()};
-}
 
 void expectClose(const std::vector<float>& a, const std::vector<float>& b, float tol = 1e-4f) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], tol * (1 + std::fabs(b[i]))) << "element " << i;
 }
 
-size_t count(const ir::Graph& g, const std::string& op) {
-  auto h = passes::opHistogram(g);
-  return h.count(op) ? h[op] : 0;
-}
 
 // x:[1,3,6,6] -> Conv(4 filters, bias) -> BN -> Relu
 GraphBuilder convBnRelu(bool withBias) {
@@ -63,13 +55,13 @@ TEST(BatchNormFolding, ConvWithAndWithoutBias) {
     GraphBuilder b = convBnRelu(bias);
     ASSERT_TRUE(b.infer().empty());
     ir::Tensor x = randomTensor({1, 3, 6, 6}, 9);
-    auto before = run(b.graph(), x);
+    auto before = firstOutput(b.graph(), x);
     passes::PassContext ctx;
     ASSERT_TRUE(passes::BatchNormFolding().run(b.graph(), ctx).value());
     b.graph().compact();
-    EXPECT_EQ(count(b.graph(), "BatchNormalization"), 0u);
-    EXPECT_EQ(count(b.graph(), "Conv"), 1u);
-    expectClose(run(b.graph(), x), before);
+    EXPECT_EQ(opCount(b.graph(), "BatchNormalization"), 0u);
+    EXPECT_EQ(opCount(b.graph(), "Conv"), 1u);
+    expectClose(firstOutput(b.graph(), x), before);
   }
 }
 
@@ -84,13 +76,13 @@ TEST(BatchNormFolding, GemmTransBAndScalarC) {
   b.output(bn);
   ASSERT_TRUE(b.infer().empty());
   ir::Tensor in = randomTensor({2, 5}, 11);
-  auto before = run(b.graph(), in);
+  auto before = firstOutput(b.graph(), in);
   passes::PassContext ctx;
   ASSERT_TRUE(passes::BatchNormFolding().run(b.graph(), ctx).value());
   b.graph().compact();
   EXPECT_EQ(b.graph().numNodes(), 1u);
   EXPECT_EQ(b.graph().value(b.graph().outputs()[0]).name, "bn");  // the output name survives
-  expectClose(run(b.graph(), in), before);
+  expectClose(firstOutput(b.graph(), in), before);
 }
 
 TEST(BatchNormFolding, LeavesConvWithSecondReader) {
@@ -114,17 +106,17 @@ TEST(ElementwiseFusion, BiasAddActivationChainBecomesOneNode) {
   b.output(neg);
   ASSERT_TRUE(b.infer().empty());
   ir::Tensor in = randomTensor({2, 4}, 3);
-  auto before = run(b.graph(), in);
+  auto before = firstOutput(b.graph(), in);
   passes::PassContext ctx;
   ASSERT_TRUE(passes::ElementwiseFusion().run(b.graph(), ctx).value());
   b.graph().compact();
   ASSERT_EQ(b.graph().numNodes(), 2u);
-  EXPECT_EQ(count(b.graph(), "MatMul"), 1u);
-  EXPECT_EQ(count(b.graph(), "FusedElementwise"), 1u);
+  EXPECT_EQ(opCount(b.graph(), "MatMul"), 1u);
+  EXPECT_EQ(opCount(b.graph(), "FusedElementwise"), 1u);
   const ir::Node& f = b.graph().node(b.graph().value(b.graph().outputs()[0]).producer);
   EXPECT_EQ(f.attrs.getString("expr", ""), "(neg (sigmoid (mul (add x0 x1) 0.5)))");
   EXPECT_EQ(f.inputs.size(), 2u);  // mm output and the bias; 0.5 became a literal
-  expectClose(run(b.graph(), in), before);
+  expectClose(firstOutput(b.graph(), in), before);
 }
 
 // Both GELUs exports write (exact, with Erf; and the tanh approximation)
@@ -147,13 +139,13 @@ TEST(ElementwiseFusion, GeluPatternsBecomeOneNode) {
     b.output(b.op("Mul", "half", {gate, c("half_c", 0.5f)}));
     ASSERT_TRUE(b.infer().empty());
     const ir::Tensor in = randomTensor({2, 4}, 3);
-    const auto before = run(b.graph(), in);
+    const auto before = firstOutput(b.graph(), in);
     passes::PassContext ctx;
     ASSERT_TRUE(passes::standardPipeline().run(b.graph(), ctx).ok());
     EXPECT_EQ(b.graph().numNodes(), 2u) << (exact ? "erf" : "tanh");
-    EXPECT_EQ(count(b.graph(), "MatMul"), 1u);
-    EXPECT_EQ(count(b.graph(), "FusedElementwise"), 1u);
-    expectClose(run(b.graph(), in), before);
+    EXPECT_EQ(opCount(b.graph(), "MatMul"), 1u);
+    EXPECT_EQ(opCount(b.graph(), "FusedElementwise"), 1u);
+    expectClose(firstOutput(b.graph(), in), before);
   }
 }
 
@@ -167,12 +159,12 @@ TEST(ElementwiseFusion, SharedProducerIsNotDuplicated) {
   b.output(b.op("Add", "sum", {e, n}));
   ASSERT_TRUE(b.infer().empty());
   ir::Tensor in = randomTensor({5}, 4);
-  auto before = run(b.graph(), in);
+  auto before = firstOutput(b.graph(), in);
   passes::PassContext ctx;
   ASSERT_TRUE(passes::ElementwiseFusion().run(b.graph(), ctx).value());
   b.graph().compact();
-  EXPECT_EQ(count(b.graph(), "FusedElementwise"), 2u);  // Relu; and Exp+Neg+Add
-  expectClose(run(b.graph(), in), before);
+  EXPECT_EQ(opCount(b.graph(), "FusedElementwise"), 2u);  // Relu; and Exp+Neg+Add
+  expectClose(firstOutput(b.graph(), in), before);
 }
 
 TEST(ElementwiseFusion, UnfoldedBatchNormAndClipBecomeExpressions) {
@@ -187,14 +179,14 @@ TEST(ElementwiseFusion, UnfoldedBatchNormAndClipBecomeExpressions) {
   b.output(clip);
   ASSERT_TRUE(b.infer().empty());
   ir::Tensor in = randomTensor({1, 2, 3, 3}, 5);
-  auto before = run(b.graph(), in);
+  auto before = firstOutput(b.graph(), in);
   passes::PassContext ctx;
   ASSERT_TRUE(passes::ElementwiseFusion().run(b.graph(), ctx).value());
   b.graph().compact();
-  EXPECT_EQ(count(b.graph(), "BatchNormalization"), 0u);
-  EXPECT_EQ(count(b.graph(), "Clip"), 0u);
-  EXPECT_EQ(count(b.graph(), "FusedElementwise"), 1u);
-  expectClose(run(b.graph(), in), before);
+  EXPECT_EQ(opCount(b.graph(), "BatchNormalization"), 0u);
+  EXPECT_EQ(opCount(b.graph(), "Clip"), 0u);
+  EXPECT_EQ(opCount(b.graph(), "FusedElementwise"), 1u);
+  expectClose(firstOutput(b.graph(), in), before);
 }
 
 TEST(ElementwiseFusion, LeavesIntegerShapeArithmetic) {
@@ -210,18 +202,18 @@ TEST(StandardPipeline, ConvBnReluEndsAsConvPlusOneFusedNode) {
   GraphBuilder b = convBnRelu(true);
   ASSERT_TRUE(b.infer().empty());
   ir::Tensor x = randomTensor({1, 3, 6, 6}, 9);
-  auto before = run(b.graph(), x);
+  auto before = firstOutput(b.graph(), x);
   passes::PassContext ctx;
   auto records = passes::standardPipeline().run(b.graph(), ctx);
   ASSERT_TRUE(records.ok()) << records.errorText();
   EXPECT_EQ(b.graph().numNodes(), 2u);
-  EXPECT_EQ(count(b.graph(), "Conv"), 1u);
-  EXPECT_EQ(count(b.graph(), "FusedElementwise"), 1u);
+  EXPECT_EQ(opCount(b.graph(), "Conv"), 1u);
+  EXPECT_EQ(opCount(b.graph(), "FusedElementwise"), 1u);
   bool bnNoted = false;
   for (const auto& r : *records)
     for (const auto& note : r.notes) bnNoted = bnNoted || note.find("folded BatchNormalization 'bn'") != std::string::npos;
   EXPECT_TRUE(bnNoted);
-  expectClose(run(b.graph(), x), before);
+  expectClose(firstOutput(b.graph(), x), before);
 }
 
 TEST(ElementwiseFusion, LeavesLegacyBroadcastSemanticsAlone) {

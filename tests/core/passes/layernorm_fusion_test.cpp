@@ -6,14 +6,16 @@
 #include <cmath>
 #include <random>
 
-#include "core/exec/reference_executor.h"
 #include "core/passes/layernorm_fusion.h"
 #include "core/passes/pass_manager.h"
+#include "tests/core/passes/pass_test_util.h"
 #include "tests/support/graph_builder.h"
 
 using namespace rammer;
 using rammer::testing::attrs;
+using rammer::testing::firstOutput;
 using rammer::testing::GraphBuilder;
+using rammer::testing::opCount;
 
 namespace {
 
@@ -27,18 +29,7 @@ ir::Tensor randomTensor(ir::Shape shape, uint32_t seed) {
 
 ir::Tensor scalar(float v) { return ir::Tensor::fromVector<float>({}, {v}); }
 
-std::vector<float> run(const ir::Graph& g, const ir::Tensor& x) {
-  auto r = exec::runReference(g, {x});
-  EXPECT_TRUE(r.ok()) << r.errorText();
-  if (!r) return {};
-  auto v = (*r)[0].values<float>();
-  return {v.begin(), v.end()};
-}
 
-size_t count(const ir::Graph& g, const std::string& op) {
-  auto h = passes::opHistogram(g);
-  return h.count(op) ? h[op] : 0;
-}
 
 struct Decomposed {
   bool axesAsInput = false;  // opset 18's ReduceMean
@@ -80,13 +71,13 @@ void expectFused(const Decomposed& o, int64_t axis) {
   GraphBuilder b = decomposed(o);
   ASSERT_TRUE(b.infer().empty());
   const ir::Tensor x = randomTensor({2, 3, 8}, 3);
-  const auto before = run(b.graph(), x);
+  const auto before = firstOutput(b.graph(), x);
   passes::PassContext ctx;
   ASSERT_TRUE(passes::LayerNormFusion().run(b.graph(), ctx).value());
   b.graph().compact();
   ASSERT_TRUE(b.infer().empty());
-  EXPECT_EQ(count(b.graph(), "LayerNormalization"), 1u);
-  EXPECT_EQ(count(b.graph(), "ReduceMean"), 0u);
+  EXPECT_EQ(opCount(b.graph(), "LayerNormalization"), 1u);
+  EXPECT_EQ(opCount(b.graph(), "ReduceMean"), 0u);
   EXPECT_EQ(b.graph().numNodes(), 2u);  // LayerNormalization, Relu
   const auto order = b.graph().topologicalOrder();
   ASSERT_TRUE(order.ok());
@@ -97,7 +88,7 @@ void expectFused(const Decomposed& o, int64_t axis) {
     EXPECT_FLOAT_EQ(node.attrs.getFloat("epsilon", 0), 1e-5f);
     EXPECT_EQ(node.name, o.affine ? "beta_add" : "div");
   }
-  const auto after = run(b.graph(), x);
+  const auto after = firstOutput(b.graph(), x);
   ASSERT_EQ(after.size(), before.size());
   for (size_t i = 0; i < before.size(); ++i) EXPECT_NEAR(after[i], before[i], 1e-5f * (1 + std::fabs(before[i]))) << i;
   ASSERT_EQ(ctx.takeNotes().size(), 1u);
@@ -124,11 +115,11 @@ TEST(LayerNormFusion, RunsInTheStandardPipeline) {
   GraphBuilder b = decomposed({});
   ASSERT_TRUE(b.infer().empty());
   const ir::Tensor x = randomTensor({2, 3, 8}, 5);
-  const auto before = run(b.graph(), x);
+  const auto before = firstOutput(b.graph(), x);
   passes::PassContext ctx;
   ASSERT_TRUE(passes::standardPipeline().run(b.graph(), ctx).ok());
-  EXPECT_EQ(count(b.graph(), "LayerNormalization"), 1u);
-  const auto after = run(b.graph(), x);
+  EXPECT_EQ(opCount(b.graph(), "LayerNormalization"), 1u);
+  const auto after = firstOutput(b.graph(), x);
   ASSERT_EQ(after.size(), before.size());
   for (size_t i = 0; i < before.size(); ++i) EXPECT_NEAR(after[i], before[i], 1e-5f * (1 + std::fabs(before[i]))) << i;
 }
