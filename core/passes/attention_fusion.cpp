@@ -1,28 +1,20 @@
 #include "core/passes/attention_fusion.h"
 
 #include <optional>
-#include <set>
 
 #include "core/ops/nn/attention_op.h"
+#include "core/passes/pattern_match.h"
 
 namespace rammer::passes {
 
 namespace {
 
-// The live default-domain node of type `op` producing v whose output v is
-// read by that one consumer only (and is no graph output), or kNone.
+// The producer of v of type `op` when v is read by one node only (the next
+// in the chain) and is no graph output, or kNone.
 ir::NodeId soleProducer(const ir::Graph& g, ir::ValueId v, const char* op) {
-  if (v == ir::kNone) return ir::kNone;
-  const ir::Value& value = g.value(v);
-  if (value.producer == ir::kNone || value.isGraphOutput || value.consumers.size() != 1) return ir::kNone;
-  const ir::Node& n = g.node(value.producer);
-  return !n.removed && n.domain.empty() && n.opType == op ? value.producer : ir::kNone;
-}
-
-std::optional<float> scalarConstant(const ir::Graph& g, ir::ValueId v) {
-  const ir::Tensor* t = ir::floatConstant(g, v);
-  if (!t || t->numel() != 1) return std::nullopt;
-  return t->data<float>()[0];
+  const ir::NodeId p = producerOf(g, v, op);
+  if (p == ir::kNone || g.value(v).isGraphOutput || g.value(v).consumers.size() != 1) return ir::kNone;
+  return p;
 }
 
 struct Match {

@@ -2,35 +2,12 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
+
+#include "core/passes/pattern_match.h"
 
 namespace rammer::passes {
 
 namespace {
-
-// The live default-domain node of type `op` that produces v, or kNone.
-ir::NodeId producerOf(const ir::Graph& g, ir::ValueId v, const char* op) {
-  if (v == ir::kNone) return ir::kNone;
-  const ir::NodeId p = g.value(v).producer;
-  if (p == ir::kNone) return ir::kNone;
-  const ir::Node& n = g.node(p);
-  return !n.removed && n.domain.empty() && n.opType == op ? p : ir::kNone;
-}
-
-// v feeds only the given nodes and is not a graph output: fusing them loses
-// nothing another reader needs.
-bool readOnlyBy(const ir::Graph& g, ir::ValueId v, const std::set<ir::NodeId>& readers) {
-  const ir::Value& value = g.value(v);
-  if (value.isGraphOutput) return false;
-  return std::all_of(value.consumers.begin(), value.consumers.end(),
-                     [&](ir::NodeId c) { return readers.count(c) != 0; });
-}
-
-std::optional<float> scalarConstant(const ir::Graph& g, ir::ValueId v) {
-  const ir::Tensor* t = ir::floatConstant(g, v);
-  if (!t || t->numel() != 1) return std::nullopt;
-  return t->data<float>()[0];
-}
 
 // A ReduceMean's axes, normalized and sorted, when they are known and it
 // keeps the reduced dims.
@@ -143,27 +120,30 @@ std::optional<Match> matchAt(const ir::Graph& g, ir::NodeId divId) {
   m.epsilon = *eps;
   m.out = div.output(0);
 
-  // Optional affine: * gamma, then + beta, each the only reader.
-  ir::Tensor ones(ir::DType::Float32, ir::Shape{1}), zeros(ir::DType::Float32, ir::Shape{1});
-  ones.data<float>()[0] = 1.0f;
-  zeros.data<float>()[0] = 0.0f;
-  const ir::Tensor* gamma = &ones;
-  const ir::Tensor* beta = &zeros;
-  auto follow = [&](const char* op, const ir::Tensor*& param) {
+  // Optional affine: * gamma, then + beta, each the only reader; absent,
+  // they are ones and zeros of the normalized shape.
+  auto follow = [&](const char* op) -> std::optional<ir::Tensor> {
     const ir::Value& v = g.value(m.out);
-    if (v.isGraphOutput || v.consumers.size() != 1) return;
+    if (v.isGraphOutput || v.consumers.size() != 1) return std::nullopt;
     const ir::Node& next = g.node(v.consumers[0]);
-    if (next.removed || !next.domain.empty() || next.opType != op) return;
+    if (next.removed || !next.domain.empty() || next.opType != op) return std::nullopt;
     const auto c = otherConstant(g, next, m.out);
-    if (!c || !affineOf(*ir::floatConstant(g, *c), normalized)) return;
-    param = ir::floatConstant(g, *c);
+    if (!c) return std::nullopt;
+    auto param = affineOf(*ir::floatConstant(g, *c), normalized);
+    if (!param) return std::nullopt;
     m.nodes.push_back(v.consumers[0]);
     m.out = next.output(0);
+    return param;
   };
-  follow("Mul", gamma);
-  if (gamma != &ones) follow("Add", beta);
-  m.gamma = *affineOf(*gamma, normalized);
-  m.beta = *affineOf(*beta, normalized);
+  auto filled = [&](float value) {
+    ir::Tensor t(ir::DType::Float32, normalized);
+    std::fill(t.data<float>(), t.data<float>() + t.numel(), value);
+    return t;
+  };
+  std::optional<ir::Tensor> gamma = follow("Mul");
+  std::optional<ir::Tensor> beta = gamma ? follow("Add") : std::nullopt;
+  m.gamma = gamma ? std::move(*gamma) : filled(1.0f);
+  m.beta = beta ? std::move(*beta) : filled(0.0f);
   return m;
 }
 

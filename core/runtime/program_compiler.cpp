@@ -1,5 +1,7 @@
 #include "core/runtime/program_compiler.h"
 
+#include <algorithm>
+
 #include "core/runtime/cubin_registers.h"
 #include "core/runtime/ptxas_log.h"
 
@@ -27,12 +29,16 @@ constexpr const char* kNvrtcPrefix = R"(#ifndef INFINITY
 
 }  // namespace
 
-std::map<std::string, KernelResourceUsage> kernelResources(const std::string& log, const std::vector<char>& cubin) {
+std::map<std::string, KernelResourceUsage> kernelResources(const std::string& log,
+                                                           const std::map<std::string, int>& cubinRegisters,
+                                                           const std::vector<char>& cubin) {
   std::map<std::string, KernelResourceUsage> kernels = parsePtxasLog(log);
-  auto regs = readCubinRegisterCounts(cubin);
+  const bool allReported = std::all_of(cubinRegisters.begin(), cubinRegisters.end(),
+                                       [&](const auto& k) { return kernels.count(k.first) != 0; });
+  if (allReported) return kernels;
   auto shared = readCubinStaticShared(cubin);
-  if (!regs || !shared) return kernels;
-  for (const auto& [name, count] : *regs) {
+  if (!shared) return kernels;
+  for (const auto& [name, count] : cubinRegisters) {
     if (kernels.count(name)) continue;
     KernelResourceUsage& u = kernels[name];
     u.registers = count;
@@ -53,7 +59,7 @@ ir::Result<CompiledProgram> compileProgram(const NvrtcCompiler& nvrtc, const cod
   c.ptx = std::move(out->ptx);
   c.log = std::move(out->log);
   if (auto regs = readCubinRegisterCounts(c.cubin)) c.cubinRegisters = std::move(regs).value();
-  c.kernels = kernelResources(c.log, c.cubin);
+  c.kernels = kernelResources(c.log, c.cubinRegisters, c.cubin);
 
   std::vector<ir::Diagnostic> errors;
   for (size_t i = 0; i < program.launches.size(); ++i) {

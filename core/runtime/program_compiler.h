@@ -30,9 +30,12 @@ std::string cudaArch(const device::DeviceSpec& device);
 
 // Each __global__'s resources: ptxas's report in the log, and for a kernel
 // the log does not report (ptxas did not run: a cached or quiet compile),
-// the cubin's register count and static shared memory (an upper bound, see
-// readCubinStaticShared); stack and spills are then unknown and read as zero.
-std::map<std::string, KernelResourceUsage> kernelResources(const std::string& log, const std::vector<char>& cubin);
+// the cubin's register count (`cubinRegisters`, readCubinRegisterCounts) and
+// static shared memory (an upper bound, see readCubinStaticShared); stack and
+// spills are then unknown and read as zero.
+std::map<std::string, KernelResourceUsage> kernelResources(const std::string& log,
+                                                           const std::map<std::string, int>& cubinRegisters,
+                                                           const std::vector<char>& cubin);
 
 // An error for a HIP program, a compile error (with NVRTC's log), or a
 // launch whose kernel the compiled source does not define.

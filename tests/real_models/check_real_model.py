@@ -32,6 +32,17 @@ def load(path):
 NVCC = "/usr/local/cuda/bin/nvcc"
 
 
+def check_attention_fused(a, model):
+    """--fuse-attention must leave at least one flash-attention rOperator in the plan."""
+    p = subprocess.run([a.rammer, "-q", "schedule", model, "--fuse-attention", "--json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: rammer schedule --fuse-attention exited with {p.returncode}: {p.stderr.strip()}")
+    fused = sum(1 for k in json.loads(p.stdout)["kernels"] if k.get("family") == "attention")
+    print(f"plan with --fuse-attention: {fused} attention rOperator(s)")
+    if fused == 0:
+        sys.exit("FAIL: --fuse-attention fused no attention")
+
+
 def check_cuda_export(a, model):
     out = os.path.join(a.work, "cuda_project")
     shutil.rmtree(out, ignore_errors=True)
@@ -137,6 +148,8 @@ def main():
                          f"at {int(bad.sum())} of {ref.size} elements")
             k += 1
 
+    if a.fuse_attention:
+        check_attention_fused(a, model)
     if a.cuda_export:
         check_cuda_export(a, model)
 

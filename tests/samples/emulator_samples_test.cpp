@@ -137,6 +137,16 @@ TEST_P(TransformerSample, ALayerMatchesTheReference) {
   samples::SampleConfig config;
   config.transformerLayers = c.sample == "swin_t" ? 2 : 1;
   const ir::Graph g = optimize(samples::findSample(catalog, c.sample)->build(config), {.fuseAttention = c.fuseAttention});
+  // Attention is fused when asked for (in Swin's shifted blocks the mask is
+  // added to reshaped scores, so only the others fuse), never otherwise.
+  const auto hist = samples_test::opHistogram(g);
+  const int fused = hist.count("Attention") ? hist.at("Attention") : 0;
+  if (c.fuseAttention) {
+    EXPECT_GT(fused, 0) << c.sample;
+    if (c.sample != "swin_t") EXPECT_EQ(hist.count("Softmax"), 0u) << c.sample;
+  } else {
+    EXPECT_EQ(fused, 0) << c.sample;
+  }
   const std::vector<ir::Tensor> inputs = randomInputs(g, 11);
   auto want = exec::runReference(g, inputs);
   ASSERT_TRUE(want.ok()) << want.errorText();

@@ -16,6 +16,19 @@
 namespace rammer::codegen {
 namespace {
 
+// The wavefront program of `graph` (rKernels pinned by `pins`) compiles for
+// sm_90 without warnings; returns its source for further checks.
+std::string expectWavefrontCompilesForSm90(const testing::Nvrtc& nvrtc, const ir::Graph& graph, const std::string& label,
+                                           const schedule::Constraints& pins = {}) {
+  auto gp = generateProgram(testing::planSample(graph, "wavefront", "h100", pins), graph, {});
+  EXPECT_TRUE(gp) << label << ": " << gp.errorText();
+  if (!gp) return {};
+  const testing::Nvrtc::Result r = nvrtc.compile(gp->source, label + ".cu", "sm_90");
+  EXPECT_TRUE(r.ok) << label << ":\n" << r.log.substr(0, 20000);
+  EXPECT_EQ(r.log.find("warning"), std::string::npos) << label << ":\n" << r.log.substr(0, 20000);
+  return gp->source;
+}
+
 class SampleCudaCompile : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SampleCudaCompile, WavefrontAndSequentialCompileForSm80AndSm90) {
@@ -96,11 +109,7 @@ TEST(LayerNormCudaCompile, BothRKernelsCompileForSm90) {
   for (const char* kernel : {"layernorm_block", "layernorm_rows"}) {
     schedule::Constraints c;
     c.kernelFor["ln"] = kernel;
-    auto gp = generateProgram(testing::planSample(b.graph(), "wavefront", "h100", c), b.graph(), {});
-    ASSERT_TRUE(gp) << gp.errorText();
-    const testing::Nvrtc::Result r = nvrtc.compile(gp->source, std::string(kernel) + ".cu", "sm_90");
-    EXPECT_TRUE(r.ok) << kernel << ":\n" << r.log.substr(0, 20000);
-    EXPECT_EQ(r.log.find("warning"), std::string::npos) << kernel << ":\n" << r.log.substr(0, 20000);
+    expectWavefrontCompilesForSm90(nvrtc, b.graph(), kernel, c);
   }
 }
 
@@ -114,11 +123,7 @@ TEST(SoftmaxOnlineCudaCompile, CompilesForSm90) {
     ASSERT_TRUE(b.infer().empty());
     schedule::Constraints c;
     c.kernelFor["sm"] = std::string(op == std::string("Softmax") ? "softmax" : "logsoftmax") + "_online";
-    auto gp = generateProgram(testing::planSample(b.graph(), "wavefront", "h100", c), b.graph(), {});
-    ASSERT_TRUE(gp) << gp.errorText();
-    const testing::Nvrtc::Result r = nvrtc.compile(gp->source, std::string(op) + ".cu", "sm_90");
-    EXPECT_TRUE(r.ok) << op << ":\n" << r.log.substr(0, 20000);
-    EXPECT_EQ(r.log.find("warning"), std::string::npos) << op << ":\n" << r.log.substr(0, 20000);
+    expectWavefrontCompilesForSm90(nvrtc, b.graph(), op, c);
   }
 }
 
@@ -129,22 +134,15 @@ TEST(TransformerCudaCompile, OneLayerOfEachSampleAndGatherElementsCompileForSm90
   const testing::Nvrtc nvrtc;
   if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
   for (const char* name : {"bert_base", "gpt2_small", "vit_b16", "swin_t"}) {
-    const ir::Graph g = testing::oneLayerTransformer(name);
-    auto gp = generateProgram(testing::planSample(g, "wavefront"), g, {});
-    ASSERT_TRUE(gp) << gp.errorText();
-    const testing::Nvrtc::Result r = nvrtc.compile(gp->source, std::string(name) + ".cu", "sm_90");
-    EXPECT_TRUE(r.ok) << name << ":\n" << r.log.substr(0, 20000);
-    EXPECT_EQ(r.log.find("warning"), std::string::npos) << name << ":\n" << r.log.substr(0, 20000);
+    const std::string source = expectWavefrontCompilesForSm90(nvrtc, testing::oneLayerTransformer(name), name);
+    EXPECT_NE(source.find("attention_flash"), std::string::npos) << name << ": no fused attention";
   }
   testing::GraphBuilder b;
   b.output(b.op("GatherElements", "ge",
                 {b.input("x", {3, 4}), b.constant("idx", ir::Tensor::fromVector<int64_t>({3, 2}, {3, 0, -1, 1, 2, -4}))},
                 testing::attrs({{"axis", int64_t{1}}})));
   ASSERT_TRUE(b.infer().empty());
-  auto gp = generateProgram(testing::planSample(b.graph(), "wavefront"), b.graph(), {});
-  ASSERT_TRUE(gp) << gp.errorText();
-  const testing::Nvrtc::Result r = nvrtc.compile(gp->source, "gather_elements.cu", "sm_90");
-  EXPECT_TRUE(r.ok) << r.log.substr(0, 20000);
+  expectWavefrontCompilesForSm90(nvrtc, b.graph(), "gather_elements");
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, SampleCudaCompile, ::testing::ValuesIn(testing::codegenSampleNames()),

@@ -96,6 +96,18 @@ TEST(GraphTurboHipCompile, FusedGroupsOfTheInceptionBlockCompileForGfx90a) {
   EXPECT_EQ(rc, 0) << out.substr(0, 20000);
 }
 
+// The wavefront program of `graph` for the MI250X (rKernels pinned by
+// `pins`) compiles for gfx90a.
+void expectWavefrontCompilesForGfx90a(const std::string& clang, const fs::path& dir, const ir::Graph& graph,
+                                      const std::string& label, const schedule::Constraints& pins = {}) {
+  CodegenOptions options;
+  options.target = Target::Hip;
+  auto gp = generateProgram(testing::planSample(graph, "wavefront", "mi250x", pins), graph, options);
+  ASSERT_TRUE(gp) << label << ": " << gp.errorText();
+  const auto [rc, out] = compileForDevice(clang, dir, label + ".hip", gp->source);
+  EXPECT_EQ(rc, 0) << label << ":\n" << out.substr(0, 20000);
+}
+
 TEST(LayerNormHipCompile, BothRKernelsCompileForGfx90a) {
   const std::string clang = testing::clangHipPath();
   if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
@@ -108,12 +120,7 @@ TEST(LayerNormHipCompile, BothRKernelsCompileForGfx90a) {
   for (const char* kernel : {"layernorm_block", "layernorm_rows"}) {
     schedule::Constraints c;
     c.kernelFor["ln"] = kernel;
-    CodegenOptions options;
-    options.target = Target::Hip;
-    auto gp = generateProgram(testing::planSample(b.graph(), "wavefront", "mi250x", c), b.graph(), options);
-    ASSERT_TRUE(gp) << gp.errorText();
-    const auto [rc, out] = compileForDevice(clang, dir, std::string(kernel) + ".hip", gp->source);
-    EXPECT_EQ(rc, 0) << kernel << ":\n" << out.substr(0, 20000);
+    expectWavefrontCompilesForGfx90a(clang, dir, b.graph(), kernel, c);
   }
 }
 
@@ -126,27 +133,15 @@ TEST(SoftmaxOnlineHipCompile, CompilesForGfx90a) {
   ASSERT_TRUE(b.infer().empty());
   schedule::Constraints c;
   c.kernelFor["sm"] = "softmax_online";
-  CodegenOptions options;
-  options.target = Target::Hip;
-  auto gp = generateProgram(testing::planSample(b.graph(), "wavefront", "mi250x", c), b.graph(), options);
-  ASSERT_TRUE(gp) << gp.errorText();
-  const auto [rc, out] = compileForDevice(clang, dir, "softmax_online.hip", gp->source);
-  EXPECT_EQ(rc, 0) << out.substr(0, 20000);
+  expectWavefrontCompilesForGfx90a(clang, dir, b.graph(), "softmax_online", c);
 }
 
 TEST(TransformerHipCompile, OneLayerOfEachSampleCompilesForGfx90a) {
   const std::string clang = testing::clangHipPath();
   if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
   const fs::path dir = freshDir("transformers");
-  for (const char* name : {"bert_base", "gpt2_small", "vit_b16", "swin_t"}) {
-    const ir::Graph g = testing::oneLayerTransformer(name);
-    CodegenOptions options;
-    options.target = Target::Hip;
-    auto gp = generateProgram(testing::planSample(g, "wavefront", "mi250x"), g, options);
-    ASSERT_TRUE(gp) << gp.errorText();
-    const auto [rc, out] = compileForDevice(clang, dir, std::string(name) + ".hip", gp->source);
-    EXPECT_EQ(rc, 0) << name << ":\n" << out.substr(0, 20000);
-  }
+  for (const char* name : {"bert_base", "gpt2_small", "vit_b16", "swin_t"})
+    expectWavefrontCompilesForGfx90a(clang, dir, testing::oneLayerTransformer(name), name);
 }
 
 INSTANTIATE_TEST_SUITE_P(SmallSamples, SampleHipCompile,

@@ -74,7 +74,7 @@ TEST(NvrtcCompile, WithoutPtxasReportTheCubinNamesEveryKernelAndItsResources) {
   REQUIRE_NVRTC(nvrtc);
   auto c = compileProgram(*nvrtc, testing::handProgram(), "sm_90");
   ASSERT_TRUE(c.ok()) << c.errorText();
-  const auto fromCubin = kernelResources("", c->cubin);
+  const auto fromCubin = kernelResources("", c->cubinRegisters, c->cubin);
   ASSERT_EQ(fromCubin.size(), c->kernels.size());
   for (const auto& [name, usage] : c->kernels) {
     ASSERT_TRUE(fromCubin.count(name)) << name;
