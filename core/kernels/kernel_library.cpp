@@ -17,6 +17,8 @@
 #include "core/kernels/norm_kernels.h"
 #include "core/kernels/pool_kernels.h"
 #include "core/kernels/reduce_kernels.h"
+#include "core/kernels/scan_kernels.h"
+#include "core/kernels/scatter_kernels.h"
 #include "core/kernels/softmax_kernels.h"
 #include "core/ops/op_registry.h"
 
@@ -56,6 +58,8 @@ const std::map<std::string, Family>& families() {
     t["LogSoftmax"] = viaInfo(softmaxKernels);
     for (const std::string& type : reduceOpTypes()) t[type] = viaInfo(reduceKernels);
     for (const std::string& type : copyOpTypes()) t[type] = viaInfo(copyKernels);
+    for (const std::string& type : scatterOpTypes()) t[type] = viaInfo(scatterKernels);
+    for (const std::string& type : scanOpTypes()) t[type] = viaInfo(scanKernels);
     return t;
   }();
   return table;

@@ -12,6 +12,7 @@
 #include "tests/core/codegen/transformer_fixtures.h"
 #include "tests/core/codegen/nvrtc_loader.h"
 #include "tests/support/graph_builder.h"
+#include "tests/support/scatter_scan_graph.h"
 
 namespace rammer::codegen {
 namespace {
@@ -143,6 +144,15 @@ TEST(TransformerCudaCompile, OneLayerOfEachSampleAndGatherElementsCompileForSm90
                 testing::attrs({{"axis", int64_t{1}}})));
   ASSERT_TRUE(b.infer().empty());
   expectWavefrontCompilesForSm90(nvrtc, b.graph(), "gather_elements");
+}
+
+// The CumSum and ScatterND rKernels (a per-line scan, a baked slice table).
+TEST(ScatterScanCudaCompile, CumSumAndScatterNDCompileForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  const std::string source = expectWavefrontCompilesForSm90(nvrtc, testing::scatterScanGraph(), "scatter_scan");
+  EXPECT_NE(source.find("cumsum_"), std::string::npos);
+  EXPECT_NE(source.find("scatter_"), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, SampleCudaCompile, ::testing::ValuesIn(testing::codegenSampleNames()),

@@ -11,6 +11,7 @@
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/core/codegen/transformer_fixtures.h"
 #include "tests/support/graph_builder.h"
+#include "tests/support/scatter_scan_graph.h"
 
 namespace rammer::codegen {
 namespace {
@@ -142,6 +143,12 @@ TEST(TransformerHipCompile, OneLayerOfEachSampleCompilesForGfx90a) {
   const fs::path dir = freshDir("transformers");
   for (const char* name : {"bert_base", "gpt2_small", "vit_b16", "swin_t"})
     expectWavefrontCompilesForGfx90a(clang, dir, testing::oneLayerTransformer(name), name);
+}
+
+TEST(ScatterScanHipCompile, CumSumAndScatterNDCompileForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  expectWavefrontCompilesForGfx90a(clang, freshDir("scatter_scan"), testing::scatterScanGraph(), "scatter_scan");
 }
 
 INSTANTIATE_TEST_SUITE_P(SmallSamples, SampleHipCompile,

@@ -16,6 +16,7 @@
 #include "tests/support/graph_builder.h"
 #include "tests/support/host_run.h"
 #include "tests/support/plan_mutation.h"
+#include "tests/support/scatter_scan_graph.h"
 
 namespace rammer::runtime {
 namespace {
@@ -301,6 +302,20 @@ TEST(HostRun, OnlineSoftmaxRunsAsGeneratedCode) {
   auto got = executeOnHost(plan, g, inputs, testing::hostTestOptions());
   ASSERT_TRUE(got.ok()) << got.errorText();
   EXPECT_LE(testing::worstRelativeL2(got->outputs, *want), 1e-5);
+}
+
+// CumSum (reversed, exclusive) and ScatterND (negative and repeated index
+// tuples) as generated code on the CPU, each rKernel variant, against the
+// reference.
+TEST(HostRun, ScanAndScatterRKernelsRunAsGeneratedCode) {
+  const ir::Graph g = testing::scatterScanGraph();
+  const std::vector<ir::Tensor> inputs = testing::seededInputs(g);
+  auto want = exec::runReference(g, inputs);
+  ASSERT_TRUE(want.ok()) << want.errorText();
+  const schedule::Plan plan = testing::planSample(g, "wavefront", "h100");
+  auto got = executeOnHost(plan, g, inputs, testing::hostTestOptions());
+  ASSERT_TRUE(got.ok()) << got.errorText();
+  EXPECT_LE(testing::worstRelativeL2(got->outputs, *want), 1e-6);
 }
 
 }  // namespace

@@ -1,0 +1,78 @@
+#include "core/kernels/scan_kernels.h"
+
+#include "core/ops/op_registry.h"
+
+namespace rammer::kernels {
+
+namespace {
+
+// The input as lines along the axis: line i starts at
+// (i / inner) * length * inner + i % inner and steps by `inner`.
+struct Lines {
+  int64_t length = 0, inner = 1, count = 0;
+  bool exclusive = false, reverse = false;
+
+  int64_t base(int64_t i) const { return (i / inner) * length * inner + i % inner; }
+  void cpu(const float* in, float* out, int64_t i) const {
+    const int64_t b = base(i);
+    float sum = 0;
+    for (int64_t t = 0; t < length; ++t) {
+      const int64_t at = b + (reverse ? length - 1 - t : t) * inner;
+      const float x = in[at];
+      if (exclusive) out[at] = sum;
+      sum += x;
+      if (!exclusive) out[at] = sum;
+    }
+  }
+};
+
+Lines linesOf(const NodeInfo& info) {
+  const ir::Shape& x = info.inShapes.at(0);
+  if (x.empty()) throw ops::OpError("input must have rank >= 1");
+  const ir::Tensor* axisTensor = info.constant(1);
+  if (!axisTensor) throw ops::OpError("the axis input must be a constant");
+  const auto axis = static_cast<size_t>(ops::normalizeAxis(axisTensor->getInt64(0), static_cast<int64_t>(x.size())));
+  Lines l;
+  l.length = x[axis];
+  for (size_t d = axis + 1; d < x.size(); ++d) l.inner *= x[d];
+  l.count = l.length == 0 ? 0 : ir::numElements(x) / l.length;
+  l.exclusive = info.node->attrs.getInt("exclusive", 0) != 0;
+  l.reverse = info.node->attrs.getInt("reverse", 0) != 0;
+  if (l.count == 0) throw ops::OpError("has no output elements");
+  return l;
+}
+
+}  // namespace
+
+const std::vector<std::string>& scanOpTypes() {
+  static const std::vector<std::string> types = {"CumSum"};
+  return types;
+}
+
+std::vector<RKernel> scanKernels(const NodeInfo& info) {
+  const Lines lines = linesOf(info);
+  const int64_t elements = lines.count * lines.length;
+  const std::string idx = indexType(elements + 4096);
+  ElementKernelSpec spec;
+  spec.family = "cumsum";
+  spec.total = lines.count;
+  spec.flops = static_cast<double>(elements);
+  spec.bytes = 8.0 * static_cast<double>(elements);
+  spec.body = [lines, idx](const std::string&, const std::string&) {
+    const std::string n = std::to_string(lines.length), inner = std::to_string(lines.inner);
+    std::string s = "    const " + idx + " base = (" + idx + ")(i / " + inner + ") * " + n + " * " + inner + " + i % " + inner + ";\n";
+    s += "    float sum = 0.0f;\n";
+    s += "    for (" + idx + " t = 0; t < " + n + "; ++t) {\n";
+    s += "      const " + idx + " at = base + " + (lines.reverse ? "(" + n + " - 1 - t)" : std::string("t")) + " * " + inner + ";\n";
+    s += "      const float x = in0[at];\n";
+    s += lines.exclusive ? "      out0[at] = sum;\n      sum += x;\n" : "      sum += x;\n      out0[at] = sum;\n";
+    s += "    }\n";
+    return s;
+  };
+  spec.cpu = [lines](int64_t begin, int64_t end, const TaskBuffers& b) {
+    for (int64_t i = begin; i < end; ++i) lines.cpu(b.inputs[0], b.outputs[0], i);
+  };
+  return elementKernels(info, spec);
+}
+
+}  // namespace rammer::kernels
