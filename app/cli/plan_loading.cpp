@@ -1,6 +1,8 @@
 #include "app/cli/plan_loading.h"
 
 #include "app/cli/pipeline_driver.h"
+#include <map>
+
 #include "core/schedule/policy.h"
 
 namespace rammer::cli {
@@ -13,14 +15,20 @@ void addPlanOptions(CLI::App* cmd, PlanOptions& o) {
       ->capture_default_str();
   cmd->add_option("--schedule", o.scheduleFile, "Schedule edits (JSON, see docs/SCHEDULE_EDITS.md)");
   cmd->add_option("--batch", o.batch, "Bind symbolic batch dims to N (default 1)")->check(CLI::PositiveNumber);
-  addFuseAttentionFlag(cmd, o.fuseAttention);
+  addFuseAttentionFlag(cmd, o.attention);
   addIosOptions(cmd, o.ios);
   addGraphTurboOptions(cmd, o.graphturbo);
 }
 
-void addFuseAttentionFlag(CLI::App* cmd, bool& fuse) {
-  cmd->add_flag("--fuse-attention", fuse,
-                "Fuse attention (MatMul, scale, mask, Softmax, MatMul) into one flash-attention rOperator");
+void addFuseAttentionFlag(CLI::App* cmd, pipeline::AttentionFusion& mode) {
+  static const std::map<std::string, pipeline::AttentionFusion> kModes = {
+      {"auto", pipeline::AttentionFusion::Auto}, {"on", pipeline::AttentionFusion::Fused}, {"off", pipeline::AttentionFusion::Unfused}};
+  cmd->add_flag("--fuse-attention{on}")
+      ->description(
+          "Attention (MatMul, scale, mask, Softmax, MatMul) as one flash-attention rOperator: on (the bare flag), off, "
+          "or auto (default: plan both ways, keep the one predicted faster); give a value as --fuse-attention=off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->each([&mode](const std::string& v) { mode = kModes.at(v); });
 }
 
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
@@ -58,7 +66,7 @@ pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& o
   p.device = o.device;
   p.scheduleEditsFile = o.scheduleFile;
   p.costModel = o.costModel;
-  p.passes.fuseAttention = o.fuseAttention;
+  p.attention = o.attention;
   return p;
 }
 
@@ -72,6 +80,7 @@ PlannedModel plannedOf(const pipeline::Pipeline& p) {
     out.device = a.plan->device;
   }
   out.scheduleSeconds = a.scheduleSeconds;
+  out.attention = a.attention;
   out.predicted = a.predicted;
   return out;
 }

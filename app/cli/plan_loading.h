@@ -28,7 +28,8 @@ struct PlanOptions {
   int64_t batch = 0;         // 0: symbolic batch dims become 1 (the paper's batch)
   schedule::IosOptions ios;  // --ios-r, --ios-s, --ios-variant
   schedule::GraphTurboOptions graphturbo;  // --gt-order, --gt-budget
-  bool fuseAttention = false;              // --fuse-attention
+  // --fuse-attention auto|on|off
+  pipeline::AttentionFusion attention = pipeline::AttentionFusion::Auto;
   // The rTask times the policy plans with (null: the analytic cost model,
   // what `rammer schedule` predicts with).
   std::shared_ptr<const sim::CostModel> costModel;
@@ -37,8 +38,8 @@ struct PlanOptions {
 // Adds --policy, --device, --schedule, --batch, --fuse-attention and the
 // IOS and GraphTurbo options to `cmd`.
 void addPlanOptions(CLI::App* cmd, PlanOptions& options);
-// --fuse-attention (passes::PassOptions::fuseAttention).
-void addFuseAttentionFlag(CLI::App* cmd, bool& fuse);
+// --fuse-attention auto|on|off (pipeline::AttentionFusion); the bare flag is "on".
+void addFuseAttentionFlag(CLI::App* cmd, pipeline::AttentionFusion& mode);
 // --ios-r, --ios-s, --ios-variant (what --policy ios searches with).
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios);
 // --gt-order, --gt-budget (what --policy graphturbo groups and orders with).
@@ -54,6 +55,7 @@ struct PlannedModel {
   device::DeviceSpec device;
   schedule::Plan plan;
   double scheduleSeconds = 0;
+  std::optional<pipeline::AttentionDecision> attention;  // when both ways were planned
   std::shared_ptr<const sim::Trace> predicted;  // when the stages ran to Simulate
 };
 

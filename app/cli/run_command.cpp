@@ -239,7 +239,7 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--batch", opts->batch, "Bind symbolic leading dims of the inputs to N")->check(CLI::PositiveNumber);
   sub->add_flag("--optimize", opts->optimize, "Run the graph passes before running");
   sub->add_option("--policy", opts->plan.policy, "Scheduling policy (emulator, host, cuda)")->capture_default_str();
-  addFuseAttentionFlag(sub, opts->plan.fuseAttention);
+  addFuseAttentionFlag(sub, opts->plan.attention);
   addIosOptions(sub, opts->plan.ios);
   addGraphTurboOptions(sub, opts->plan.graphturbo);
   sub->add_option("--device", opts->plan.device, "Device preset or JSON the plan is made for (emulator, host, cuda)")

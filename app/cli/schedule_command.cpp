@@ -14,7 +14,9 @@
 // schedule_seconds, predicted_latency_us, sm_efficiency (0..1), veus and
 // veus_per_sm (the largest program's), rtasks, barriers, launch_overhead_us
 // (all launches), barrier_wait_veu_us (summed over vEUs), dram_bytes (the
-// rKernels' global-memory traffic less their L2 re-reads), programs[] {index,
+// rKernels' global-memory traffic less their L2 re-reads), attention (null
+// unless --fuse-attention=auto planned both ways: {fused, fused_us,
+// unfused_us}), programs[] {index,
 // veus_per_sm, veus, rtasks, barriers, start_us, end_us, cut_reason},
 // kernels[] per operator {op, type, view, kernel (null for views), family,
 // rule, rtasks, threads, shared_bytes, flops, bytes, l2_bytes, program}, and with
@@ -105,6 +107,9 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
   // Summed over vEUs: vEU-microseconds spent waiting at barriers.
   j["barrier_wait_veu_us"] = s.barrierWaitVeuUs;
   j["dram_bytes"] = s.dramBytes;
+  j["attention"] = nullptr;
+  if (pm.attention)
+    j["attention"] = {{"fused", pm.attention->fused}, {"fused_us", pm.attention->fusedUs}, {"unfused_us", pm.attention->unfusedUs}};
   j["programs"] = Json::array();
   for (size_t p = 0; p < plan.programs.size(); ++p) {
     const auto& info = plan.programs[p];
@@ -191,6 +196,9 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
              s.programs, s.rtasks, s.barriers, perSM, s.maxVEUs, ops::formatBytes(static_cast<int64_t>(s.dramBytes)));
   fmt::print("predicted  {:.1f} us, SM efficiency {:.1f}% ({}: a prediction, not a measurement)\n", s.predictedUs,
              100 * s.smEfficiency, model.name());
+  if (pm.attention)
+    fmt::print("attention  {}: predicted {:.1f} us fused, {:.1f} us unfused (--fuse-attention=on|off forces one)\n",
+               pm.attention->fused ? "fused" : "left unfused", pm.attention->fusedUs, pm.attention->unfusedUs);
 
   fmt::print("programs\n");
   fmt::print("  {:>5} {:>7} {:>6} {:>8} {:>8} {:>11} {:>11}  {}\n", "#", "vEUs/SM", "vEUs", "rTasks", "barriers",

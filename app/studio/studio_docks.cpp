@@ -117,6 +117,9 @@ void StudioDocks::showModel() {
 void StudioDocks::showPlan() {
   codeStale_ = true;
   refreshCode();
+  // A plan on its own graph (attention fused, an IOS merge) names that
+  // graph's nodes: draw it, so a selection means the same node in both views.
+  if (graph_->view()->graph() != session_->graph().get()) graph_->view()->setGraph(session_->graph());
   opOfNode_.clear();
   if (auto plan = session_->plan())
     for (int i = 0; i < static_cast<int>(plan->ops.size()); ++i)

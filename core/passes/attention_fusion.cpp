@@ -102,7 +102,10 @@ PassResult AttentionFusion::run(ir::Graph& g, PassContext& ctx) {
     if (n.removed || !n.domain.empty() || n.opType != "Softmax") continue;
     auto m = matchAt(g, id);
     if (!m) continue;
-    const std::string name = g.node(m->nodes[1]).name;  // the P V MatMul
+    // Named after the P V MatMul, marked as ElementwiseFusion marks its
+    // nodes: a fused and an unfused graph of one model share no operator
+    // name that means different nodes (schedule edits name one of them).
+    const std::string name = g.node(m->nodes[1]).name + "+attention";
     for (ir::NodeId k : m->nodes) g.removeNode(k);
     ir::Node a;
     a.name = name;

@@ -33,10 +33,9 @@ class PassManager {
 
 struct PassOptions {
   // Fuse scaled dot-product attention into com.rammer::Attention (the
-  // flash-attention rKernels). Off by default: their registers and shared
-  // memory hold a persistent program to one vEU per SM, and the analytic
-  // model predicts BERT-base-sized layers slower fused under every policy
-  // (docs/PERFORMANCE.md); CLI --fuse-attention.
+  // flash-attention rKernels). Whether that pays depends on the plan (their
+  // registers and shared memory cost vEUs per SM), so the pipeline decides:
+  // pipeline::AttentionFusion runs these passes both ways.
   bool fuseAttention = false;
 };
 

@@ -5,6 +5,8 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -22,11 +24,13 @@ void Artifacts::resetFrom(Stage stage) {
   if (stage <= Stage::Import) original.reset();
   if (stage <= Stage::Optimize) {
     optimized.reset();
+    optimizedFused.reset();
     passLog.clear();
   }
   if (stage <= Stage::Schedule) {
     plan.reset();
     scheduleSeconds = 0;
+    attention.reset();
   }
   if (stage <= Stage::Validate) validation.reset();
   if (stage <= Stage::Simulate) predicted.reset();
@@ -54,6 +58,28 @@ std::optional<ir::Diagnostic> fileProblem(const std::string& path, const std::st
   if (ec || !std::filesystem::exists(status)) return ir::makeError(what + " not found", {}, path);
   if (!std::filesystem::is_regular_file(status)) return ir::makeError(what + " is not a regular file", {}, path);
   return std::nullopt;
+}
+
+// Whether attention could be fused: it needs a Softmax and MatMuls.
+bool mayHoldAttention(const ir::Graph& g) {
+  const std::map<std::string, size_t> ops = passes::opHistogram(g);
+  return ops.count("Softmax") && ops.count("MatMul");
+}
+
+bool fusedAttention(const std::vector<passes::PassRecord>& log) {
+  return std::any_of(log.begin(), log.end(), [](const auto& r) { return r.pass == "attention-fusion" && r.changed; });
+}
+
+// Whether every node the edits name is a live node of `g`.
+bool namesNodesOf(const ir::Graph& g, const schedule::Constraints& c) {
+  std::set<std::string> live;
+  for (size_t i = 0; i < g.numNodeSlots(); ++i)
+    if (const ir::Node& n = g.node(static_cast<ir::NodeId>(i)); !n.removed) live.insert(n.name);
+  const auto known = [&](const std::string& name) { return live.count(name) > 0; };
+  return std::all_of(c.kernelFor.begin(), c.kernelFor.end(), [&](const auto& kv) { return known(kv.first); }) &&
+         std::all_of(c.pins.begin(), c.pins.end(), [&](const auto& p) { return known(p.node); }) &&
+         std::all_of(c.cutBefore.begin(), c.cutBefore.end(), known) &&
+         std::all_of(c.noCutBefore.begin(), c.noCutBefore.end(), known);
 }
 
 // Runs the stages of one request; each returns false after recording why.
@@ -112,6 +138,12 @@ class StagesRun {
     for (const auto& d : ds) add(d);
   }
   void error(std::string message, std::string node = {}) { add(ir::makeError(std::move(message), std::move(node))); }
+  void warn(std::string message) {
+    ir::Diagnostic d;
+    d.severity = ir::Severity::Warning;
+    d.message = std::move(message);
+    add(std::move(d));
+  }
   bool need(bool present, const char* what) {
     if (!present) error(std::string("no ") + what + " yet (an earlier stage has not run)");
     return present;
@@ -165,19 +197,41 @@ class StagesRun {
     const auto start = Clock::now();
     auto graph = std::make_shared<ir::Graph>(*a_.original);
     passes::PassContext ctx;
-    auto records = passes::standardPipeline(o_.passes).run(*graph, ctx);
+    auto records = passes::standardPipeline({.fuseAttention = o_.attention == AttentionFusion::Fused}).run(*graph, ctx);
     if (!records) {
       add(records.errors());
       return false;
     }
     a_.passLog = std::move(records).value();
     a_.optimized = std::move(graph);
+    // Auto: the fused alternative too, for the Schedule stage to weigh.
+    if (o_.attention == AttentionFusion::Auto && mayHoldAttention(*a_.optimized)) {
+      auto fused = std::make_shared<ir::Graph>(*a_.original);
+      passes::PassContext fusedCtx;
+      auto fusedRecords = passes::standardPipeline({.fuseAttention = true}).run(*fused, fusedCtx);
+      if (fusedRecords && fusedAttention(*fusedRecords)) a_.optimizedFused = std::move(fused);
+    }
     const auto changed = std::count_if(a_.passLog.begin(), a_.passLog.end(), [](const auto& p) { return p.changed; });
     report_.log.push_back("optimized: " + std::to_string(a_.original->numNodes()) + " -> " +
                           std::to_string(a_.optimized->numNodes()) + " nodes, " + std::to_string(changed) + " of " +
                           std::to_string(a_.passLog.size()) + " passes changed the graph, in " +
-                          timeText(secondsSince(start)));
+                          timeText(secondsSince(start)) +
+                          (a_.optimizedFused ? std::string("; attention can fuse, the Schedule stage weighs both") : std::string()));
     return true;
+  }
+
+  // Schedule edits and the graph they name: the optimized graph, or (Auto)
+  // the one with attention fused when they name its operators.
+  struct Edits {
+    schedule::Constraints constraints;
+    bool namesFusedGraph = false;
+  };
+  std::optional<Edits> edits() {
+    auto c = constraints();
+    if (!c) return std::nullopt;
+    const bool fused = a_.optimizedFused && !c->empty() && !namesNodesOf(*a_.optimized, *c) &&
+                       namesNodesOf(*a_.optimizedFused, *c);
+    return Edits{std::move(*c), fused};
   }
 
   // The constraints: the options' own, or those of the edits file.
@@ -195,6 +249,10 @@ class StagesRun {
       return std::nullopt;
     }
     auto parsed = schedule::parseScheduleEdits(text.str(), a_.optimized.get(), o_.scheduleEditsFile);
+    if (!parsed && a_.optimizedFused) {
+      // Edits made on a plan with attention fused name its operators.
+      if (auto fused = schedule::parseScheduleEdits(text.str(), a_.optimizedFused.get(), o_.scheduleEditsFile)) parsed = fused;
+    }
     if (!parsed) {
       add(parsed.errors());
       return std::nullopt;
@@ -209,8 +267,10 @@ class StagesRun {
       add(device.errors());
       return false;
     }
-    const auto constraints = this->constraints();
-    if (!constraints) return false;
+    const auto edits = this->edits();
+    if (!edits) return false;
+    const schedule::Constraints* constraints = &edits->constraints;
+    const auto& graph = edits->namesFusedGraph ? a_.optimizedFused : a_.optimized;
     schedule::PolicyOptions options = sim::policyOptions(costModel());
     options.cancelled = [this] { return control_.cancelled(); };
     options.ios = o_.ios;
@@ -222,7 +282,7 @@ class StagesRun {
     }
     progress("scheduling with " + o_.policy + " on " + device->id + "...", 0.1);
     const auto start = Clock::now();
-    auto plan = (*policy)->schedule(*a_.optimized, *device, *constraints);
+    auto plan = (*policy)->schedule(*graph, *device, *constraints);
     if (!plan) {
       if (control_.cancelled()) return false;  // not a failure: the person asked to stop
       for (ir::Diagnostic d : plan.errors()) {
@@ -231,14 +291,53 @@ class StagesRun {
       }
       return false;
     }
+    schedule::Plan chosen = std::move(plan).value();
+    if (edits->namesFusedGraph) {
+      if (!chosen.graph) chosen.graph = a_.optimizedFused;
+      report_.log.push_back("attention fused: the schedule edits name the fused graph's operators");
+    } else if (a_.optimizedFused && !constraints->empty()) {
+      report_.log.push_back("attention left unfused: the schedule edits name the unfused graph's operators");
+    } else if (a_.optimizedFused && !weighFusedAttention(chosen, **policy, *device)) {
+      return false;
+    }
     a_.scheduleSeconds = secondsSince(start);
-    a_.plan = std::make_shared<const schedule::Plan>(std::move(plan).value());
+    a_.plan = std::make_shared<const schedule::Plan>(std::move(chosen));
     const schedule::Plan& p = *a_.plan;
     const sim::PlanFigures f = sim::figuresOf(p);
     report_.log.push_back("scheduled with " + p.policy + " on " + p.device.id + ": " + std::to_string(f.programs) +
                           " program(s), " + std::to_string(f.rtasks) + " rTasks, " + std::to_string(f.barriers) +
                           " barriers in " + timeText(a_.scheduleSeconds) +
                           (constraints->empty() ? std::string() : " (with schedule edits)"));
+    return true;
+  }
+
+  // Auto: plans the fused graph too and keeps it in `chosen` when the cost
+  // model predicts it faster. False only on a cancel.
+  bool weighFusedAttention(schedule::Plan& chosen, const schedule::Policy& policy, const device::DeviceSpec& device) {
+    progress("scheduling with attention fused...", 0.5);
+    auto fused = policy.schedule(*a_.optimizedFused, device, {});
+    if (control_.cancelled()) return false;
+    if (!fused) {
+      warn("attention left unfused: the fused graph could not be scheduled: " + fused.errorText());
+      return true;
+    }
+    if (!fused->graph) fused->graph = a_.optimizedFused;
+    const sim::Simulator simulator(costModel());
+    auto unfusedTrace = simulator.run(chosen);
+    auto fusedTrace = simulator.run(*fused);
+    if (!unfusedTrace || !fusedTrace) {
+      warn("attention left unfused: the plans could not be compared: " +
+           (unfusedTrace ? fusedTrace.errorText() : unfusedTrace.errorText()));
+      return true;
+    }
+    AttentionDecision d;
+    d.unfusedUs = sim::figuresOf(chosen, &*unfusedTrace).predictedUs;
+    d.fusedUs = sim::figuresOf(*fused, &*fusedTrace).predictedUs;
+    d.fused = d.fusedUs < d.unfusedUs;
+    if (d.fused) chosen = std::move(fused).value();
+    a_.attention = d;
+    report_.log.push_back("attention " + std::string(d.fused ? "fused" : "left unfused") + ": predicted " +
+                          fixedText(d.fusedUs, 1) + " us fused, " + fixedText(d.unfusedUs, 1) + " us unfused");
     return true;
   }
 

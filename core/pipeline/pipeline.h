@@ -45,6 +45,20 @@ struct Control {
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 
+// Whether scaled dot-product attention runs as one flash-attention
+// rOperator (com.rammer::Attention) or as its MatMul/Softmax operators.
+// Auto schedules the model both ways with the chosen policy and keeps the
+// plan the cost model predicts faster: the fused rKernels' registers and
+// shared memory leave fewer vEUs per SM, which pays off only in some plans
+// (docs/PERFORMANCE.md, "Fused attention").
+enum class AttentionFusion { Auto, Fused, Unfused };
+
+// What Auto chose: both plans' predicted latencies.
+struct AttentionDecision {
+  double unfusedUs = 0, fusedUs = 0;
+  bool fused = false;
+};
+
 struct Options {
   std::string modelPath;
   // Import: symbolic batch dims are bound to `import.batch` (1 when unset).
@@ -54,7 +68,7 @@ struct Options {
   schedule::GraphTurboOptions graphturbo;  // --policy graphturbo: order, budget
   std::string device = "h100";  // preset id or device JSON path
   schedule::Constraints constraints;
-  passes::PassOptions passes;  // what the Optimize stage runs
+  AttentionFusion attention = AttentionFusion::Auto;  // what the Optimize and Schedule stages do with attention
   // Schedule edits (docs/SCHEDULE_EDITS.md) read by the Schedule stage
   // against the optimized graph; when set they replace `constraints`.
   std::string scheduleEditsFile;
@@ -69,16 +83,20 @@ struct Artifacts {
   std::shared_ptr<const ir::Graph> original;   // Import: the numeric reference
   std::shared_ptr<const ir::Graph> optimized;  // Optimize: what is scheduled
   std::vector<passes::PassRecord> passLog;
+  // Optimize, AttentionFusion::Auto: the optimized graph with attention
+  // fused, when the model has any; the Schedule stage plans both.
+  std::shared_ptr<const ir::Graph> optimizedFused;
   // Schedule (set even when validation then fails, so an editor can show
   // the rTasks an edit breaks).
   std::shared_ptr<const schedule::Plan> plan;
   double scheduleSeconds = 0;
+  std::optional<AttentionDecision> attention;  // Schedule, when it planned both ways
   std::optional<schedule::ValidationReport> validation;  // Validate
   std::shared_ptr<const sim::Trace> predicted;           // Simulate
   std::shared_ptr<const RunRecord> run;                  // Run
 
   // The graph the plan runs: the optimized graph, or the plan's own when
-  // its policy rewrote it (IOS's operator merge).
+  // its policy rewrote it (IOS's operator merge) or attention was fused.
   std::shared_ptr<const ir::Graph> planGraph() const { return plan && plan->graph ? plan->graph : optimized; }
 
   // Drops the values of `stage` and every later stage.

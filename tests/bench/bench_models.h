@@ -8,12 +8,14 @@
 
 namespace rammer::bench {
 
+// Attention is fused or not as asked (the benchmarks time each graph's
+// plans; Auto's choice between them is the pipeline's Schedule stage).
 inline ir::Result<std::shared_ptr<const ir::Graph>> optimizedModel(const std::filesystem::path& file,
-                                                                   const passes::PassOptions& passes = {}) {
+                                                                   bool fuseAttention = false) {
   pipeline::Options o;
   o.modelPath = file.string();
   o.import.batch = 1;
-  o.passes = passes;
+  o.attention = fuseAttention ? pipeline::AttentionFusion::Fused : pipeline::AttentionFusion::Unfused;
   pipeline::Pipeline p(std::move(o));
   if (const pipeline::Report r = p.run(pipeline::Stage::Import, pipeline::Stage::Optimize); !r.ok()) return r.errors();
   return p.artifacts().optimized;

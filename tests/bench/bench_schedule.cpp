@@ -78,8 +78,8 @@ int main(int argc, char** argv) {
   double launchUs = -1, barrierUs = -1;
   app.add_option("--launch-us", launchUs, "Override the device's launch overhead (sensitivity runs)");
   app.add_option("--barrier-us", barrierUs, "Override the device's barrier latency (sensitivity runs)");
-  passes::PassOptions passOptions;
-  app.add_flag("--fuse-attention", passOptions.fuseAttention, "Fuse attention into flash-attention rOperators");
+  bool fuseAttention = false;
+  app.add_flag("--fuse-attention", fuseAttention, "Fuse attention into flash-attention rOperators");
   CLI11_PARSE(app, argc, argv);
 
   auto device = device::loadDevice(deviceId);
@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
   const sim::Simulator simulator(model);
   std::vector<Row> rows;
   for (const auto& name : samples) {
-    auto optimized = bench::optimizedModel(fs::path(dir) / (name + ".onnx"), passOptions);
+    auto optimized = bench::optimizedModel(fs::path(dir) / (name + ".onnx"), fuseAttention);
     if (!optimized) {
       fmt::print(stderr, "{}: {}\n", name, optimized.errorText());
       return 1;

@@ -349,6 +349,36 @@ def case_graphturbo(a):
                  "--gt-order: sideways not in {auto,bfs,dfs}", rc=2)
 
 
+def case_attention(a):
+    # A transformer: by default (auto) both plans are predicted and the
+    # faster kept; on and off force one; the text names the choice.
+    dev = json.load(open(a.device_json))
+    for policy in ["sequential", "wavefront"]:
+        auto = schedule_json(a, a.model, policy)
+        on = schedule_json(a, a.model, policy, "--fuse-attention")
+        off = schedule_json(a, a.model, policy, "--fuse-attention=off")
+        for j in (auto, on, off):
+            check_plan_json(j, policy, dev)
+        d = auto["attention"]
+        if d is None or on["attention"] is not None or off["attention"] is not None:
+            fail(f"{policy}: attention decision auto/on/off = {d}/{on['attention']}/{off['attention']}")
+        fused = lambda j: any(k["type"] == "Attention" for k in j["kernels"])
+        if not fused(on) or fused(off):
+            fail(f"{policy}: --fuse-attention did not force the attention rOperators")
+        for key, j in (("fused_us", on), ("unfused_us", off)):
+            if not math.isclose(d[key], j["predicted_latency_us"], rel_tol=1e-9):
+                fail(f"{policy}: auto's {key} {d[key]} is not the forced plan's {j['predicted_latency_us']}")
+        if d["fused"] != (d["fused_us"] < d["unfused_us"]) or fused(auto) != d["fused"]:
+            fail(f"{policy}: auto kept the slower plan: {d}")
+        if not math.isclose(auto["predicted_latency_us"], min(d["fused_us"], d["unfused_us"]), rel_tol=1e-9):
+            fail(f"{policy}: auto's plan predicts {auto['predicted_latency_us']}, not the faster of {d}")
+    p = run([a.rammer, "-q", "schedule", a.model])
+    if "attention  fused: predicted" not in p.stdout and "attention  left unfused: predicted" not in p.stdout:
+        fail(f"the text output does not say what auto chose:\n{p.stdout[:1500]}")
+    expect_error(a, ["schedule", a.model, "--fuse-attention=sometimes"],
+                 "--fuse-attention: sometimes not in {auto,on,off}", rc=2)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", required=True)

@@ -33,21 +33,21 @@ NVCC = "/usr/local/cuda/bin/nvcc"
 
 
 def check_attention_fused(a, model):
-    """--fuse-attention must leave at least one flash-attention rOperator in the plan."""
-    p = subprocess.run([a.rammer, "-q", "schedule", model, "--fuse-attention", "--json"], capture_output=True, text=True)
+    """--fuse-attention=on must leave at least one flash-attention rOperator in the plan."""
+    p = subprocess.run([a.rammer, "-q", "schedule", model, "--fuse-attention=on", "--json"], capture_output=True, text=True)
     if p.returncode != 0:
-        sys.exit(f"FAIL: rammer schedule --fuse-attention exited with {p.returncode}: {p.stderr.strip()}")
+        sys.exit(f"FAIL: rammer schedule --fuse-attention=on exited with {p.returncode}: {p.stderr.strip()}")
     fused = sum(1 for k in json.loads(p.stdout)["kernels"] if k.get("family") == "attention")
-    print(f"plan with --fuse-attention: {fused} attention rOperator(s)")
+    print(f"plan with --fuse-attention=on: {fused} attention rOperator(s)")
     if fused == 0:
-        sys.exit("FAIL: --fuse-attention fused no attention")
+        sys.exit("FAIL: --fuse-attention=on fused no attention")
 
 
 def check_cuda_export(a, model):
     out = os.path.join(a.work, "cuda_project")
     shutil.rmtree(out, ignore_errors=True)
     p = subprocess.run([a.rammer, "-q", "export", model, "--policy", "wavefront", "--emit", "cuda", "-o", out] +
-                       (["--fuse-attention"] if a.fuse_attention else []),
+                       [f"--fuse-attention={a.attention}"],
                        capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"FAIL: rammer export --emit cuda exited with {p.returncode}: {p.stderr.strip()}")
@@ -83,8 +83,9 @@ def main():
                     help="comma-separated policies to run --backend host (the generated code on the CPU) with")
     ap.add_argument("--cuda-export", action="store_true",
                     help="export the wavefront plan as a CUDA project and build it with nvcc when installed")
-    ap.add_argument("--fuse-attention", action="store_true",
-                    help="plan the emulator, host and CUDA-export runs with attention fused (flash-attention rKernels)")
+    ap.add_argument("--attention", choices=["auto", "on", "off"], default="off",
+                    help="--fuse-attention for the emulator, host and CUDA-export runs: off (default), on (the "
+                         "flash-attention rKernels) or auto (the plan predicted faster)")
     ap.add_argument("--expect-ops", default="",
                     help="comma-separated OP=COUNT the optimized graph must hold, e.g. LayerNormalization=4,ReduceMean=0")
     a = ap.parse_args()
@@ -134,7 +135,7 @@ def main():
     runs += [("host", p) for p in filter(None, a.host_policies.split(","))]
     for backend, policy in runs:
         emu = os.path.join(a.work, f"outputs_{backend}_{policy}")
-        run(emu, ["--policy", policy] + (["--fuse-attention"] if a.fuse_attention else []), backend=backend)
+        run(emu, ["--policy", policy, f"--fuse-attention={a.attention}"], backend=backend)
         k = 0
         while os.path.isfile(os.path.join(out, f"output_{k}.pb")):
             ref = load(os.path.join(out, f"output_{k}.pb")).astype(np.float64)
@@ -148,7 +149,7 @@ def main():
                          f"at {int(bad.sum())} of {ref.size} elements")
             k += 1
 
-    if a.fuse_attention:
+    if a.attention == "on":
         check_attention_fused(a, model)
     if a.cuda_export:
         check_cuda_export(a, model)

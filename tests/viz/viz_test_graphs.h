@@ -62,4 +62,26 @@ inline ir::Graph grid(int rows, int cols) {
   return std::move(b.graph());
 }
 
+// A stem op, `layers` encoder layers named as torch.onnx.export names them
+// ("/encoder/layers.3/act1/Sigmoid"), each `opsPerLayer` alternating Relu and
+// Sigmoid plus a residual Add, then a head. Node ids: 0 the stem, then each
+// layer's ops in order, the head last.
+inline ir::Graph layered(int layers, int opsPerLayer) {
+  testing::GraphBuilder b;
+  ir::ValueId x = b.op("Relu", "/stem/Relu", {b.input("x", {1, 16})});
+  for (int l = 0; l < layers; ++l) {
+    const std::string scope = "/encoder/layers." + std::to_string(l) + "/";
+    ir::ValueId h = x;
+    for (int k = 0; k < opsPerLayer; ++k) {
+      const char* op = k % 2 ? "Sigmoid" : "Relu";
+      h = b.op(op, scope + "act" + std::to_string(k) + "/" + op, {h});
+    }
+    x = b.op("Add", scope + "Add", {x, h});
+  }
+  b.output(b.op("Relu", "/head/Relu_1", {x}));
+  auto diags = b.infer();
+  EXPECT_TRUE(diags.empty()) << ir::formatDiagnostics(diags);
+  return std::move(b.graph());
+}
+
 }  // namespace rammer::viztest

@@ -31,10 +31,29 @@ std::vector<ir::NodeId> displayOrder(const ir::Graph& graph) {
   return order;
 }
 
-GraphDisplay buildGraphDisplay(const ir::Graph& graph) {
+GraphDisplay buildGraphDisplay(const ir::Graph& graph, const std::vector<RepeatedLayer>& folded) {
   GraphDisplay d;
   const std::vector<ir::NodeId> order = displayOrder(graph);
+  std::unordered_map<ir::NodeId, const RepeatedLayer*> layerOf;
+  for (const RepeatedLayer& l : folded)
+    for (ir::NodeId id : l.nodes) layerOf.emplace(id, &l);
+  std::unordered_map<const RepeatedLayer*, int> layerBox;
   for (ir::NodeId id : order) {
+    if (auto it = layerOf.find(id); it != layerOf.end()) {
+      const RepeatedLayer& l = *it->second;
+      auto [box, added] = layerBox.emplace(&l, static_cast<int>(d.nodes.size()));
+      if (added) {
+        DisplayNode dn;
+        dn.kind = DisplayNodeKind::Layer;
+        dn.id = id;
+        dn.title = std::to_string(l.nodes.size()) + " operators";
+        dn.name = l.prefix;
+        dn.layerNodes = l.nodes;
+        d.nodes.push_back(std::move(dn));
+      }
+      d.operatorIndex.emplace(id, box->second);
+      continue;
+    }
     const ir::Node& n = graph.node(id);
     DisplayNode dn;
     dn.kind = DisplayNodeKind::Operator;
@@ -71,7 +90,7 @@ GraphDisplay buildGraphDisplay(const ir::Graph& graph) {
   // A node reading one value twice gets one edge.
   std::set<std::tuple<int, int, ir::ValueId>> seen;
   auto addEdge = [&](int from, int to, ir::ValueId v) {
-    if (from < 0 || to < 0 || !seen.emplace(from, to, v).second) return;
+    if (from < 0 || to < 0 || from == to || !seen.emplace(from, to, v).second) return;
     d.edges.push_back({from, to, v, shapeLabel(graph.value(v).type)});
   };
   for (ir::NodeId id : order) {

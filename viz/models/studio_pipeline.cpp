@@ -89,6 +89,7 @@ pipeline::Artifacts givenOf(const PipelineRequest& q) {
   pipeline::Artifacts a;
   a.original = q.original;
   a.optimized = q.optimized;
+  a.optimizedFused = q.optimizedFused;
   a.passLog = q.passLog;
   a.plan = q.plan;
   return a;
@@ -123,6 +124,7 @@ PipelineResult runPipeline(PipelineRequest request, const JobControl& control) {
   }
   r.original = std::move(a.original);
   r.optimized = std::move(a.optimized);
+  r.optimizedFused = std::move(a.optimizedFused);
   r.passLog = std::move(a.passLog);
   r.plan = std::move(a.plan);
   r.validation = std::move(a.validation);

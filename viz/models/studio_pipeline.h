@@ -68,6 +68,7 @@ struct PipelineRequest {
   // Outputs of the stages before `from` (the session's current state).
   std::shared_ptr<const ir::Graph> original;   // as imported: the numeric reference
   std::shared_ptr<const ir::Graph> optimized;  // what is scheduled
+  std::shared_ptr<const ir::Graph> optimizedFused;  // with attention fused, when it can be
   std::vector<passes::PassRecord> passLog;
   std::shared_ptr<const schedule::Plan> plan;  // for a request from Run
 
@@ -98,6 +99,7 @@ struct PipelineResult {
 
   std::shared_ptr<const ir::Graph> original;
   std::shared_ptr<const ir::Graph> optimized;
+  std::shared_ptr<const ir::Graph> optimizedFused;
   std::vector<passes::PassRecord> passLog;
   // Set by Schedule even when validation then fails (so an editor can show
   // the rTasks an edit breaks); `validation` holds the validator's report.

@@ -174,6 +174,7 @@ quint64 StudioSession::submit(PipelineStage from, PipelineStage to) {
   if (from > PipelineStage::Import) q.original = original_;
   if (from > PipelineStage::Optimize) {
     q.optimized = optimized_;
+    q.optimizedFused = optimizedFused_;
     q.passLog = passLog_;
   }
   if (from > PipelineStage::Simulate) q.plan = plan_;
@@ -245,6 +246,7 @@ void StudioSession::applyModel(PipelineResult& r) {
   requestedBatch_ = batch_;
   original_ = r.original;
   optimized_ = r.optimized;
+  optimizedFused_ = r.optimizedFused;
   passLog_ = r.passLog;
   // Edits name the old model's nodes; edits made while it loaded are pending
   // and applied with its plan.
@@ -386,7 +388,7 @@ quint64 StudioSession::exportTo(ExportKind kind, const QString& path) {
 
   const std::filesystem::path file = path.toStdString();
   auto original = original_;
-  auto optimized = optimized_;
+  auto optimized = graph();  // the plan's own when it has one (an IOS merge, attention fused)
   auto plan = plan_;
   auto predicted = predicted_;
   auto measured = measured_;

@@ -207,6 +207,7 @@ class StudioSession : public QObject {
   schedule::Constraints constraints_;
   std::shared_ptr<const ir::Graph> original_;
   std::shared_ptr<const ir::Graph> optimized_;
+  std::shared_ptr<const ir::Graph> optimizedFused_;  // Auto's alternative (attention fused)
   std::vector<passes::PassRecord> passLog_;
   std::shared_ptr<const schedule::Plan> plan_;
   std::string plannedPolicy_, plannedDevice_, plannedIosVariant_ = "parallel";  // the settings plan_ was made with

@@ -92,13 +92,14 @@ GraphNodeItem::GraphNodeItem(const DisplayNode& node, int displayIndex) : node_(
   // The full text where the box elides it.
   QString tip = qs(node_.title) + QString::fromUtf8(" \u2014 ") + qs(node_.name);
   if (!node_.expr.empty()) tip += "\n= " + qs(node_.expr);
+  if (isLayer()) tip += QStringLiteral("\nDouble-click to unfold this layer");
   setToolTip(tip);
 }
 
 LayoutSize GraphNodeItem::measure(const DisplayNode& node, bool expanded) {
   const Fonts f = fonts();
   const QFontMetricsF title(f.title), name(f.name);
-  if (node.kind != DisplayNodeKind::Operator) {
+  if (node.isTerminal()) {
     const double w = std::clamp(title.horizontalAdvance(qs(node.name)) + 2 * kPad + 8, kMinWidth, kMaxWidth);
     return {w, name.height() + title.height() + 4};
   }
@@ -168,8 +169,8 @@ void GraphNodeItem::setCurrentMatch(bool current) {
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
   painter->save();
-  if (node_.kind == DisplayNodeKind::Operator) paintOperator(painter, lod);
-  else paintTerminal(painter, lod);
+  if (node_.isTerminal()) paintTerminal(painter, lod);
+  else paintOperator(painter, lod);
 
   // Outlines: selection wins over search; the current hit is thicker.
   QColor outline;
@@ -207,6 +208,12 @@ void GraphNodeItem::paintOperator(QPainter* p, double lod) {
     QPainterPath head;
     head.addRoundedRect(QRectF(box_.left(), box_.top(), box_.width(), header), kRadius, kRadius);
     p->drawPath(head);
+  } else if (isLayer()) {
+    // A folded layer: a box with a dashed frame, "a stack of operators".
+    p->setBrush(QColor(0xEC, 0xEF, 0xF1));
+    p->setPen(QPen(QColor(0x54, 0x6E, 0x7A), 1.5, Qt::DashLine));
+    p->drawRoundedRect(box_.adjusted(1, 1, -1, -1), kRadius, kRadius);
+    p->setPen(Qt::NoPen);
   } else {
     p->setBrush(fill);
     p->drawRoundedRect(box_, kRadius, kRadius);
@@ -229,7 +236,7 @@ void GraphNodeItem::paintOperator(QPainter* p, double lod) {
     p->drawText(QPointF(t.left() - 4 - bw, t.bottom() - 2), b);
     textRight = t.left() - 4 - bw - 4;
   }
-  p->setPen(text);
+  p->setPen(isLayer() ? QColor(0x26, 0x32, 0x38) : text);
   const double y0 = box_.top() + kPad / 2;
   p->setFont(f.title);
   p->drawText(QRectF(box_.left() + kPad, y0, textRight - box_.left() - kPad, titleFm.height()),

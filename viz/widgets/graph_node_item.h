@@ -3,7 +3,8 @@
 // colour with its op type and name (Netron's look), or a graph input/output
 // as a light pill. A fused group (FusedElementwise that replaced several
 // ops) has a +/− toggle; expanded, it lists the fused ops and the
-// expression below its header.
+// expression below its header. A folded repeated layer is a dashed box with
+// its scope and operator count.
 #include <QFont>
 #include <QGraphicsItem>
 #include <QRectF>
@@ -31,6 +32,7 @@ class GraphNodeItem : public QGraphicsItem {
   const DisplayNode& node() const { return node_; }
   int displayIndex() const { return index_; }
   bool isOperator() const { return node_.kind == DisplayNodeKind::Operator; }
+  bool isLayer() const { return node_.kind == DisplayNodeKind::Layer; }
 
   // Places the box centred on `centre` with the given size.
   void place(QPointF centre, QSizeF size);

@@ -32,6 +32,9 @@ GraphPage::GraphPage(QWidget* parent) : QWidget(parent), view_(new GraphView(thi
   bar->addSeparator();
   bar->addAction(view_->expandAllAction());
   bar->addAction(view_->collapseAllAction());
+  bar->addSeparator();
+  bar->addAction(view_->foldLayersAction());
+  bar->addAction(view_->unfoldLayersAction());
 
   status_ = new QLabel(this);
   status_->setContentsMargins(6, 2, 6, 2);

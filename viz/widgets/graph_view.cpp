@@ -23,6 +23,9 @@ constexpr double kMaxZoom = 4.0;
 constexpr double kZoomStep = 1.25;
 constexpr double kMargin = 40;        // scene padding around the drawing
 constexpr double kReadableZoom = 0.3; // below this a first view is unreadable
+// Graphs with more operators open with their repeated layers folded:
+// BERT-base's 324 would otherwise be a column some 20,000 points tall.
+constexpr size_t kFoldLayersAbove = 150;
 
 LayoutJobResult runLayout(LayoutRequest request, quint64 generation, std::shared_ptr<std::atomic<quint64>> latest) {
   LayoutJobResult r;
@@ -73,6 +76,12 @@ GraphView::GraphView(QWidget* parent)
   connect(zoomOut_, &QAction::triggered, this, &GraphView::zoomOut);
   connect(resetZoom_, &QAction::triggered, this, &GraphView::resetZoom);
   connect(fit_, &QAction::triggered, this, &GraphView::fitToView);
+  foldLayers_ = makeAction(this, tr("Fold Repeated Layers"), {});
+  unfoldLayers_ = makeAction(this, tr("Unfold Layers"), {});
+  foldLayers_->setToolTip(tr("Show each repeated layer (encoder layer, block) as one box"));
+  unfoldLayers_->setToolTip(tr("Show every operator of every layer"));
+  connect(foldLayers_, &QAction::triggered, this, [this] { setAllLayersFolded(true); });
+  connect(unfoldLayers_, &QAction::triggered, this, [this] { setAllLayersFolded(false); });
   connect(expandAll_, &QAction::triggered, this, [this] { setAllFusedGroupsExpanded(true); });
   connect(collapseAll_, &QAction::triggered, this, [this] { setAllFusedGroupsExpanded(false); });
 }
@@ -95,7 +104,31 @@ void GraphView::setGraph(std::shared_ptr<const ir::Graph> graph) {
   hasPendingSelection_ = false;
   anchorIndex_ = -1;
   graph_ = std::move(graph);
-  display_ = graph_ ? buildGraphDisplay(*graph_) : GraphDisplay{};
+  layers_ = graph_ ? findRepeatedLayers(*graph_) : std::vector<RepeatedLayer>{};
+  folded_.clear();
+  if (graph_ && graph_->numNodes() > kFoldLayersAbove)
+    for (const RepeatedLayer& l : layers_) folded_.insert(l.prefix);
+  foldLayers_->setEnabled(!layers_.empty());
+  unfoldLayers_->setEnabled(!layers_.empty());
+  centreAfterLayout_ = -1;
+  rebuildDisplay(-1);
+}
+
+void GraphView::rebuildDisplay(int centreNode) {
+  // The selection is by node id and outlives the boxes.
+  const QList<int> selection = selectedNodes();
+  programmaticSelection_ = true;
+  scene_->clear();
+  programmaticSelection_ = false;
+  nodeItems_.clear();
+  edgeItems_.clear();
+  expanded_.clear();
+  std::vector<RepeatedLayer> folded;
+  for (const RepeatedLayer& l : layers_)
+    if (folded_.count(l.prefix)) folded.push_back(l);
+  display_ = graph_ ? buildGraphDisplay(*graph_, folded) : GraphDisplay{};
+  if (!selection.isEmpty()) selectNodes(selection);  // pending until the layout
+  centreAfterLayout_ = centreNode;
   scene_->setSceneRect(QRectF());
   if (!graph_) {
     latest_->store(++generation_);  // drop any layout in flight
@@ -183,6 +216,11 @@ void GraphView::applyLayout(const GraphLayout& layout) {
       if (!nodeItems_.empty()) centerOn(nodeItems_.front());
     }
     if (current_ >= 0) goToMatch(current_);
+    if (centreAfterLayout_ >= 0) {
+      setZoom(1.0);
+      centerOnNode(centreAfterLayout_);
+      centreAfterLayout_ = -1;
+    }
   } else if (anchorIndex_ >= 0 && anchorIndex_ < static_cast<int>(nodeItems_.size())) {
     centerOn(nodeItems_[static_cast<size_t>(anchorIndex_)]->centre() + anchorOffset_);
   }
@@ -197,8 +235,12 @@ GraphNodeItem* GraphView::operatorItem(int nodeId) const {
 QList<int> GraphView::selectedNodes() const {
   QList<int> ids;
   if (nodeItems_.empty() && hasPendingSelection_) return pendingSelection_;
-  for (GraphNodeItem* item : nodeItems_)
-    if (item->isSelected() && item->isOperator()) ids << item->node().id;
+  for (GraphNodeItem* item : nodeItems_) {
+    if (!item->isSelected()) continue;
+    if (item->isOperator()) ids << item->node().id;
+    else if (item->isLayer())
+      for (ir::NodeId id : item->node().layerNodes) ids << id;
+  }
   return ids;
 }
 
@@ -215,7 +257,7 @@ void GraphView::selectNodes(const QList<int>& nodeIds) {
   scene_->clearSelection();
   GraphNodeItem* first = nullptr;
   for (int id : nodeIds) {
-    if (GraphNodeItem* item = operatorItem(id)) {
+    if (GraphNodeItem* item = operatorItem(id)) {  // a folded layer's box for its operators
       item->setSelected(true);
       if (!first) first = item;
     }
@@ -330,6 +372,26 @@ void GraphView::toggleFused(GraphNodeItem* item) {
   setFusedGroupExpanded(item->node().id, !item->isExpanded());
 }
 
+// ---- repeated layers --------------------------------------------------------
+
+void GraphView::setLayerFolded(const std::string& prefix, bool folded) {
+  const auto it = std::find_if(layers_.begin(), layers_.end(), [&](const RepeatedLayer& l) { return l.prefix == prefix; });
+  if (it == layers_.end() || isLayerFolded(prefix) == folded) return;
+  if (folded) folded_.insert(prefix);
+  else folded_.erase(prefix);
+  // Unfolded, the person wants to read its operators: start at its first.
+  rebuildDisplay(folded ? -1 : it->nodes.front());
+}
+
+void GraphView::setAllLayersFolded(bool folded) {
+  std::set<std::string> want;
+  if (folded)
+    for (const RepeatedLayer& l : layers_) want.insert(l.prefix);
+  if (want == folded_) return;
+  folded_ = std::move(want);
+  rebuildDisplay(-1);
+}
+
 // ---- zoom and pan -----------------------------------------------------------
 
 double GraphView::zoom() const { return transform().m11(); }
@@ -429,6 +491,7 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
   GraphNodeItem* item = nodeItemAt(event->position().toPoint());
   if (item && event->button() == Qt::LeftButton) {
     if (item->node().isFusedGroup()) toggleFused(item);
+    else if (item->isLayer()) setLayerFolded(item->node().name, false);
     else if (item->isOperator()) emit nodeActivated(item->node().id);
     event->accept();
     return;

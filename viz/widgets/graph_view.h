@@ -2,8 +2,10 @@
 // The data-flow graph: Graphviz dot layout computed off the UI thread, drawn
 // top-down in a QGraphicsScene (operators coloured by category, shapes on
 // edges). Wheel or Ctrl+= / Ctrl+- zoom, dragging the background pans, F
-// fits; fused groups expand and collapse; search highlights and centres
-// matches.
+// fits; fused groups expand and collapse; repeated layers (encoder layers,
+// blocks; viz/models/layer_folding.h) fold into one box each, by default
+// when the graph is too big to read whole, and unfold on a double-click;
+// search highlights and centres matches.
 //
 // Selection is by ir::NodeId (operators only; graph input/output pills are
 // not operators). nodeSelected is emitted for the user's changes only, and
@@ -17,6 +19,8 @@
 #include <atomic>
 #include <optional>
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/ir/graph.h"
@@ -69,6 +73,13 @@ class GraphView : public QGraphicsView {
   void setFusedGroupExpanded(int nodeId, bool expanded);
   void setAllFusedGroupsExpanded(bool expanded);
 
+  // Repeated layers (viz/models/layer_folding.h), each folded or not; a
+  // change rebuilds the drawing (the selection stays).
+  const std::vector<RepeatedLayer>& repeatedLayers() const { return layers_; }
+  bool isLayerFolded(const std::string& prefix) const { return folded_.count(prefix) > 0; }
+  void setLayerFolded(const std::string& prefix, bool folded);
+  void setAllLayersFolded(bool folded);
+
   // Scene rectangle of an operator's box; null before the layout or when
   // the node is not shown.
   QRectF nodeRect(int nodeId) const;
@@ -81,6 +92,8 @@ class GraphView : public QGraphicsView {
   QAction* fitAction() const { return fit_; }
   QAction* expandAllAction() const { return expandAll_; }
   QAction* collapseAllAction() const { return collapseAll_; }
+  QAction* foldLayersAction() const { return foldLayers_; }
+  QAction* unfoldLayersAction() const { return unfoldLayers_; }
 
  public slots:
   // Selects exactly these operators (unknown ids are ignored) and brings the
@@ -124,6 +137,7 @@ class GraphView : public QGraphicsView {
   GraphNodeItem* operatorItem(int nodeId) const;
   GraphNodeItem* nodeItemAt(const QPoint& viewportPos) const;
   void toggleFused(GraphNodeItem* item);
+  void rebuildDisplay(int centreNode);
 
   QGraphicsScene* scene_ = nullptr;
   std::shared_ptr<const ir::Graph> graph_;
@@ -131,6 +145,9 @@ class GraphView : public QGraphicsView {
   std::vector<GraphNodeItem*> nodeItems_;  // by display index; empty until the first layout
   std::vector<GraphEdgeItem*> edgeItems_;
   QSet<int> expanded_;  // display indices of expanded fused groups
+  std::vector<RepeatedLayer> layers_;
+  std::set<std::string> folded_;  // prefixes of the folded layers
+  int centreAfterLayout_ = -1;    // a node to centre at 100 % when the rebuilt drawing arrives
   QList<int> pendingSelection_;
   bool hasPendingSelection_ = false;
 
@@ -156,6 +173,8 @@ class GraphView : public QGraphicsView {
   QAction* fit_ = nullptr;
   QAction* expandAll_ = nullptr;
   QAction* collapseAll_ = nullptr;
+  QAction* foldLayers_ = nullptr;
+  QAction* unfoldLayers_ = nullptr;
 };
 
 }  // namespace rammer::viz

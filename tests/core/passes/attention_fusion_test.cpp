@@ -64,7 +64,7 @@ TEST(AttentionFusion, EveryScaleAndMaskFormFusesWithEqualOutputs) {
     const ir::Node& a = b.graph().node(b.graph().value(b.graph().outputs()[0]).producer);
     EXPECT_EQ(a.inputs.size(), c.mask ? 4u : 3u);
     EXPECT_FLOAT_EQ(a.attrs.getFloat("scale", 0), c.scale == S::Div ? 0.5f : c.scale == S::None ? 1.0f : 0.35f);
-    EXPECT_EQ(a.name, "context");
+    EXPECT_EQ(a.name, "context+attention");
     const auto after = firstOutput(b.graph(), inputs());
     ASSERT_EQ(after.size(), before.size());
     for (size_t i = 0; i < before.size(); ++i) EXPECT_NEAR(after[i], before[i], 1e-5f) << i;

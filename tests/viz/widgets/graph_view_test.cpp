@@ -8,6 +8,10 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <functional>
+
+#include "core/passes/pass_manager.h"
+#include "samples/zoo/sample_catalog.h"
 #include "tests/viz/viz_test_graphs.h"
 #include "viz/models/node_search.h"
 
@@ -230,6 +234,91 @@ TEST(GraphView, TwoThousandNodeGraphStaysUsable) {
   EXPECT_LT(view.zoom(), 0.3);
   QPixmap shot = view.grab();  // paints every box at low detail
   EXPECT_FALSE(shot.isNull());
+}
+
+}  // namespace
+}  // namespace rammer::viz
+
+namespace rammer::viz {
+namespace {
+
+// Unfolding: waits for the relayout a fold change starts.
+void waitRelayout(GraphView& view, const std::function<void()>& change) {
+  QSignalSpy done(&view, &GraphView::layoutFinished);
+  change();
+  ASSERT_TRUE(done.wait(kLayoutWaitMs));
+}
+
+// Issue #16 item 6: a big model opens with each repeated layer as one box;
+// the layer unfolds on a double-click and all fold and unfold by action,
+// keeping the selection.
+TEST(GraphView, BigGraphsOpenWithRepeatedLayersFolded) {
+  GraphView view;
+  view.resize(1000, 700);
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  const auto g = shared(viztest::layered(12, 12));  // 158 operators
+  showAndWait(view, g);
+  ASSERT_EQ(view.repeatedLayers().size(), 12u);
+  for (const RepeatedLayer& l : view.repeatedLayers()) EXPECT_TRUE(view.isLayerFolded(l.prefix)) << l.prefix;
+  EXPECT_EQ(view.display().nodes.size(), 16u);  // stem, 12 layers, head, input, output
+
+  // An operator of a folded layer selects its layer's box; the box stands
+  // for all its operators.
+  const RepeatedLayer layer3 = view.repeatedLayers()[3];
+  view.selectNodes({layer3.nodes[5]});
+  QList<int> members;
+  for (ir::NodeId id : layer3.nodes) members << id;
+  EXPECT_EQ(view.selectedNodes(), members);
+  EXPECT_EQ(view.nodeRect(layer3.nodes[0]), view.nodeRect(layer3.nodes[5]));
+
+  // A double-click unfolds it: its operators get their own boxes.
+  const QRectF box = view.nodeRect(layer3.nodes[0]);
+  view.centerOn(box.center());
+  waitRelayout(view, [&] { QTest::mouseDClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(box.center())); });
+  EXPECT_FALSE(view.isLayerFolded(layer3.prefix));
+  EXPECT_TRUE(view.isLayerFolded(view.repeatedLayers()[4].prefix));
+  EXPECT_EQ(view.display().nodes.size(), 16u - 1 + layer3.nodes.size());
+  EXPECT_NE(view.nodeRect(layer3.nodes[0]), view.nodeRect(layer3.nodes[5]));
+  EXPECT_EQ(view.selectedNodes(), members) << "the selection outlives the fold";
+
+  waitRelayout(view, [&] { view.unfoldLayersAction()->trigger(); });
+  EXPECT_EQ(view.display().nodes.size(), 160u);
+  waitRelayout(view, [&] { view.foldLayersAction()->trigger(); });
+  EXPECT_EQ(view.display().nodes.size(), 16u);
+  QPixmap shot = view.grab();  // paints the layer boxes
+  EXPECT_FALSE(shot.isNull());
+}
+
+TEST(GraphView, SmallGraphsOpenUnfolded) {
+  GraphView view;
+  showAndWait(view, shared(viztest::layered(2, 3)));
+  ASSERT_EQ(view.repeatedLayers().size(), 2u);
+  EXPECT_FALSE(view.isLayerFolded(view.repeatedLayers()[0].prefix));
+  EXPECT_EQ(view.display().nodes.size(), 1u + 2 * 4 + 1 + 2);
+  EXPECT_TRUE(view.foldLayersAction()->isEnabled());
+  showAndWait(view, shared(viztest::diamond()));
+  EXPECT_FALSE(view.foldLayersAction()->isEnabled()) << "nothing to fold";
+}
+
+// The full BERT-base sample (12 encoder layers, 324 operators after the
+// passes) reads as its diagram: 12 layer boxes.
+TEST(GraphView, BertBaseFoldsIntoTwelveLayers) {
+  const auto catalog = samples::sampleCatalog();
+  ir::Graph g = samples::findSample(catalog, "bert_base")->build({});
+  passes::PassContext ctx;
+  ASSERT_TRUE(passes::standardPipeline().run(g, ctx).ok());
+  g.compact();
+  GraphView view;
+  view.resize(1400, 900);
+  QSignalSpy done(&view, &GraphView::layoutFinished);
+  showAndWait(view, shared(std::move(g)));
+  std::printf("[ layout   ] BERT-base, layers folded: %.2f s\n", done.first().first().toDouble());
+  ASSERT_EQ(view.repeatedLayers().size(), 12u);
+  size_t layerBoxes = 0;
+  for (const DisplayNode& n : view.display().nodes) layerBoxes += n.kind == DisplayNodeKind::Layer;
+  EXPECT_EQ(layerBoxes, 12u);
+  EXPECT_LT(view.display().nodes.size(), 20u);
 }
 
 }  // namespace
