@@ -11,5 +11,6 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global);
 Command addScheduleCommand(CLI::App& app, const GlobalOptions& global);
 Command addExportCommand(CLI::App& app, const GlobalOptions& global);
 Command addProfileCommand(CLI::App& app, const GlobalOptions& global);
+Command addCompareCommand(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace rammer::cli

@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", global.quiet, "No progress messages on stderr");
   std::vector<Command> commands = {addInfoCommand(app, global), addRunCommand(app, global),
                                   addScheduleCommand(app, global), addExportCommand(app, global),
-                                  addProfileCommand(app, global)};
+                                  addProfileCommand(app, global), addCompareCommand(app, global)};
 
   try {
     app.parse(argc, argv);

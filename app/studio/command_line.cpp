@@ -19,7 +19,15 @@ StudioCommandLine parseCommandLine(const QStringList& arguments) {
                             QStringLiteral("DEVICE"));
   QCommandLineOption batch(QStringLiteral("batch"), QStringLiteral("Bind symbolic batch dims to N (default 1)"),
                            QStringLiteral("N"), QStringLiteral("1"));
-  parser.addOptions({quit, policy, device, batch});
+  QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                QStringLiteral("Render a view of MODEL once it is scheduled to FILE (PNG) and quit"),
+                                QStringLiteral("FILE"));
+  QCommandLineOption view(QStringLiteral("view"),
+                          QStringLiteral("With --screenshot: %1 (default main)").arg(screenshotViews().join(QLatin1String(", "))),
+                          QStringLiteral("VIEW"), QStringLiteral("main"));
+  QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshot: window size (default 1400x900)"),
+                          QStringLiteral("WxH"), QStringLiteral("1400x900"));
+  parser.addOptions({quit, policy, device, batch, screenshot, view, size});
 
   StudioCommandLine out;
   if (!parser.parse(arguments)) {
@@ -42,6 +50,30 @@ StudioCommandLine parseCommandLine(const QStringList& arguments) {
   out.quitAfterLoad = parser.isSet(quit);
   if (out.quitAfterLoad && out.model.isEmpty() && out.error.isEmpty())
     out.error = QStringLiteral("--quit-after-load needs a MODEL");
+  if (!out.error.isEmpty()) return out;
+  if (!parser.isSet(screenshot)) {
+    if (parser.isSet(view) || parser.isSet(size)) out.error = QStringLiteral("--view and --size go with --screenshot");
+    return out;
+  }
+  ScreenshotRequest shot;
+  shot.file = parser.value(screenshot);
+  shot.view = parser.value(view);
+  if (!screenshotViews().contains(shot.view)) {
+    out.error = QStringLiteral("--view '%1' is not one of %2").arg(shot.view, screenshotViews().join(QLatin1String(", ")));
+    return out;
+  }
+  const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+  bool wOk = false, hOk = false;
+  const int w = wh.size() == 2 ? wh[0].toInt(&wOk) : 0, h = wh.size() == 2 ? wh[1].toInt(&hOk) : 0;
+  if (!wOk || !hOk || w < 200 || h < 150 || w > 8192 || h > 8192) {
+    out.error = QStringLiteral("--size must be WxH between 200x150 and 8192x8192, not '%1'").arg(parser.value(size));
+    return out;
+  }
+  shot.size = QSize(w, h);
+  if (shot.file.isEmpty()) out.error = QStringLiteral("--screenshot needs a FILE");
+  else if (out.model.isEmpty()) out.error = QStringLiteral("--screenshot needs a MODEL");
+  if (out.quitAfterLoad && out.error.isEmpty()) out.error = QStringLiteral("--screenshot and --quit-after-load exclude each other");
+  out.screenshot = shot;
   return out;
 }
 

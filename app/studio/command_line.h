@@ -1,12 +1,17 @@
 #pragma once
 // rammer-studio's command line:
 //   rammer-studio [MODEL] [--policy P] [--device D] [--batch N] [--quit-after-load]
+//                 [--screenshot FILE.png [--view main|graph|timeline|compare] [--size WxH]]
 // --quit-after-load (smoke tests, scripts): load, schedule and simulate
 // MODEL, print one "loaded ..." line and exit 0, or print the error and
-// exit 1; no dialogs.
+// exit 1; no dialogs. --screenshot renders a view of MODEL to a PNG and
+// exits the same way (app/studio/headless_run.h).
 #include <QString>
 #include <QStringList>
 #include <cstdint>
+#include <optional>
+
+#include "app/studio/headless_run.h"
 
 namespace rammer::studio {
 
@@ -16,6 +21,7 @@ struct StudioCommandLine {
   QString device;
   int64_t batch = 1;
   bool quitAfterLoad = false;
+  std::optional<ScreenshotRequest> screenshot;
   QString error;  // a usage error to print (exit 2); empty when fine
 };
 

@@ -1,4 +1,5 @@
 // rammer-studio [MODEL] [--policy P] [--device D] [--batch N] [--quit-after-load]
+//               [--screenshot FILE.png [--view V] [--size WxH]]
 #include <QApplication>
 #include <QTemporaryDir>
 #include <cstdio>
@@ -20,9 +21,11 @@ int main(int argc, char** argv) {
 
   rammer::studio::MainWindowOptions options;
   options.quitAfterLoad = commandLine.quitAfterLoad;
-  // A smoke run leaves the person's layout and recent files alone.
+  options.screenshot = commandLine.screenshot;
+  // A smoke run or a screenshot leaves the person's layout and recent files alone.
   QTemporaryDir scratch;
-  if (options.quitAfterLoad && scratch.isValid()) options.settingsFile = scratch.filePath(QStringLiteral("studio.ini"));
+  if ((options.quitAfterLoad || options.screenshot) && scratch.isValid())
+    options.settingsFile = scratch.filePath(QStringLiteral("studio.ini"));
 
   rammer::studio::MainWindow window(options);
   window.show();

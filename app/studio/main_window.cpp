@@ -23,6 +23,7 @@
 #include "app/studio/pipeline_toolbar.h"
 #include "app/studio/recent_files.h"
 #include "app/studio/run_target_actions.h"
+#include "app/studio/headless_run.h"
 #include "app/studio/status_panel.h"
 #include "app/studio/studio_docks.h"
 #include "app/studio/studio_exports.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   updateActions();
   editing_ = new EditingController(this);  // undo stack, Edit menu, Compare window
   restoreLayout();
+  if (options_.quitAfterLoad || options_.screenshot) headless_ = new HeadlessRun(this, options_.screenshot);
   probeCapability();
   status_->setMessage(tr("Open an ONNX model (Ctrl+O), drop one here, or pick a recent file."));
 }
@@ -302,25 +304,7 @@ void MainWindow::onDiagnosticsChanged() {
 
 void MainWindow::onJobFinished(quint64 job, bool ok) {
   updateActions();
-  if (!options_.quitAfterLoad || job != loadJob_) return;
-  if (ok && session_->plan() && session_->predictedTrace()) {
-    const auto& plan = *session_->plan();
-    std::printf("loaded %s: %zu nodes after optimization; %s on %s: %zu program(s), %zu rTasks; predicted %.1f us\n",
-                qPrintable(session_->modelPath()), session_->graph()->numNodes(), plan.policy.c_str(),
-                plan.device.id.c_str(), plan.programs.size(), plan.numRTasks(), session_->predictedTrace()->totalUs);
-    std::fflush(stdout);
-    QApplication::exit(0);
-    return;
-  }
-  QString error = tr("loading failed");
-  for (const auto& d : session_->diagnostics())
-    if (d.diagnostic.severity == ir::Severity::Error) {
-      error = viz::stageLabel(d.stage) + QStringLiteral(": ") + QString::fromStdString(ir::formatDiagnostic(d.diagnostic));
-      break;
-    }
-  std::fprintf(stderr, "rammer-studio: error: %s\n", qPrintable(error));
-  std::fflush(stderr);
-  QApplication::exit(1);
+  if (headless_ && job == loadJob_) headless_->loadFinished(ok);
 }
 
 void MainWindow::updateActions() {

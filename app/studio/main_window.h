@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "app/studio/command_line.h"
+#include "app/studio/headless_run.h"
 #include "core/runtime/cuda_probe.h"
 #include "viz/models/capability_report.h"
 #include "viz/models/studio_session.h"
@@ -48,6 +49,7 @@ class RecentFiles;
 class RunTargetActions;
 class StatusPanel;
 class StudioDocks;
+class HeadlessRun;
 class StudioExports;
 class TimelinePage;
 
@@ -55,6 +57,8 @@ struct MainWindowOptions {
   QString settingsFile;  // an INI file; empty: the user's settings for rammer-studio
   // Load, print one line (or the error) and exit with 0 (or 1); no dialogs.
   bool quitAfterLoad = false;
+  // Load, render a view to a PNG and exit likewise (app/studio/headless_run.h).
+  std::optional<ScreenshotRequest> screenshot;
   // Used instead of probing the machine (tests); absent: probed on a worker.
   std::optional<runtime::CudaCapability> capability;
 };
@@ -140,7 +144,8 @@ class MainWindow : public QMainWindow {
   PipelineToolBar* toolbar_ = nullptr;
   QHash<QString, QAction*> actions_;
 
-  quint64 loadJob_ = 0;  // --quit-after-load waits for this one
+  quint64 loadJob_ = 0;  // --quit-after-load and --screenshot wait for this one
+  HeadlessRun* headless_ = nullptr;  // with --quit-after-load or --screenshot
   QFutureWatcher<viz::CapabilityReport> probe_;
 };
 

@@ -212,6 +212,45 @@ def case_studio(a):
         fail(f"studio accepted a junk file: exit {p.returncode}\n{p.stderr}")
 
 
+def case_screenshot(a):
+    # Each view of the model rendered headless: a PNG of the asked size
+    # (main) with real content, not one flat colour; bad requests refused.
+    from PIL import Image
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = fresh_dir(os.path.join(a.work, "screenshot"))
+
+    def studio(args, rc):
+        p = subprocess.run([a.studio] + args, capture_output=True, text=True, timeout=600, env=env)
+        if p.returncode != rc:
+            fail(f"rammer-studio {' '.join(args)}: exit {p.returncode}, expected {rc}\n{p.stdout}\n{p.stderr}")
+        return p
+
+    for view in ["main", "graph", "timeline", "compare"]:
+        png = os.path.join(out, view + ".png")
+        p = studio(["--screenshot", png, "--view", view, "--size", "1200x800", a.model], 0)
+        if f"the {view} view" not in p.stdout:
+            fail(f"--view {view}: stdout does not say what was written: {p.stdout}")
+        img = Image.open(png).convert("RGB")
+        if view == "main" and img.size != (1200, 800):
+            fail(f"--view main --size 1200x800 wrote a {img.size} image")
+        counted = img.getcolors(maxcolors=1 << 16)  # None: more colours than that, certainly not blank
+        colours = len(counted) if counted else 1 << 16
+        dominant = max(n for n, _ in counted) / (img.size[0] * img.size[1]) if counted else 0.0
+        print(f"{view}: {img.size[0]}x{img.size[1]}, {colours} colours, the commonest covers {dominant:.0%}")
+        if colours < 32 or dominant > 0.97:
+            fail(f"--view {view}: the image looks blank ({colours} colours, {dominant:.0%} one colour)")
+
+    bad = [(["--screenshot", os.path.join(out, "x.png"), "--view", "sideways", a.model], 2, "--view 'sideways' is not one of"),
+           (["--screenshot", os.path.join(out, "x.png"), "--size", "big", a.model], 2, "--size must be WxH"),
+           (["--screenshot", os.path.join(out, "x.png")], 2, "--screenshot needs a MODEL"),
+           (["--screenshot", os.path.join(out, "no", "such", "dir", "x.png"), a.model], 1, "cannot write the screenshot"),
+           (["--screenshot", os.path.join(out, "x.png"), os.path.join(out, "missing.onnx")], 1, "not found")]
+    for args, rc, text in bad:
+        p = studio(args, rc)
+        if text not in p.stderr:
+            fail(f"rammer-studio {' '.join(args)}: stderr lacks {text!r}:\n{p.stderr}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", required=True)

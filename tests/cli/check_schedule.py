@@ -379,6 +379,37 @@ def case_attention(a):
                  "--fuse-attention: sometimes not in {auto,on,off}", rc=2)
 
 
+def case_compare(a):
+    # rammer compare: one row per policy, each the plan `rammer schedule`
+    # makes with that policy; speedups are over sequential.
+    p = run([a.rammer, "-q", "compare", a.model, "--json"])
+    j = json.loads(p.stdout)
+    rows = {r["policy"]: r for r in j["policies"]}
+    if sorted(rows) != sorted(POLICIES):
+        fail(f"compare rows {sorted(rows)}, expected {sorted(POLICIES)}")
+    seq = rows["sequential"]["predicted_latency_us"]
+    for policy, r in rows.items():
+        if not r["ok"] or r["error"] is not None:
+            fail(f"{policy}: {r['error']}")
+        s = schedule_json(a, a.model, policy)
+        for key, skey in [("predicted_latency_us", "predicted_latency_us"), ("barriers", "barriers"),
+                          ("veus", "veus"), ("dram_bytes", "dram_bytes"), ("sm_efficiency", "sm_efficiency")]:
+            if not math.isclose(r[key], s[skey], rel_tol=1e-9, abs_tol=1e-12):
+                fail(f"{policy}: compare's {key} {r[key]} differs from schedule's {s[skey]}")
+        if r["programs"] != len(s["programs"]):
+            fail(f"{policy}: compare says {r['programs']} programs, schedule {len(s['programs'])}")
+        if not math.isclose(r["speedup_vs_sequential"], seq / r["predicted_latency_us"], rel_tol=1e-12):
+            fail(f"{policy}: speedup {r['speedup_vs_sequential']} is not sequential's latency over its own")
+    text = run([a.rammer, "-q", "compare", a.model, "--policies", "sequential,wavefront"]).stdout
+    for word in ["latency us", "speedup", "vEU util", "sequential", "wavefront", "1.00x"]:
+        if word not in text:
+            fail(f"compare's table lacks {word!r}:\n{text}")
+    if "greedy" in text:
+        fail(f"--policies sequential,wavefront still planned greedy:\n{text}")
+    expect_error(a, ["compare", a.model, "--policies", "wavefront,sideways"], "sideways not in", rc=2)
+    expect_error(a, ["compare", os.path.join(a.work, "missing.onnx")], "not found", rc=1)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", required=True)
