@@ -93,12 +93,6 @@ GraphView::GraphView(QWidget* parent)
 GraphView::~GraphView() { disconnect(scene_, nullptr, this, nullptr); }
 
 void GraphView::setGraph(std::shared_ptr<const ir::Graph> graph) {
-  programmaticSelection_ = true;
-  scene_->clear();
-  programmaticSelection_ = false;
-  nodeItems_.clear();
-  edgeItems_.clear();
-  expanded_.clear();
   matches_.clear();
   current_ = -1;
   hasPendingSelection_ = false;
@@ -110,13 +104,12 @@ void GraphView::setGraph(std::shared_ptr<const ir::Graph> graph) {
     for (const RepeatedLayer& l : layers_) folded_.insert(l.prefix);
   foldLayers_->setEnabled(!layers_.empty());
   unfoldLayers_->setEnabled(!layers_.empty());
-  centreAfterLayout_ = -1;
-  rebuildDisplay(-1);
+  rebuildDisplay(-1, false);
 }
 
-void GraphView::rebuildDisplay(int centreNode) {
-  // The selection is by node id and outlives the boxes.
-  const QList<int> selection = selectedNodes();
+void GraphView::rebuildDisplay(int centreNode, bool keepSelection) {
+  // The selection is by node id and outlives the boxes (not the graph).
+  const QList<int> selection = keepSelection ? selectedNodes() : QList<int>();
   programmaticSelection_ = true;
   scene_->clear();
   programmaticSelection_ = false;

@@ -137,7 +137,9 @@ class GraphView : public QGraphicsView {
   GraphNodeItem* operatorItem(int nodeId) const;
   GraphNodeItem* nodeItemAt(const QPoint& viewportPos) const;
   void toggleFused(GraphNodeItem* item);
-  void rebuildDisplay(int centreNode);
+  // New boxes for the current graph and folds; `centreNode` (>= 0) is shown
+  // at 100 % once drawn.
+  void rebuildDisplay(int centreNode, bool keepSelection = true);
 
   QGraphicsScene* scene_ = nullptr;
   std::shared_ptr<const ir::Graph> graph_;
