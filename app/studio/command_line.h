@@ -1,7 +1,7 @@
 #pragma once
 // rammer-studio's command line:
 //   rammer-studio [MODEL] [--policy P] [--device D] [--batch N] [--quit-after-load]
-//                 [--screenshot FILE.png [--view main|graph|timeline|compare] [--size WxH]]
+//                 [--screenshot FILE.png [--view main|graph|timeline|teach|compare] [--size WxH]]
 // --quit-after-load (smoke tests, scripts): load, schedule and simulate
 // MODEL, print one "loaded ..." line and exit 0, or print the error and
 // exit 1; no dialogs. --screenshot renders a view of MODEL to a PNG and

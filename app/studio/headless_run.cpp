@@ -25,6 +25,7 @@ constexpr qint64 kGiveUpMs = 15 * 60 * 1000;  // a bound, not a timing: layouts 
 QString dockOf(const QString& view) {
   if (view == QLatin1String("graph")) return QStringLiteral("Graph");
   if (view == QLatin1String("timeline")) return QStringLiteral("Timeline");
+  if (view == QLatin1String("teach")) return QStringLiteral("Teach");
   return {};
 }
 
@@ -32,7 +33,7 @@ QString dockOf(const QString& view) {
 
 const QStringList& screenshotViews() {
   static const QStringList views = {QStringLiteral("main"), QStringLiteral("graph"), QStringLiteral("timeline"),
-                                    QStringLiteral("compare")};
+                                    QStringLiteral("teach"), QStringLiteral("compare")};
   return views;
 }
 

@@ -3,7 +3,7 @@
 // and the reason on stderr:
 // - --quit-after-load MODEL: load, schedule, simulate, print one line;
 // - --screenshot FILE.png --view V [--size WxH] MODEL: the window (main) or
-//   one view of it (graph, timeline, compare) rendered once what it shows is
+//   one view of it (graph, timeline, teach, compare) rendered once what it shows is
 //   done (the model scheduled and simulated, the graph laid out, the
 //   timeline built, the comparison made), written as PNG.
 // With QT_QPA_PLATFORM=offscreen neither needs a display.

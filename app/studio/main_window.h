@@ -1,6 +1,6 @@
 #pragma once
-// Rammer Studio's main window: eight dockable, restorable panels (Graph,
-// Timeline, rKernels, Inspector, Metrics, Code, Diagnostics, Log) around
+// Rammer Studio's main window: nine dockable, restorable panels (Graph,
+// Timeline, rKernels, Inspector, Metrics, Code, Diagnostics, Log, Teach) around
 // one viz::StudioSession. Models open by dialog, drag-and-drop, recent
 // files or the command line; the toolbar picks the policy, device and
 // batch; every long job runs on the session's worker with progress and
@@ -69,7 +69,7 @@ class MainWindow : public QMainWindow {
  public:
   // Bumped when the set or names of the docks change: an older saved
   // layout is then ignored rather than half-applied.
-  static constexpr int kLayoutVersion = 1;
+  static constexpr int kLayoutVersion = 2;
 
   explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
   ~MainWindow() override;
@@ -80,7 +80,7 @@ class MainWindow : public QMainWindow {
   void applyCommandLine(const StudioCommandLine& commandLine);
   quint64 openModel(const QString& path);
 
-  // The eight docks, in menu order; a dock by its title ("Graph", ...).
+  // The nine docks, in menu order; a dock by its title ("Graph", ...).
   QList<QDockWidget*> docks() const;
   QDockWidget* dock(const QString& title) const;
   // An action by object name ("open", "compileRun", "exportSchedule", ...).

@@ -15,6 +15,7 @@
 #include "viz/widgets/graph_view.h"
 #include "viz/widgets/inspector_view.h"
 #include "viz/widgets/kernels_view.h"
+#include "viz/widgets/teaching_view.h"
 #include "viz/widgets/timeline_view.h"
 
 namespace rammer::studio {
@@ -29,6 +30,7 @@ StudioDocks::StudioDocks(QMainWindow* window, viz::StudioSession* session)
   code_ = new viz::CodeView(window);
   diagnostics_ = new DiagnosticsPage(session->diagnosticsModel(), window);
   log_ = new LogPage(session->log(), window);
+  teach_ = new viz::TeachingView(window);
 
   addDock(tr("Graph"), graph_, tr("The optimized data-flow graph"));
   addDock(tr("Timeline"), timeline_, tr("rTasks on vEUs, predicted and run"));
@@ -38,6 +40,7 @@ StudioDocks::StudioDocks(QMainWindow* window, viz::StudioSession* session)
   QDockWidget* codeDock = addDock(tr("Code"), code_, tr("The plan's generated CUDA or HIP code"));
   addDock(tr("Diagnostics"), diagnostics_, tr("Errors, warnings and notes of every stage"));
   addDock(tr("Log"), log_, tr("What each stage did and how long it took"));
+  addDock(tr("Teach"), teach_, tr("Step through how the policy built the plan: its decisions with their numbers"));
 
   // Code is generated only while someone looks at it.
   connect(codeDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
@@ -55,8 +58,12 @@ StudioDocks::StudioDocks(QMainWindow* window, viz::StudioSession* session)
   });
   connect(graph_->view(), &viz::GraphView::layoutFailed, this,
           [this](const QString& message) { session_->log()->error(tr("Graph layout failed: %1").arg(message)); });
-  connect(session_, &viz::StudioSession::traceChanged, this,
-          [this] { timeline_->setPredicted(session_->predictedTrace()); });
+  connect(session_, &viz::StudioSession::traceChanged, this, [this] {
+    timeline_->setPredicted(session_->predictedTrace());
+    teach_->setPlan(session_->plan(), session_->predictedTrace());
+  });
+  // The step's operators light up in the graph.
+  connect(teach_, &viz::TeachingView::stepChanged, graph_->view(), &viz::GraphView::selectNodes);
 }
 
 QDockWidget* StudioDocks::addDock(const QString& title, QWidget* page, const QString& tip) {
@@ -96,6 +103,7 @@ void StudioDocks::resetLayout() {
   window_->splitDockWidget(get("Timeline"), get("Diagnostics"), Qt::Horizontal);
   window_->tabifyDockWidget(get("Diagnostics"), get("Metrics"));
   window_->tabifyDockWidget(get("Diagnostics"), get("Log"));
+  window_->tabifyDockWidget(get("Diagnostics"), get("Teach"));
   for (QDockWidget* d : std::as_const(docks_)) {
     d->setFloating(false);
     d->show();

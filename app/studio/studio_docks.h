@@ -1,5 +1,5 @@
 #pragma once
-// The one place the studio's eight panels are made and wired (as Hotspot's
+// The one place the studio's nine panels are made and wired (as Hotspot's
 // ResultsPage wires its pages): it creates every page and its dock, lays
 // the docks out, and links the selections — a node picked in the graph
 // selects its operator's rTasks in the timeline, shows it in the Inspector
@@ -19,6 +19,7 @@ class GraphPage;
 class InspectorView;
 class KernelsView;
 class StudioSession;
+class TeachingView;
 }  // namespace rammer::viz
 
 namespace rammer::studio {
@@ -35,7 +36,7 @@ class StudioDocks : public QObject {
   StudioDocks(QMainWindow* window, viz::StudioSession* session);
 
   // In menu order: Graph, Timeline, rKernels, Inspector, Metrics, Code,
-  // Diagnostics, Log.
+  // Diagnostics, Log, Teach.
   const QList<QDockWidget*>& docks() const { return docks_; }
   QDockWidget* dock(const QString& title) const;
   // Shows and raises a dock (e.g. Diagnostics when an error arrives).
@@ -51,6 +52,7 @@ class StudioDocks : public QObject {
   viz::CodeView* code() const { return code_; }
   DiagnosticsPage* diagnostics() const { return diagnostics_; }
   LogPage* log() const { return log_; }
+  viz::TeachingView* teach() const { return teach_; }
 
   // A new model: the graph view shows it, nothing is inspected.
   void showModel();
@@ -83,6 +85,7 @@ class StudioDocks : public QObject {
   viz::CodeView* code_ = nullptr;
   DiagnosticsPage* diagnostics_ = nullptr;
   LogPage* log_ = nullptr;
+  viz::TeachingView* teach_ = nullptr;
 
   // Plan op index of each graph node, for the selection links.
   QHash<int, int> opOfNode_;

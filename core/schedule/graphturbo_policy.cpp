@@ -203,12 +203,28 @@ ir::Result<Plan> GraphTurboPolicy::schedule(const ir::Graph& optimizedGraph, con
     grouped += c.members.size();
     instances += c.instances;
   }
+  fb.beginStep("the GraphTurbo grouping", {});
   fb.decide("graphturbo (budget " + kb(gopts.budgetBytes) + " per instance, order " + order + orderWhy + "): " +
             std::to_string(grouping.groups.size()) + " groups of " + std::to_string(grouped) + " operators, " +
             std::to_string(instances) + " instances; " + std::to_string(grouping.alone.size()) +
             " operators alone; predicted " + formatUs(chosen->predictedUs));
-  for (const GroupChoice& c : grouping.groups) fb.decide(groupLine(optimizedGraph, c, order));
+  std::map<std::string, int32_t> opNamed;
+  std::set<int32_t> inGroups;
+  for (size_t i = 0; i < fb.dag().ops.size(); ++i) opNamed[fb.opName(static_cast<int32_t>(i))] = static_cast<int32_t>(i);
+  for (const GroupChoice& c : grouping.groups) {
+    const std::string group = c.spec.members.back().name + ".group";
+    std::vector<int32_t> ops;
+    if (auto it = opNamed.find(group); it != opNamed.end()) ops.push_back(it->second);
+    inGroups.insert(ops.begin(), ops.end());
+    fb.beginStep("group '" + group + "'", std::move(ops));
+    fb.decide(groupLine(optimizedGraph, c, order));
+  }
+  std::vector<int32_t> alone;
+  for (size_t i = 0; i < fb.dag().ops.size(); ++i)
+    if (!fb.dag().ops[i].isView && !inGroups.count(static_cast<int32_t>(i))) alone.push_back(static_cast<int32_t>(i));
+  fb.beginStep("operators alone", std::move(alone));
   for (const std::string& line : grouping.alone) fb.decide(line);
+  fb.beginStep("the rPrograms' vDevices", {});
   for (size_t p = 0; p < chosen->drafts.size(); ++p)
     fb.decide("program " + std::to_string(p) + ": " + chosen->drafts[p].layout.summary);
 

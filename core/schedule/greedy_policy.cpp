@@ -18,6 +18,7 @@ ir::Result<Plan> GreedyPolicy::schedule(const ir::Graph& optimizedGraph, const d
   drafts[0].cutReason = "first stage";
   const auto waves = b.dag().waves();
   for (size_t w = 0; w < waves.size(); ++w) {
+    b.beginStep("stage " + std::to_string(w), waves[w]);
     std::vector<int32_t> keep, cut;
     for (int32_t op : waves[w]) {
       b.choosePinnedOrFastest(op);

@@ -289,6 +289,7 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
     placed.program = drafts.size() - 1;
     stages.push_back(std::move(placed));
   }
+  fb.beginStep("the IOS search", {});
   fb.decide("ios (" + io.variant + ", r=" + std::to_string(io.maxGroupOps) + ", s=" + std::to_string(io.maxGroups) +
             ", programs: " + io.programs + "): " + std::to_string(ops.size()) + " operators in " +
             std::to_string(found.blocks) + " block(s) of up to " + std::to_string(io.blockOps) + ", " +
@@ -296,6 +297,13 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
             std::to_string(found.states) + " states, " + std::to_string(found.endings) + " endings; stage costs sum to " +
             formatUs(found.cost));
   for (std::string& line : found.lines) fb.decide(std::move(line));
+  for (size_t s = 0; s < stages.size(); ++s) {
+    fb.beginStep("stage " + std::to_string(s), stages[s].ops);
+    std::string names;
+    for (int32_t op : stages[s].ops) names += (names.empty() ? "" : ", ") + fb.label(op);
+    fb.decide("stage " + std::to_string(s) + " in program " + std::to_string(stages[s].program) + ": " + names +
+              (stages[s].chains.empty() ? std::string() : "; " + std::to_string(stages[s].chains.size()) + " group(s) run in sequence"));
+  }
 
   if (auto placed = placeStages(fb, stages, drafts); !placed) return placed.errors();
   auto plan = std::move(fb).finish(std::move(drafts));

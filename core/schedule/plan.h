@@ -13,6 +13,26 @@
 
 namespace rammer::schedule {
 
+// One rKernel the policy weighed for an operator, estimated alone on the
+// device (Rammer §4.2's "fastest" is the least opUs, "most efficient" the
+// least smUs).
+struct KernelOption {
+  std::string kernel;
+  int64_t rtasks = 0;
+  double opUs = 0;  // the operator's rTasks spread over every vEU
+  double smUs = 0;  // SM-microseconds: rTasks x rTask time / vEUs per SM
+  bool fits = true;  // runs on an SM at all
+};
+
+// A step of how the policy built the plan, for teaching: a wave
+// (wavefront), an operator (sequential), a stage (greedy, IOS) or a group
+// (GraphTurbo), with the operators it placed and its decision lines.
+struct PlanStep {
+  std::string title;             // "wave 3", "operator 'conv1'", "stage 2", "group 'b.relu.group'"
+  std::vector<int32_t> ops;      // indices into Plan::ops
+  std::vector<std::string> notes;  // the policy's decision lines of this step, in order
+};
+
 // An rOperator (Rammer §3.1): one operator of the plan (a live graph node,
 // in topological order) with the rKernel that computes it, split into
 // kernel.numRTasks rTasks.
@@ -23,6 +43,7 @@ struct PlannedOp {
   bool isView = false;  // aliases its input; no rTasks
   kernels::RKernel kernel;
   std::string kernelRule;   // why this rKernel ("fastest", "most efficient", "pinned", ...)
+  std::vector<KernelOption> options;  // every candidate as the policy estimated it
   std::vector<int32_t> producers;  // indices of the ops it reads from (through views)
 };
 
@@ -38,6 +59,7 @@ struct Plan {
   std::vector<PlannedOp> ops;
   std::vector<ProgramInfo> programs;
   std::vector<std::string> decisions;  // one line per policy decision, in order
+  std::vector<PlanStep> steps;         // the same decisions grouped by step (teaching mode)
   // Set when the policy rewrote the graph it was given (IOS's operator
   // merge): `ops` are nodes of this graph, the one to validate, emulate and
   // generate code from. It keeps every value id of the given graph, so

@@ -166,10 +166,24 @@ int PlanBuilder::pinnedKernel(int32_t op) const {
   return -1;  // checked in start()
 }
 
+void PlanBuilder::decide(std::string line) {
+  if (!plan_.steps.empty()) plan_.steps.back().notes.push_back(line);
+  plan_.decisions.push_back(std::move(line));
+}
+
+void PlanBuilder::beginStep(std::string title, std::vector<int32_t> ops) {
+  plan_.steps.push_back(PlanStep{std::move(title), std::move(ops), {}});
+}
+
 void PlanBuilder::choose(int32_t op, size_t candidate, const std::string& rule, const std::string& why) {
   PlannedOp& p = plan_.ops.at(static_cast<size_t>(op));
   p.kernel = candidates(op).at(candidate);
   p.kernelRule = rule;
+  p.options.clear();
+  for (const kernels::RKernel& k : candidates(op)) {
+    const KernelEstimate e = estimate(k);
+    p.options.push_back(KernelOption{k.name, k.numRTasks, e.opUs, e.smUs, e.fits});
+  }
   std::string line = "'" + label(op) + "': rKernel '" + p.kernel.name + "' (" + rule;
   if (!why.empty()) line += ": " + why;
   line += ")";

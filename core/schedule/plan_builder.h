@@ -77,7 +77,11 @@ class PlanBuilder {
   // The vEU `task` is pinned to, -1 when free; an error when the pin is out of range.
   ir::Result<int> pinnedVEU(RTask task, int numVEUs) const;
 
-  void decide(std::string line) { plan_.decisions.push_back(std::move(line)); }
+  // A decision line; it also goes to the open step, if any.
+  void decide(std::string line);
+  // Opens the next step (a wave, an operator, a stage, a group): the
+  // decision lines until the next step are its notes.
+  void beginStep(std::string title, std::vector<int32_t> ops);
 
   // Whether the caller asked to stop (PolicyOptions::cancelled); policies
   // then return cancelledError().

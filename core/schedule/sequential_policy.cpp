@@ -16,6 +16,7 @@ ir::Result<Plan> SequentialPolicy::schedule(const ir::Graph& optimizedGraph, con
     const auto op = static_cast<int32_t>(i);
     if (b.cancelled()) return PlanBuilder::cancelledError();
     if (b.dag().ops[i].isView) continue;
+    b.beginStep("operator '" + b.label(op) + "'", {op});
     b.choosePinnedOrFastest(op);
     if (!drafts.empty() && b.noCutBefore(op)) {
       b.decide("'" + b.label(op) + "' joins the program of '" + b.label(drafts.back().ops.back()) +
@@ -31,6 +32,7 @@ ir::Result<Plan> SequentialPolicy::schedule(const ir::Graph& optimizedGraph, con
     drafts.push_back(std::move(d));
   }
 
+  b.beginStep("the rPrograms' vDevices", {});
   for (size_t p = 0; p < drafts.size(); ++p) {
     ProgramDraft& d = drafts[p];
     auto layout = b.layout(d.ops);

@@ -16,6 +16,7 @@ ir::Result<bool> placeStages(PlanBuilder& b, const std::vector<PlacedStage>& sta
     for (const auto& chain : stages[s].chains)
       for (size_t k = 1; k < chain.size(); ++k) d.extraDeps[chain[k]].push_back(chain[k - 1]);
   }
+  b.beginStep("the rPrograms' vDevices", {});
   for (size_t p = 0; p < drafts.size(); ++p) {
     auto layout = b.layout(drafts[p].ops);
     if (!layout) return layout.errors();

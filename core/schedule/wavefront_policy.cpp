@@ -146,6 +146,7 @@ ir::Result<Plan> WavefrontPolicy::schedule(const ir::Graph& optimizedGraph, cons
   const auto waves = b.dag().waves();
   for (size_t w = 0; w < waves.size(); ++w) {
     if (b.cancelled()) return PlanBuilder::cancelledError();
+    b.beginStep("wave " + std::to_string(w), waves[w]);
     selectKernels(b, w, waves[w]);
     // A cut_before edit splits the wave: its marked operators start a program.
     std::vector<int32_t> keep, cut;

@@ -225,7 +225,7 @@ def case_screenshot(a):
             fail(f"rammer-studio {' '.join(args)}: exit {p.returncode}, expected {rc}\n{p.stdout}\n{p.stderr}")
         return p
 
-    for view in ["main", "graph", "timeline", "compare"]:
+    for view in ["main", "graph", "timeline", "teach", "compare"]:
         png = os.path.join(out, view + ".png")
         p = studio(["--screenshot", png, "--view", view, "--size", "1200x800", a.model], 0)
         if f"the {view} view" not in p.stdout:

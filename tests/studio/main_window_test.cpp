@@ -137,10 +137,10 @@ TEST_F(MainWindowTest, OpensAModelFromTheCommandLineIntoEveryView) {
   EXPECT_TRUE(window->codeView()->source().contains(QStringLiteral("__global__")));
 }
 
-TEST_F(MainWindowTest, AllEightDocksExistAndToggle) {
+TEST_F(MainWindowTest, AllNineDocksExistAndToggle) {
   const QStringList titles = {QStringLiteral("Graph"),   QStringLiteral("Timeline"), QStringLiteral("rKernels"),
                               QStringLiteral("Inspector"), QStringLiteral("Metrics"),  QStringLiteral("Code"),
-                              QStringLiteral("Diagnostics"), QStringLiteral("Log")};
+                              QStringLiteral("Diagnostics"), QStringLiteral("Log"), QStringLiteral("Teach")};
   ASSERT_EQ(window->docks().size(), titles.size());
   for (const QString& title : titles) {
     QDockWidget* d = window->dock(title);

@@ -1,4 +1,4 @@
-// The panels are made and wired in one place: StudioDocks makes the eight
+// The panels are made and wired in one place: StudioDocks makes the nine
 // docks with their real pages (no page is swapped in later), and links a
 // selection in one panel to the others.
 #include "app/studio/studio_docks.h"
@@ -18,6 +18,8 @@
 #include "viz/widgets/graph_page.h"
 #include "viz/widgets/graph_view.h"
 #include "viz/widgets/kernels_view.h"
+#include "viz/models/teaching_model.h"
+#include "viz/widgets/teaching_view.h"
 #include "viz/widgets/timeline_view.h"
 
 namespace rammer::studio {
@@ -25,13 +27,13 @@ namespace {
 
 constexpr int kWaitMs = 120000;
 
-TEST(StudioDocks, MakesTheEightPanelsWithTheirPages) {
+TEST(StudioDocks, MakesTheNinePanelsWithTheirPages) {
   QMainWindow window;
   viz::StudioSession session;
   StudioDocks docks(&window, &session);
   QStringList titles;
   for (QDockWidget* d : docks.docks()) titles << d->windowTitle();
-  EXPECT_EQ(titles, (QStringList{"Graph", "Timeline", "rKernels", "Inspector", "Metrics", "Code", "Diagnostics", "Log"}));
+  EXPECT_EQ(titles, (QStringList{"Graph", "Timeline", "rKernels", "Inspector", "Metrics", "Code", "Diagnostics", "Log", "Teach"}));
   EXPECT_EQ(docks.dock("Graph")->widget(), docks.graph());
   EXPECT_EQ(docks.dock("Timeline")->widget(), docks.timeline());
   EXPECT_EQ(docks.dock("rKernels")->widget(), docks.kernels());
@@ -49,6 +51,38 @@ TEST(StudioDocks, TheWindowsRKernelsDockIsTheEditorsViewFromTheStart) {
   ASSERT_NE(window.editing(), nullptr);
   EXPECT_EQ(window.dock("rKernels")->widget(), window.kernelsView());
   EXPECT_EQ(window.editing()->kernelsView(), window.kernelsView());
+}
+
+// Teaching mode follows the plan; each step lights its operators up in
+// the graph (issue #17 item 2).
+TEST(StudioDocks, TheTeachDockFollowsThePlanAndHighlightsTheGraph) {
+  QMainWindow window;
+  viz::StudioSession session;
+  StudioDocks docks(&window, &session);
+  QObject::connect(&session, &viz::StudioSession::modelLoaded, &docks, &StudioDocks::showModel);
+  QObject::connect(&session, &viz::StudioSession::planChanged, &docks, &StudioDocks::showPlan);
+  window.show();
+  QSignalSpy done(&session, &viz::StudioSession::jobFinished);
+  session.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx"), 1);
+  ASSERT_TRUE(done.wait(kWaitMs));
+  ASSERT_TRUE(session.plan());
+  viz::GraphView* graph = docks.graph()->view();
+  if (graph->isLayoutPending()) {
+    QSignalSpy laidOut(graph, &viz::GraphView::layoutFinished);
+    ASSERT_TRUE(laidOut.wait(kWaitMs));
+  }
+  viz::TeachingModel* model = docks.teach()->model();
+  EXPECT_EQ(model->plan(), session.plan().get());
+  EXPECT_EQ(static_cast<size_t>(model->rowCount()), session.plan()->steps.size());
+  for (int step : {1, 2}) {
+    docks.teach()->nextAction()->trigger();
+    ASSERT_EQ(model->current(), step);
+    QList<int> want = model->currentNodes(), got = graph->selectedNodes();
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, want);
+    EXPECT_FALSE(got.isEmpty());
+  }
 }
 
 TEST(StudioDocks, FindingANodeSelectsItEverywhere) {

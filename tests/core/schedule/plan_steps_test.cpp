@@ -1,0 +1,75 @@
+// The policies' decision logs grouped by step (teaching mode, issue #17
+// item 2): wavefront wave by wave, sequential operator by operator, greedy
+// and IOS stage by stage, GraphTurbo group by group; every operator in one
+// step, with the rKernels it weighed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "tests/core/schedule/policy_fixtures.h"
+
+namespace rammer::schedule {
+namespace {
+
+void expectStepsCoverThePlan(const Plan& plan, const std::string& policy) {
+  SCOPED_TRACE(policy);
+  ASSERT_FALSE(plan.steps.empty());
+  std::multiset<int32_t> placed;
+  for (const PlanStep& s : plan.steps) placed.insert(s.ops.begin(), s.ops.end());
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    const PlannedOp& op = plan.ops[i];
+    if (op.isView) continue;
+    EXPECT_EQ(placed.count(static_cast<int32_t>(i)), 1u) << op.name << " is in " << placed.count(static_cast<int32_t>(i))
+                                                         << " steps";
+    // The candidates the policy weighed, the chosen one among them.
+    ASSERT_FALSE(op.options.empty()) << op.name;
+    EXPECT_TRUE(std::any_of(op.options.begin(), op.options.end(),
+                            [&](const KernelOption& o) { return o.kernel == op.kernel.name; }))
+        << op.name;
+    for (const KernelOption& o : op.options) {
+      EXPECT_GT(o.rtasks, 0) << o.kernel;
+      if (o.fits) EXPECT_GT(o.opUs, 0) << o.kernel;
+    }
+  }
+  // The steps' notes are the decision log, in order.
+  std::vector<std::string> notes;
+  for (const PlanStep& s : plan.steps) notes.insert(notes.end(), s.notes.begin(), s.notes.end());
+  ASSERT_LE(notes.size(), plan.decisions.size());
+  EXPECT_TRUE(std::equal(notes.begin(), notes.end(), plan.decisions.end() - static_cast<std::ptrdiff_t>(notes.size())));
+}
+
+TEST(PlanSteps, EveryPolicyLogsItsStepsAndEveryOperatorIsInOne) {
+  const auto g = testing::optimizedModel("inception_block");
+  for (const std::string& policy : policyNames()) {
+    auto plan = testing::analyticPlan(policy, *g);
+    ASSERT_TRUE(plan.ok()) << plan.errorText();
+    expectStepsCoverThePlan(*plan, policy);
+  }
+}
+
+TEST(PlanSteps, EachPolicyStepsTheWayThePaperDescribesIt) {
+  const auto g = testing::optimizedModel("inception_block");
+  const auto title = [](const Plan& p, size_t i) { return p.steps.at(i).title; };
+  auto wavefront = testing::analyticPlan("wavefront", *g).value();
+  EXPECT_EQ(title(wavefront, 0), "wave 0");
+  EXPECT_EQ(wavefront.steps[0].ops.size(), 4u);  // the four branch heads
+  EXPECT_NE(wavefront.steps[0].notes.front().find("rTasks with the fastest rKernels"), std::string::npos);
+  auto sequential = testing::analyticPlan("sequential", *g).value();
+  EXPECT_EQ(title(sequential, 0).rfind("operator '", 0), 0u);
+  EXPECT_EQ(sequential.steps[0].ops.size(), 1u);
+  EXPECT_EQ(sequential.steps.back().title, "the rPrograms' vDevices");
+  auto greedy = testing::analyticPlan("greedy", *g).value();
+  EXPECT_EQ(title(greedy, 0), "stage 0");
+  auto ios = testing::analyticPlan("ios", *g).value();
+  EXPECT_EQ(title(ios, 0), "the IOS search");
+  EXPECT_EQ(title(ios, 1), "stage 0");
+  auto graphturbo = testing::analyticPlan("graphturbo", *g).value();
+  EXPECT_EQ(title(graphturbo, 0), "the GraphTurbo grouping");
+  EXPECT_EQ(title(graphturbo, 1).rfind("group '", 0), 0u);
+  EXPECT_EQ(graphturbo.steps[1].ops.size(), 1u);  // the FusedGroup rOperator
+  EXPECT_EQ(graphturbo.ops.at(static_cast<size_t>(graphturbo.steps[1].ops[0])).opType, "FusedGroup");
+}
+
+}  // namespace
+}  // namespace rammer::schedule

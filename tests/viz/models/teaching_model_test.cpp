@@ -1,0 +1,139 @@
+// Teaching mode's model (issue #17 item 2): the steps of how a policy built
+// its plan, each with what it placed where and why, checked against the
+// plan itself; navigation; the trace as built so far.
+#include "viz/models/teaching_model.h"
+
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <numeric>
+#include <set>
+#include <variant>
+
+#include "tests/viz/editing_fixtures.h"
+
+namespace rammer::viz {
+namespace {
+
+PipelineResult planInception(const std::string& policy) {
+  PipelineRequest q;
+  q.from = PipelineStage::Import;
+  q.to = PipelineStage::Simulate;
+  q.modelPath = RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx";
+  q.policy = policy;
+  PipelineResult r = runPipeline(q, {});
+  EXPECT_TRUE(r.ok());
+  return r;
+}
+
+size_t barriersOf(const schedule::Plan& plan) {
+  size_t n = 0;
+  for (const auto& p : plan.programs)
+    for (int v = 0; v < p.program.numVEUs(); ++v)
+      for (const auto& in : p.program.stream(v)) n += std::holds_alternative<schedule::Barrier>(in);
+  return n;
+}
+
+TEST(TeachingSteps, WavefrontWaveByWaveWithItsNumbers) {
+  const PipelineResult r = planInception("wavefront");
+  ASSERT_TRUE(r.plan);
+  const std::vector<TeachingStep> steps = teachingSteps(*r.plan);
+  ASSERT_EQ(steps.size(), r.plan->steps.size());
+  // Every rTask and every barrier-rTask belongs to exactly one step.
+  int64_t rtasks = 0;
+  size_t barriers = 0;
+  for (const TeachingStep& s : steps) {
+    rtasks += s.rtasks;
+    barriers += static_cast<size_t>(s.barriers);
+  }
+  EXPECT_EQ(rtasks, static_cast<int64_t>(r.plan->numRTasks()));
+  EXPECT_EQ(barriers, barriersOf(*r.plan));
+  EXPECT_EQ(steps[0].barriers, 0) << "the first wave waits for nothing";
+  EXPECT_GT(steps[1].barriers, 0) << "the second wave waits for the first";
+
+  const TeachingStep& wave0 = steps[0];
+  EXPECT_EQ(wave0.title, "wave 0");
+  ASSERT_EQ(wave0.choices.size(), 4u);
+  EXPECT_EQ(wave0.programs, std::vector<int>({0}));
+  EXPECT_GT(wave0.veus, 0);
+  for (const TeachingChoice& c : wave0.choices) {
+    ASSERT_GE(c.fastest, 0);
+    ASSERT_GE(c.mostEfficient, 0);
+    EXPECT_EQ(c.rule, "fastest");  // 290 rTasks fit the 528 vEUs
+    EXPECT_EQ(c.kernel, c.options[static_cast<size_t>(c.fastest)].kernel);
+    // The explanation names every candidate with its numbers.
+    for (const schedule::KernelOption& o : c.options) {
+      EXPECT_NE(wave0.explanation.find(o.kernel + ": " + std::to_string(o.rtasks) + " rTasks"), std::string::npos)
+          << wave0.explanation;
+    }
+  }
+  // Why the rule picked what it picked, in words.
+  for (const TeachingStep& s : steps)
+    for (const TeachingChoice& c : s.choices) {
+      if (c.options.size() < 2) continue;
+      const char* why = c.fastest == c.mostEfficient ? "also the most efficient"
+                        : c.rule == "fastest"        ? "The fastest wins"
+                                                     : "The most efficient wins";
+      EXPECT_NE(s.explanation.find(why), std::string::npos) << c.name << ":\n" << s.explanation;
+    }
+  EXPECT_NE(wave0.explanation.find(std::to_string(wave0.veus) + " vEUs of rProgram 0"), std::string::npos);
+  EXPECT_NE(wave0.explanation.find("first program"), std::string::npos) << "the policy's own line";
+}
+
+TEST(TeachingSteps, TheTraceSoFarGrowsStepByStep) {
+  const PipelineResult r = planInception("wavefront");
+  ASSERT_TRUE(r.plan && r.predicted);
+  const auto steps = teachingSteps(*r.plan);
+  const auto stepOf = stepOfOps(*r.plan, steps);
+  size_t previous = 0;
+  for (int last = 0; last < static_cast<int>(steps.size()); ++last) {
+    const sim::Trace t = traceUpTo(*r.predicted, stepOf, last);
+    EXPECT_GE(t.tasks.size(), previous);
+    previous = t.tasks.size();
+    for (const sim::TaskEvent& e : t.tasks) EXPECT_LE(stepOf[static_cast<size_t>(e.task.op)], last);
+  }
+  const sim::Trace all = traceUpTo(*r.predicted, stepOf, static_cast<int>(steps.size()) - 1);
+  EXPECT_EQ(all.tasks.size(), r.predicted->tasks.size());
+  EXPECT_EQ(all.barriers.size(), r.predicted->barriers.size());
+  EXPECT_TRUE(traceUpTo(*r.predicted, stepOf, 0).barriers.empty());
+}
+
+TEST(TeachingModel, IsAWellBehavedModelAndSteps) {
+  TeachingModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QSignalSpy current(&model, &TeachingModel::currentChanged);
+  for (const char* policy : {"sequential", "wavefront", "greedy", "ios", "graphturbo"}) {
+    SCOPED_TRACE(policy);
+    const PipelineResult r = planInception(policy);
+    model.setPlan(r.plan);
+    ASSERT_GT(model.rowCount(), 1);
+    EXPECT_EQ(model.current(), 0);
+    EXPECT_TRUE(model.index(0).data(TeachingModel::CurrentRole).toBool());
+    EXPECT_FALSE(model.previous());
+    ASSERT_TRUE(model.next());
+    EXPECT_EQ(model.current(), 1);
+    EXPECT_EQ(current.last().first().toInt(), 1);
+    EXPECT_FALSE(model.index(0).data(TeachingModel::CurrentRole).toBool());
+    model.setCurrent(model.rowCount() + 5);  // clamped
+    EXPECT_EQ(model.current(), model.rowCount() - 1);
+    EXPECT_FALSE(model.next());
+    for (int row = 0; row < model.rowCount(); ++row) {
+      const QModelIndex i = model.index(row);
+      EXPECT_FALSE(i.data().toString().isEmpty());
+      EXPECT_FALSE(i.data(TeachingModel::ExplanationRole).toString().isEmpty());
+      const auto ops = i.data(TeachingModel::OpsRole).value<QList<int>>();
+      const auto nodes = i.data(TeachingModel::NodesRole).value<QList<int>>();
+      ASSERT_EQ(ops.size(), nodes.size());
+      for (int k = 0; k < ops.size(); ++k) EXPECT_EQ(r.plan->ops.at(static_cast<size_t>(ops[k])).node, nodes[k]);
+    }
+  }
+  model.setPlan(nullptr);
+  EXPECT_EQ(model.rowCount(), 0);
+  EXPECT_EQ(model.current(), -1);
+  EXPECT_FALSE(model.next());
+  EXPECT_TRUE(model.currentOps().isEmpty());
+}
+
+}  // namespace
+}  // namespace rammer::viz

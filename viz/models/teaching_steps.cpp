@@ -1,0 +1,170 @@
+#include "viz/models/teaching_steps.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+#include <variant>
+
+namespace rammer::viz {
+
+namespace {
+
+// "2.57", "24.7", "486": three significant digits or so.
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
+  return buf;
+}
+
+template <class Key>
+int argmin(const std::vector<schedule::KernelOption>& options, Key key) {
+  int best = -1;
+  for (size_t i = 0; i < options.size(); ++i)
+    if (options[i].fits && (best < 0 || key(options[i]) < key(options[static_cast<size_t>(best)]))) best = static_cast<int>(i);
+  return best;
+}
+
+TeachingChoice choiceOf(const schedule::Plan& plan, int32_t op) {
+  const schedule::PlannedOp& p = plan.ops.at(static_cast<size_t>(op));
+  TeachingChoice c;
+  c.op = op;
+  c.name = p.name;
+  c.kernel = p.kernel.name;
+  c.rule = p.kernelRule;
+  c.options = p.options;
+  c.fastest = argmin(c.options, [](const auto& o) { return o.opUs; });
+  c.mostEfficient = argmin(c.options, [](const auto& o) { return o.smUs; });
+  return c;
+}
+
+std::string explain(const TeachingStep& s) {
+  std::string e;
+  if (s.ops.empty()) {
+    e = s.title + ": no operator is placed in this step; the policy says why the plan looks as it does.";
+  } else {
+    e = s.title + " places " + std::to_string(s.ops.size()) + (s.ops.size() == 1 ? " operator" : " operators") + ", " +
+        std::to_string(s.rtasks) + " rTasks in all.";
+  }
+  for (const TeachingChoice& c : s.choices) {
+    e += "\n\n'" + c.name + "' runs as rKernel " + c.kernel + " (" + c.rule + ").";
+    if (c.options.size() > 1) {
+      e += " It weighed:";
+      for (size_t i = 0; i < c.options.size(); ++i) {
+        const schedule::KernelOption& o = c.options[i];
+        e += "\n  - " + o.kernel + ": " + std::to_string(o.rtasks) + " rTasks";
+        e += o.fits ? ", " + number(o.opUs) + " us spread over every vEU, " + number(o.smUs) + " SM-us of work"
+                    : ", does not fit on an SM";
+        if (static_cast<int>(i) == c.fastest) e += " (fastest)";
+        if (static_cast<int>(i) == c.mostEfficient) e += " (most efficient)";
+      }
+      if (c.fastest >= 0 && c.fastest == c.mostEfficient)
+        e += "\n  The fastest is also the most efficient, so there is nothing to trade.";
+      else if (c.rule == "fastest")
+        e += "\n  The fastest wins: the step's rTasks fit the vEUs, so finishing sooner matters more than SM-time.";
+      else if (c.rule == "most efficient")
+        e += "\n  The most efficient wins: with the fastest rKernels the step has more rTasks than vEUs, so "
+             "the least SM-time finishes first.";
+    }
+  }
+  if (!s.programs.empty()) {
+    e += "\n\nIts rTasks run on " + std::to_string(s.veus) + " vEUs of rProgram";
+    for (size_t i = 0; i < s.programs.size(); ++i) e += (i ? ", " : " ") + std::to_string(s.programs[i]);
+    e += s.barriers == 0 ? "; no barrier-rTask holds them back."
+                         : "; " + std::to_string(s.barriers) + " barrier-rTasks make them wait for their producers.";
+  }
+  if (!s.notes.empty()) {
+    e += "\n\nThe policy's log:";
+    for (const std::string& n : s.notes) e += "\n  " + n;
+  }
+  return e;
+}
+
+}  // namespace
+
+std::vector<int> stepOfOps(const schedule::Plan& plan, const std::vector<TeachingStep>& steps) {
+  std::vector<int> stepOf(plan.ops.size(), -1);
+  for (size_t s = 0; s < steps.size(); ++s)
+    for (int32_t op : steps[s].ops)
+      if (op >= 0 && static_cast<size_t>(op) < stepOf.size() && stepOf[static_cast<size_t>(op)] < 0)
+        stepOf[static_cast<size_t>(op)] = static_cast<int>(s);
+  return stepOf;
+}
+
+std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan) {
+  std::vector<TeachingStep> steps;
+  for (const schedule::PlanStep& ps : plan.steps) steps.push_back(TeachingStep{ps.title, ps.ops, {}, ps.notes});
+  if (steps.empty()) {
+    // No log: one step per rProgram, its operators in plan order.
+    std::vector<std::set<int32_t>> opsOf(plan.programs.size());
+    for (size_t p = 0; p < plan.programs.size(); ++p) {
+      const schedule::RProgram& prog = plan.programs[p].program;
+      for (int v = 0; v < prog.numVEUs(); ++v)
+        for (const schedule::Instr& in : prog.stream(v))
+          if (const auto* x = std::get_if<schedule::Exec>(&in)) opsOf[p].insert(x->task.op);
+    }
+    for (size_t p = 0; p < plan.programs.size(); ++p)
+      steps.push_back(TeachingStep{"rProgram " + std::to_string(p), {opsOf[p].begin(), opsOf[p].end()}, {},
+                                   {plan.programs[p].cutReason}});
+  }
+  const std::vector<int> stepOf = stepOfOps(plan, steps);
+  std::vector<std::set<std::pair<int, int>>> veus(steps.size());  // (program, vEU)
+  std::vector<std::set<int>> programs(steps.size());
+  for (size_t p = 0; p < plan.programs.size(); ++p) {
+    const schedule::RProgram& prog = plan.programs[p].program;
+    for (int v = 0; v < prog.numVEUs(); ++v) {
+      int pendingBarriers = 0;
+      for (const schedule::Instr& in : prog.stream(v)) {
+        if (std::holds_alternative<schedule::Barrier>(in)) {
+          ++pendingBarriers;
+          continue;
+        }
+        const int32_t op = std::get<schedule::Exec>(in).task.op;
+        const int s = op >= 0 && static_cast<size_t>(op) < stepOf.size() ? stepOf[static_cast<size_t>(op)] : -1;
+        if (s < 0) continue;
+        TeachingStep& st = steps[static_cast<size_t>(s)];
+        st.barriers += pendingBarriers;
+        pendingBarriers = 0;
+        ++st.rtasks;
+        veus[static_cast<size_t>(s)].emplace(static_cast<int>(p), v);
+        programs[static_cast<size_t>(s)].insert(static_cast<int>(p));
+      }
+    }
+  }
+  for (size_t s = 0; s < steps.size(); ++s) {
+    TeachingStep& st = steps[s];
+    st.veus = static_cast<int>(veus[s].size());
+    st.programs.assign(programs[s].begin(), programs[s].end());
+    for (int32_t op : st.ops)
+      if (op >= 0 && static_cast<size_t>(op) < plan.ops.size() && !plan.ops[static_cast<size_t>(op)].isView)
+        st.choices.push_back(choiceOf(plan, op));
+    st.explanation = explain(st);
+  }
+  return steps;
+}
+
+sim::Trace traceUpTo(const sim::Trace& trace, const std::vector<int>& stepOfOp, int last) {
+  sim::Trace out = trace;
+  out.tasks.clear();
+  out.barriers.clear();
+  const auto built = [&](int32_t op) {
+    return op >= 0 && static_cast<size_t>(op) < stepOfOp.size() && stepOfOp[static_cast<size_t>(op)] >= 0 &&
+           stepOfOp[static_cast<size_t>(op)] <= last;
+  };
+  // A barrier belongs to the rTask that follows it on its vEU.
+  std::map<std::tuple<int, int, int>, bool> kept;  // (program, vEU, order) of every rTask: built yet?
+  for (const sim::TaskEvent& t : trace.tasks) {
+    kept[{t.program, t.veu, t.order}] = built(t.task.op);
+    if (built(t.task.op)) out.tasks.push_back(t);
+  }
+  for (const sim::BarrierEvent& b : trace.barriers) {
+    auto next = kept.upper_bound({b.program, b.veu, b.order});
+    if (next != kept.end() && std::get<0>(next->first) == b.program && std::get<1>(next->first) == b.veu && next->second)
+      out.barriers.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace rammer::viz
