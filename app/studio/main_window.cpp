@@ -13,6 +13,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QUrl>
@@ -37,6 +38,12 @@ namespace rammer::studio {
 namespace {
 
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+// 1400x900, or less on a smaller screen: a first window fits where it opens.
+QSize firstSize(const QScreen* screen) {
+  const QSize want(1400, 900);
+  return screen ? want.boundedTo(screen->availableGeometry().size() * 0.95) : want;
+}
+
 QString stateKey() { return QStringLiteral("mainWindow/stateV%1").arg(MainWindow::kLayoutVersion); }
 const QString kPolicyKey = QStringLiteral("session/policy");
 const QString kDeviceKey = QStringLiteral("session/device");
@@ -194,7 +201,7 @@ void MainWindow::resetLayout() { docks_->resetLayout(); }
 
 void MainWindow::restoreLayout() {
   const QByteArray geometry = settings_->value(kGeometryKey).toByteArray();
-  if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1400, 900);
+  if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(firstSize(screen()));
   const QByteArray state = settings_->value(stateKey()).toByteArray();
   if (!state.isEmpty() && !restoreState(state, kLayoutVersion)) resetLayout();
 }

@@ -1,6 +1,7 @@
 #include "app/studio/timeline_page.h"
 
 #include <QActionGroup>
+#include <algorithm>
 #include <QComboBox>
 #include <QLabel>
 #include <QToolBar>
@@ -48,6 +49,9 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), view_(new viz::Ti
   bar->addAction(view_->zoom()->fitAction());
   QAction* zoomSel = bar->addAction(tr("Zoom to selection"), view_, &viz::TimelineView::zoomToSelectedOps);
   zoomSel->setToolTip(tr("Fit the selected operators' rTasks"));
+  bar->addSeparator();
+  bar->addAction(view_->folds()->foldAction());
+  bar->addAction(view_->folds()->unfoldAction());
 
   sources_ = new QLabel(this);
   sources_->setContentsMargins(6, 2, 6, 2);
@@ -90,10 +94,7 @@ void TimelinePage::refresh() {
     building_ = true;
     updateSources();
     if (wasBuilding) return;  // modelBuilt starts the newest one
-    buildingTrace_ = primary;
-    watcher_.setFuture(QtConcurrent::run([primary]() -> std::shared_ptr<const viz::TimelineModel> {
-      return std::make_shared<const viz::TimelineModel>(primary);
-    }));
+    startBuild(primary);
     return;
   }
   if (building_) {
@@ -108,11 +109,7 @@ void TimelinePage::refresh() {
 void TimelinePage::modelBuilt() {
   if (buildingTrace_ != shown_) {
     // What to show changed while this model was being built: build the newest.
-    buildingTrace_ = shown_;
-    auto primary = shown_;
-    watcher_.setFuture(QtConcurrent::run([primary]() -> std::shared_ptr<const viz::TimelineModel> {
-      return std::make_shared<const viz::TimelineModel>(primary);
-    }));
+    startBuild(shown_);
     return;
   }
   view_->setModel(watcher_.result());
@@ -120,6 +117,17 @@ void TimelinePage::modelBuilt() {
   building_ = false;
   updateSources();
   emit ready();
+}
+
+void TimelinePage::startBuild(std::shared_ptr<const sim::Trace> primary) {
+  buildingTrace_ = primary;
+  // A trace with more lanes than the view shows opens with its SMs folded.
+  const int height = std::max(view_->viewport()->height(), 200), laneHeight = view_->laneHeight();
+  watcher_.setFuture(QtConcurrent::run([primary, height, laneHeight]() -> std::shared_ptr<const viz::TimelineModel> {
+    auto model = std::make_shared<const viz::TimelineModel>(primary);
+    if (!viz::TimelineFolds::crowded(*model, height, laneHeight)) return model;
+    return std::make_shared<const viz::TimelineModel>(primary, nullptr, model->sms());
+  }));
 }
 
 QString TimelinePage::sourcesText() const { return sources_->text(); }

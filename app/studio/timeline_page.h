@@ -5,7 +5,8 @@
 // mode and slip colouring; and a line naming the sources. A CPU emulation
 // runs about a thousand times slower than the GPU it stands in for, so it
 // is shown on its own time axis by default. The lane model of a big trace
-// is built on a worker thread and handed to the view when ready.
+// is built on a worker thread and handed to the view when ready; when its
+// lanes are more than the view shows, with its SMs folded (Fold/Unfold SMs).
 #include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
@@ -47,6 +48,7 @@ class TimelinePage : public QWidget {
 
  private:
   void refresh();
+  void startBuild(std::shared_ptr<const sim::Trace> primary);
   void modelBuilt();
   void updateSources();
 

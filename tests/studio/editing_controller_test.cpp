@@ -151,6 +151,8 @@ TEST(EditingControllerTest, DraggingAnRTaskToAnotherVeuPinsItUndoably) {
   view->raise();
   view->resize(std::max(view->width(), 800), std::max(view->height(), 400));
   view->setLaneHeight(14);
+  // A big plan opens with its SMs folded; moving an rTask needs the vEU lanes.
+  view->folds()->setAllFolded(false);
   const sim::Trace& trace = view->model().trace();
   // An rTask of a program with at least two vEUs, in the first lanes.
   size_t k = trace.tasks.size();

@@ -14,6 +14,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -321,6 +322,25 @@ TEST_F(MainWindowTest, TransformersOpenLayOutScheduleAndEmulate) {
     EXPECT_EQ(s->runLabel(), "emulated: CPU (no GPU)");
     s->waitForWorkers();
   }
+}
+
+// A first look at a big plan is readable (issue #17 item 4): the window
+// fits its screen, and the 528 vEU lanes of a wavefront plan on the H100
+// preset start as 132 folded SM lanes; one action shows every vEU again.
+TEST_F(MainWindowTest, AFirstViewOfABigPlanIsReadable) {
+  const QSize screen = window->screen()->availableGeometry().size();
+  EXPECT_LE(window->width(), screen.width());
+  EXPECT_LE(window->height(), screen.height());
+  openFromCommandLine(*window, {inceptionBlock()});
+  viz::TimelineView* timeline = window->timelinePage()->view();
+  ASSERT_EQ(timeline->model().numLanes(), 132);
+  for (int l = 0; l < timeline->model().numLanes(); ++l) ASSERT_TRUE(timeline->model().lane(l).folded()) << l;
+  timeline->folds()->unfoldAction()->trigger();
+  EXPECT_EQ(timeline->model().numLanes(), 528);
+  // A small plan's lanes fit: nothing folds.
+  openFromCommandLine(*window, {sampleCnn()});
+  EXPECT_TRUE(timeline->model().foldedSms().empty() ||
+              timeline->model().numLanes() * timeline->laneHeight() > timeline->viewport()->height());
 }
 
 // Run > Run On > Generated Code on CPU: the host target, labelled so in

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <utility>
 
@@ -70,9 +71,15 @@ QString microseconds(double us) { return QStringLiteral("%1 µs").arg(us, 0, 'f'
 
 TimelineModel::TimelineModel() : trace_(std::make_shared<sim::Trace>()) {}
 
-TimelineModel::TimelineModel(std::shared_ptr<const sim::Trace> trace, const TimelineModel* alignTo)
-    : trace_(trace ? std::move(trace) : std::make_shared<sim::Trace>()) {
+TimelineModel::TimelineModel(std::shared_ptr<const sim::Trace> trace, const TimelineModel* alignTo,
+                             std::set<int32_t> foldedSms)
+    : trace_(trace ? std::move(trace) : std::make_shared<sim::Trace>()), folded_(std::move(foldedSms)) {
   const sim::Trace& t = *trace_;
+  // A folded SM's vEUs share the lane (sm, -1).
+  auto keyOf = [&](int32_t sm, int32_t veu) {
+    const int32_t s = smOf(sm, veu, t.sms);
+    return LaneKey{s, folded_.count(s) ? -1 : veu};
+  };
 
   // Lanes: those of `alignTo` (matched by vEU) first, then one per (SM, vEU)
   // pair not placed yet.
@@ -82,15 +89,26 @@ TimelineModel::TimelineModel(std::shared_ptr<const sim::Trace> trace, const Time
     for (int l = 0; l < alignTo->numLanes(); ++l) veuLane.emplace_back(lanes_[static_cast<size_t>(l)].veu, l);
     std::stable_sort(veuLane.begin(), veuLane.end(), [](auto& a, auto& b) { return a.first < b.first; });
   }
-  auto alignedLane = [&](int32_t veu) -> int32_t {
+  std::map<int32_t, int32_t> alignedFoldedLane;  // sm -> the other model's lane for it, when it folds it too
+  if (alignTo)
+    for (int l = 0; l < alignTo->numLanes(); ++l)
+      if (alignTo->lanes_[static_cast<size_t>(l)].folded()) alignedFoldedLane.emplace(alignTo->lanes_[static_cast<size_t>(l)].sm, l);
+  auto alignedLane = [&](int32_t sm, int32_t veu) -> int32_t {
+    const LaneKey key = keyOf(sm, veu);
+    if (key.second < 0) {
+      auto it = alignedFoldedLane.find(key.first);
+      return it == alignedFoldedLane.end() ? -1 : it->second;
+    }
     auto it = std::lower_bound(veuLane.begin(), veuLane.end(), std::make_pair(veu, std::numeric_limits<int32_t>::min()));
     return it != veuLane.end() && it->first == veu ? it->second : -1;
   };
   std::vector<LaneKey> keys;
+  std::map<int32_t, std::set<int32_t>> veusOfFoldedSm;
   auto collect = [&](const auto& events) {
     for (const auto& e : events) {
-      if (alignedLane(e.veu) >= 0) continue;
-      const LaneKey key{smOf(e.sm, e.veu, t.sms), e.veu};
+      const LaneKey key = keyOf(e.sm, e.veu);
+      if (key.second < 0) veusOfFoldedSm[key.first].insert(e.veu);
+      if (alignedLane(e.sm, e.veu) >= 0) continue;
       if (keys.empty() || keys.back() != key) keys.push_back(key);  // events come grouped by vEU
     }
   };
@@ -99,14 +117,20 @@ TimelineModel::TimelineModel(std::shared_ptr<const sim::Trace> trace, const Time
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   const auto firstNew = static_cast<int32_t>(lanes_.size());
-  for (const LaneKey& k : keys) lanes_.push_back({k.first, k.second});
+  for (const LaneKey& k : keys) {
+    const auto folded = veusOfFoldedSm.find(k.first);
+    const int32_t veus = k.second < 0 && folded != veusOfFoldedSm.end() ? static_cast<int32_t>(folded->second.size()) : 1;
+    lanes_.push_back({k.first, k.second, veus});
+  }
 
   auto laneFor = [&](int32_t sm, int32_t veu) -> int32_t {
-    if (const int32_t a = alignedLane(veu); a >= 0) return a;
-    const LaneKey key{smOf(sm, veu, t.sms), veu};
-    auto it = std::lower_bound(keys.begin(), keys.end(), key);
+    if (const int32_t a = alignedLane(sm, veu); a >= 0) return a;
+    auto it = std::lower_bound(keys.begin(), keys.end(), keyOf(sm, veu));
     return firstNew + static_cast<int32_t>(it - keys.begin());
   };
+  for (const auto& [sm, veus] : veusOfFoldedSm)
+    for (int32_t veu : veus) foldedVeuLane_.emplace_back(veu, laneFor(sm, veu));
+  std::sort(foldedVeuLane_.begin(), foldedVeuLane_.end());
 
   startUs_ = 0;
   endUs_ = std::isfinite(t.totalUs) ? std::max(0.0, t.totalUs) : 0.0;
@@ -157,7 +181,15 @@ TimelineModel::TimelineModel(std::shared_ptr<const sim::Trace> trace, const Time
   for (size_t op = 0; op < t.opNames.size(); ++op) opColors_.push_back(viz::opColor(opName(static_cast<int32_t>(op)).toStdString()));
 }
 
+std::set<int32_t> TimelineModel::sms() const {
+  std::set<int32_t> out;
+  for (const SmGroup& g : groups_) out.insert(g.sm);
+  return out;
+}
+
 int TimelineModel::laneOfVeu(int32_t veu) const {
+  auto folded = std::lower_bound(foldedVeuLane_.begin(), foldedVeuLane_.end(), std::make_pair(veu, -1));
+  if (folded != foldedVeuLane_.end() && folded->first == veu) return folded->second;
   auto it = std::lower_bound(firstLaneOfVeu_.begin(), firstLaneOfVeu_.end(), veu,
                              [&](int32_t lane, int32_t v) { return lanes_[static_cast<size_t>(lane)].veu < v; });
   return it != firstLaneOfVeu_.end() && lanes_[static_cast<size_t>(*it)].veu == veu ? *it : -1;

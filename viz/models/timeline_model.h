@@ -1,6 +1,7 @@
 #pragma once
 // What the vEU timeline shows, derived once from a sim::Trace: one lane per
-// (SM, vEU), lanes grouped by SM, rTasks and barrier waits indexed per lane
+// (SM, vEU), lanes grouped by SM (a folded SM: one lane for all its vEUs,
+// their rTasks drawn over each other), rTasks and barrier waits indexed per lane
 // for level-of-detail painting and hit testing, a colour per operator, and
 // the tooltip text of any event. Programs run one after another, so they
 // share one time axis; trace.programs gives the boundaries to draw.
@@ -8,6 +9,7 @@
 #include <QString>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "core/sim/trace.h"
@@ -17,7 +19,9 @@ namespace rammer::viz {
 
 struct TimelineLane {
   int32_t sm = -1;
-  int32_t veu = -1;
+  int32_t veu = -1;   // -1: a folded SM's lane
+  int32_t veus = 1;   // vEUs drawn in it
+  bool folded() const { return veu < 0; }
 };
 
 // Consecutive lanes of one SM.
@@ -38,9 +42,11 @@ class TimelineModel {
  public:
   TimelineModel();
   // `alignTo`: draw this trace in another model's rows (a measurement over
-  // its prediction): events go to the lane of the same vEU there; vEUs it
-  // lacks get lanes of their own after its lanes.
-  explicit TimelineModel(std::shared_ptr<const sim::Trace> trace, const TimelineModel* alignTo = nullptr);
+  // its prediction): events go to the lane of the same vEU there (of the
+  // same SM when it is folded); vEUs it lacks get lanes of their own after
+  // its lanes. `foldedSms`: SMs shown as one lane each.
+  explicit TimelineModel(std::shared_ptr<const sim::Trace> trace, const TimelineModel* alignTo = nullptr,
+                         std::set<int32_t> foldedSms = {});
 
   const sim::Trace& trace() const { return *trace_; }
   const std::shared_ptr<const sim::Trace>& sharedTrace() const { return trace_; }
@@ -50,6 +56,9 @@ class TimelineModel {
   const TimelineLane& lane(int lane) const { return lanes_.at(static_cast<size_t>(lane)); }
   const std::vector<TimelineLane>& lanes() const { return lanes_; }
   const std::vector<SmGroup>& smGroups() const { return groups_; }
+  const std::set<int32_t>& foldedSms() const { return folded_; }
+  // Every SM the trace's events run on.
+  std::set<int32_t> sms() const;
   // The first lane showing `veu`, or -1.
   int laneOfVeu(int32_t veu) const;
   int laneOfTask(int32_t task) const { return laneOfTask_.at(static_cast<size_t>(task)); }
@@ -92,6 +101,8 @@ class TimelineModel {
   std::vector<int32_t> laneOfTask_;
   std::vector<int32_t> laneOfBarrier_;
   std::vector<int32_t> firstLaneOfVeu_;  // by vEU index
+  std::set<int32_t> folded_;
+  std::vector<std::pair<int32_t, int32_t>> foldedVeuLane_;  // (vEU, lane) of folded SMs' vEUs, sorted
   // Task/barrier indices by (program, veu, order); empty when the trace is
   // already in that order (the usual case), which saves 4 bytes a task.
   std::vector<int32_t> taskBySlot_;

@@ -264,7 +264,9 @@ void TimelinePainter::paintHeader(QPainter& p, const TimelineGeometry::SectionRo
       const int l1 = std::min(grp.firstLane + grp.numLanes - 1, last);
       for (int lane = l0; lane <= l1; ++lane)
         p.drawText(QRect(G::kHeaderWidth / 2, lanesTop + lane * h, G::kHeaderWidth / 2 - 6, h),
-                   Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("vEU %1").arg(rowsModel.lane(lane).veu));
+                   Qt::AlignRight | Qt::AlignVCenter,
+                   rowsModel.lane(lane).folded() ? QStringLiteral("%1 vEUs").arg(rowsModel.lane(lane).veus)
+                                                 : QStringLiteral("vEU %1").arg(rowsModel.lane(lane).veu));
     }
   }
 }

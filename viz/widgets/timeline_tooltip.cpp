@@ -27,4 +27,12 @@ QString describeHit(const TimelineModel& model, const TimelineHit& hit, bool com
   return text;
 }
 
+QString describeLane(const TimelineModel& model, int lane) {
+  const TimelineLane& l = model.lane(lane);
+  const auto tasks = static_cast<qulonglong>(model.tasks().laneSize(lane));
+  if (l.folded())
+    return QStringLiteral("SM %1 · %2 vEUs, folded · %3 rTasks (double-click the name to unfold)").arg(l.sm).arg(l.veus).arg(tasks);
+  return QStringLiteral("SM %1 · vEU %2 · %3 rTasks (double-click the name to fold the SM)").arg(l.sm).arg(l.veu).arg(tasks);
+}
+
 }  // namespace rammer::viz

@@ -15,4 +15,8 @@ namespace rammer::viz {
 QString describeHit(const TimelineModel& model, const TimelineHit& hit, bool comparisonLayer,
                     const TraceComparison* comparison, bool twoTraces);
 
+// The tooltip of a lane's header: its SM, its vEU (or how many a folded SM
+// lane holds) and rTasks, and what a double-click does.
+QString describeLane(const TimelineModel& model, int lane);
+
 }  // namespace rammer::viz

@@ -25,7 +25,8 @@ constexpr double kScrollUnits = 1000;  // horizontal scroll bar steps per visibl
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent)
-    : QAbstractScrollArea(parent), primary_(std::make_shared<TimelineModel>()), zoom_(new TimelineZoom(this)) {
+    : QAbstractScrollArea(parent), primary_(std::make_shared<TimelineModel>()), zoom_(new TimelineZoom(this)),
+      folds_(new TimelineFolds(this)) {
   setFocusPolicy(Qt::StrongFocus);
   viewport()->setMouseTracking(true);
   viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
@@ -95,7 +96,8 @@ void TimelineView::rebuildComparisonModel() {
   if (secondaryTrace_) {
     // Overlay draws the comparison in the main trace's rows, so its lanes
     // follow them; side by side it keeps its own (e.g. measured SMs).
-    secondary_ = std::make_shared<TimelineModel>(secondaryTrace_, mode_ == CompareMode::Overlay ? primary_.get() : nullptr);
+    secondary_ = std::make_shared<TimelineModel>(secondaryTrace_, mode_ == CompareMode::Overlay ? primary_.get() : nullptr,
+                                                 primary_->foldedSms());
   }
   rebuildSelectionLayers();
   if (area_ && area_->section == Section::Comparison) clearAreaSelection();
@@ -280,7 +282,9 @@ int32_t TimelineView::primaryTaskAt(const QPoint& pos) const {
 
 std::optional<TimelineDrag::DropTarget> TimelineView::dropTargetAt(const QPoint& pos) const {
   const auto row = geometry().rowAt(pos.y());
-  if (!row || row->section != Section::Primary || row->lane >= primary_->numLanes()) return std::nullopt;
+  if (!row || row->section != Section::Primary || row->lane >= primary_->numLanes() ||
+      primary_->lane(row->lane).folded())  // no single vEU to drop on
+    return std::nullopt;
   return TimelineDrag::DropTarget{row->lane, primary_->lane(row->lane).veu, std::max(kHeaderWidth, pos.x())};
 }
 
@@ -298,10 +302,7 @@ QString TimelineView::tooltipTextAt(const QPoint& pos) const {
   if (!row) return {};
   const TimelineModel* model = modelAt(*row);
   if (!model) return {};
-  if (pos.x() < kHeaderWidth) {
-    const TimelineLane& l = model->lane(row->lane);
-    return QStringLiteral("SM %1 · vEU %2 · %3 rTasks").arg(l.sm).arg(l.veu).arg(model->tasks().laneSize(row->lane));
-  }
+  if (pos.x() < kHeaderWidth) return describeLane(*model, row->lane);
   const TimelineHit hit = hitAt(pos, &model);
   if (!hit) return {};
   return describeHit(*model, hit, model == secondary_.get(), comparison_ ? &*comparison_ : nullptr,
@@ -432,6 +433,11 @@ void TimelineView::clickAt(const QPoint& pos, bool toggle) {
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
+  const auto row = geometry().rowAt(event->position().toPoint().y());
+  if (event->position().x() < kHeaderWidth && row && row->section == Section::Primary && row->lane < primary_->numLanes()) {
+    folds_->toggle(primary_->lane(row->lane).sm);  // the SM's name: fold or unfold it
+    return;
+  }
   const TimelineModel* model = nullptr;
   const TimelineHit hit = hitAt(event->position().toPoint(), &model);
   if (!hit) return;

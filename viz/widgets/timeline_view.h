@@ -38,6 +38,7 @@
 #include "viz/widgets/timeline_drag.h"
 #include "viz/widgets/timeline_geometry.h"
 #include "viz/widgets/timeline_painter.h"
+#include "viz/widgets/timeline_folds.h"
 #include "viz/widgets/timeline_zoom.h"
 
 namespace rammer::viz {
@@ -93,6 +94,7 @@ class TimelineView : public QAbstractScrollArea {
   // The visible time window, in trace microseconds, and the actions that
   // move it (W/S/A/D/F).
   TimelineZoom* zoom() const { return zoom_; }
+  TimelineFolds* folds() const { return folds_; }
   double visibleStartUs() const { return zoom_->startUs(); }
   double visibleEndUs() const { return zoom_->endUs(); }
   void setVisibleRange(double t0Us, double t1Us);
@@ -181,6 +183,7 @@ class TimelineView : public QAbstractScrollArea {
   std::optional<AreaSummary> areaSummary_;
 
   TimelineZoom* zoom_;
+  TimelineFolds* folds_;
   int laneHeight_ = 14;
   bool syncingScrollBars_ = false;
 
