@@ -37,7 +37,13 @@ EditingController::EditingController(MainWindow* window) : QObject(window), wind
   auto* layout = new QVBoxLayout(compareWindow_);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(compare_);
-  compareWindow_->resize(1000, 760);
+  compareWindow_->resize(1100, 860);
+  // A click on a policy there opens its plan here.
+  connect(compare_, &viz::CompareView::policyChosen, this, [this](const QString& policy) {
+    setPolicy(policy);
+    window_->raise();
+    window_->activateWindow();
+  });
 
   createActions();
 
@@ -134,8 +140,8 @@ void EditingController::onPlanChanged() {
   if (!plan || (selected_ >= 0 && static_cast<size_t>(selected_) >= plan->ops.size())) selected_ = -1;
   refreshKernels();
   updateActions();
-  if (compareWindow_->isVisible() && window_->session()->graph())
-    compare_->setModel(window_->session()->graph(), window_->session()->device());
+  if (compareWindow_->isVisible() && window_->session()->optimized())
+    compare_->setModel(window_->session()->optimized(), window_->session()->device());
 }
 
 void EditingController::refreshKernels() {
@@ -255,11 +261,11 @@ void EditingController::saveEdits() {
 
 void EditingController::showCompare() {
   viz::StudioSession* s = window_->session();
-  if (!s->graph()) return;
-  compare_->setModel(s->graph(), s->device());
+  if (!s->optimized()) return;
+  compare_->setModel(s->optimized(), s->device());
   compareWindow_->show();
   compareWindow_->raise();
-  compare_->compare(QStringLiteral("sequential"), QStringLiteral("wavefront"));
+  compare_->compare();
 }
 
 }  // namespace rammer::studio

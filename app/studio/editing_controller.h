@@ -3,10 +3,10 @@
 // (Ctrl+Z / Ctrl+Shift+Z), the Edit menu (cut or merge programs before the
 // selected operator, move it to a vEU, load/save the schedule-edits JSON
 // with Ctrl+Shift+O / Ctrl+Shift+S), the rKernels dock (pin a candidate),
-// and the Compare window (Ctrl+Shift+C). A refused edit is not applied:
-// the timeline highlights the operators whose rTasks it would break and
-// outlines those rTasks, the Diagnostics dock (filled by the session) says
-// why. Dragging an rTask (Alt: its operator) to another vEU in the timeline
+// and the Compare window (Ctrl+Shift+C: every policy side by side). A
+// refused edit is not applied: the timeline highlights the operators whose
+// rTasks it would break and outlines those rTasks, the Diagnostics dock
+// (filled by the session) says why. Dragging an rTask (Alt: its operator) to another vEU in the timeline
 // is a move edit; switching the policy is an undo command too.
 // The Code dock is the main window's (it already follows the selection).
 #include <QHash>
@@ -49,7 +49,8 @@ class EditingController : public QObject {
   // The operator the edit actions apply to (Plan::ops index; -1: none).
   int selectedOp() const { return selected_; }
   void selectOp(int op);
-  // Opens the Compare window and compares sequential with wavefront.
+  // Opens the Compare window and compares every policy; a click there on a
+  // policy switches the session to it (through the undo stack).
   void showCompare();
   // Switches the scheduling policy through the undo stack (the toolbar's
   // picker calls this); without a model it only sets the session's policy.

@@ -80,7 +80,7 @@ bool HeadlessRun::busy() const {
     return true;
   if (compareStarted_) {
     const viz::CompareView* compare = window_->editing()->compareView();
-    return compare->isBusy() || !compare->comparison();
+    return compare->isBusy() || compare->results().empty();
   }
   return false;
 }

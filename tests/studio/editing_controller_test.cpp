@@ -18,6 +18,7 @@
 
 #include "app/studio/main_window.h"
 #include "app/studio/timeline_page.h"
+#include "core/schedule/policy.h"
 #include "viz/widgets/compare_view.h"
 #include "viz/widgets/kernels_view.h"
 #include "viz/widgets/schedule_edit_commands.h"
@@ -101,14 +102,19 @@ TEST(EditingControllerTest, PinFromTheKernelsDockUndoesAndRefusalsAreHighlighted
   EXPECT_TRUE(window.timelinePage()->view()->highlightedTasks().contains(
       schedule::RTask{opIndex(*session->plan(), "stem.relu"), 0}));
 
-  // Compare: sequential against wavefront on the loaded model.
+  // Compare: every policy on the loaded model; a click on one opens its plan.
   QSignalSpy compared(editing->compareView(), &viz::CompareView::compared);
   editing->action("compare")->trigger();
   ASSERT_TRUE(compared.wait(kWaitMs));
   EXPECT_TRUE(compared.first().first().toBool());
   EXPECT_TRUE(editing->compareWindow()->isVisible());
-  const auto& c = *editing->compareView()->comparison();
-  EXPECT_DOUBLE_EQ(c.ratio(), c.a.latencyUs / c.b.latencyUs);
+  ASSERT_EQ(editing->compareView()->results().size(), schedule::policyNames().size());
+  QSignalSpy planned(session, &viz::StudioSession::jobFinished);
+  emit editing->compareView()->policyChosen(QStringLiteral("graphturbo"));
+  ASSERT_TRUE(planned.wait(kWaitMs));
+  ASSERT_TRUE(session->plan());
+  EXPECT_EQ(session->plan()->policy, "graphturbo");
+  EXPECT_TRUE(editing->editor()->undoStack()->canUndo()) << "switching the policy is undoable";
   session->waitForWorkers();
 }
 

@@ -28,16 +28,24 @@ PlanSummary summarizePolicy(const std::shared_ptr<const ir::Graph>& graph, const
   s.rtasks = f.rtasks;
   s.maxVEUs = f.maxVEUs;
   s.barriers = f.barriers;
+  s.dramBytes = f.dramBytes;
   return s;
 }
 
-PlanComparison comparePolicies(const std::shared_ptr<const ir::Graph>& graph, const std::string& device,
-                               const std::string& policyA, const std::string& policyB, const JobControl& control) {
-  PlanComparison c;
-  c.a = summarizePolicy(graph, device, policyA, control);
-  if (control.cancelled()) return c;
-  c.b = summarizePolicy(graph, device, policyB, control);
-  return c;
+std::vector<PlanSummary> summarizePolicies(const std::shared_ptr<const ir::Graph>& graph, const std::string& device,
+                                           const std::vector<std::string>& policies, const JobControl& control) {
+  std::vector<PlanSummary> out;
+  for (const std::string& p : policies) {
+    if (control.cancelled()) break;
+    out.push_back(summarizePolicy(graph, device, p, control));
+  }
+  return out;
+}
+
+double speedupOverSequential(const std::vector<PlanSummary>& all, const PlanSummary& s) {
+  for (const PlanSummary& base : all)
+    if (base.policy == "sequential" && base.ok && s.ok && s.latencyUs > 0) return base.latencyUs / s.latencyUs;
+  return 0;
 }
 
 }  // namespace rammer::viz

@@ -1,9 +1,9 @@
 #pragma once
-// Two plans of the same model side by side (e.g. RammerBase's sequential
-// against Rammer's wavefront): each scheduled, validated and simulated
-// through the same pipeline stages the session runs, with the numbers the
-// Compare window tabulates. A pure function of its inputs; runs on any
-// thread. Qt Core only.
+// Plans of the same model side by side (every policy): each scheduled,
+// validated and simulated through the same pipeline stages the session
+// runs, with the numbers the Compare window tabulates (the figures `rammer
+// compare` prints). A pure function of its inputs; runs on any thread. Qt
+// Core only.
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,18 +24,17 @@ struct PlanSummary {
   int maxVEUs = 0;          // the widest program's vEUs
   size_t barriers = 0;
   size_t rtasks = 0;
-};
-
-struct PlanComparison {
-  PlanSummary a, b;
-  // Predicted latency of A over B (> 1: B is faster); 0 when either failed.
-  double ratio() const { return a.ok && b.ok && b.latencyUs > 0 ? a.latencyUs / b.latencyUs : 0; }
+  double dramBytes = 0;     // predicted DRAM traffic of the chosen rKernels
 };
 
 // `graph` is the optimized graph; `device` a preset id or device JSON path.
 PlanSummary summarizePolicy(const std::shared_ptr<const ir::Graph>& graph, const std::string& device,
                             const std::string& policy, const JobControl& control = {});
-PlanComparison comparePolicies(const std::shared_ptr<const ir::Graph>& graph, const std::string& device,
-                               const std::string& policyA, const std::string& policyB, const JobControl& control = {});
+// Every one of `policies`, in order (stops early on a cancel).
+std::vector<PlanSummary> summarizePolicies(const std::shared_ptr<const ir::Graph>& graph, const std::string& device,
+                                           const std::vector<std::string>& policies, const JobControl& control = {});
+// Predicted latency of sequential (RammerBase) over each summary's; 0 where
+// either plan is missing.
+double speedupOverSequential(const std::vector<PlanSummary>& all, const PlanSummary& s);
 
 }  // namespace rammer::viz

@@ -97,6 +97,8 @@ class StudioSession : public QObject {
   // What the plan runs: the optimized graph, or the plan's own when its
   // policy merged operators (IOS), so views find every planned node.
   std::shared_ptr<const ir::Graph> graph() const { return plan_ && plan_->graph ? plan_->graph : optimized_; }
+  // The optimized graph every policy starts from (the Compare window plans it).
+  std::shared_ptr<const ir::Graph> optimized() const { return optimized_; }
   const std::vector<passes::PassRecord>& passLog() const { return passLog_; }
   std::shared_ptr<const schedule::Plan> plan() const { return plan_; }
   std::shared_ptr<const sim::Trace> predictedTrace() const { return predicted_; }

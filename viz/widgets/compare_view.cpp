@@ -1,22 +1,27 @@
 #include "viz/widgets/compare_view.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
+#include "core/ops/model_summary.h"
 #include "core/schedule/policy.h"
+#include "viz/widgets/latency_bars.h"
 #include "viz/widgets/timeline_view.h"
+#include "viz/widgets/timeline_zoom.h"
 
 namespace rammer::viz {
 
 namespace {
+
+constexpr int kTimelineHeight = 150;
 
 QString firstError(const PlanSummary& s) {
   for (const auto& d : s.diagnostics)
@@ -27,51 +32,45 @@ QString firstError(const PlanSummary& s) {
 }  // namespace
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
-  policyA_ = new QComboBox(this);
-  policyB_ = new QComboBox(this);
-  for (const auto& name : schedule::policyNames()) {
-    policyA_->addItem(QString::fromStdString(name));
-    policyB_->addItem(QString::fromStdString(name));
-  }
-  policyA_->setCurrentText(QStringLiteral("sequential"));
-  policyB_->setCurrentText(QStringLiteral("wavefront"));
-  run_ = new QPushButton(tr("Compare"), this);
+  run_ = new QPushButton(tr("Compare again"), this);
   status_ = new QLabel(tr("No model."), this);
 
-  table_ = new QTableWidget(RowCount, 3, this);
+  table_ = new QTableWidget(RowCount, 0, this);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setVerticalHeaderLabels({tr("predicted latency (us)"), tr("SM efficiency"), tr("programs"),
-                                   tr("vEUs (widest program)"), tr("barriers"), tr("rTasks")});
-  table_->setHorizontalHeaderLabels({tr("A"), tr("B"), tr("A / B")});
+  table_->setVerticalHeaderLabels({tr("predicted latency (us)"), tr("speedup over sequential"), tr("vEU utilization"),
+                                   tr("rPrograms"), tr("vEUs (widest program)"), tr("barriers"), tr("rTasks"),
+                                   tr("predicted DRAM traffic")});
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  table_->horizontalHeader()->setToolTip(tr("Click a policy to open its plan"));
+  connect(table_->horizontalHeader(), &QHeaderView::sectionClicked, this, [this](int column) {
+    if (column >= 0 && column < static_cast<int>(results_.size()))
+      emit policyChosen(QString::fromStdString(results_[static_cast<size_t>(column)].policy));
+  });
 
-  timelineA_ = new TimelineView(this);
-  timelineB_ = new TimelineView(this);
+  bars_ = new LatencyBars(this);
+  connect(bars_, &LatencyBars::barClicked, this, &CompareView::policyChosen);
+
+  timelineBox_ = new QWidget(this);
+  auto* timelineLayout = new QVBoxLayout(timelineBox_);
+  timelineLayout->setContentsMargins(0, 0, 0, 0);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setWidget(timelineBox_);
 
   auto* bar = new QHBoxLayout;
-  bar->addWidget(new QLabel(tr("A:"), this));
-  bar->addWidget(policyA_);
-  bar->addWidget(new QLabel(tr("B:"), this));
-  bar->addWidget(policyB_);
   bar->addWidget(run_);
   bar->addWidget(status_, 1);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(table_);
-  split->addWidget(timelineA_);
-  split->addWidget(timelineB_);
-  split->setStretchFactor(1, 1);
+  split->addWidget(bars_);
+  split->addWidget(scroll);
   split->setStretchFactor(2, 1);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(bar);
   layout->addWidget(split, 1);
 
   connect(run_, &QPushButton::clicked, this, [this] { compare(); });
-  connect(&watcher_, &QFutureWatcher<PlanComparison>::finished, this, &CompareView::onFinished);
-  // One time axis: panning or zooming either timeline moves the other.
-  connect(timelineA_, &TimelineView::visibleRangeChanged, this,
-          [this](double t0, double t1) { syncRange(timelineA_, t0, t1); });
-  connect(timelineB_, &TimelineView::visibleRangeChanged, this,
-          [this](double t0, double t1) { syncRange(timelineB_, t0, t1); });
+  connect(&watcher_, &QFutureWatcher<std::vector<PlanSummary>>::finished, this, &CompareView::onFinished);
 }
 
 CompareView::~CompareView() {
@@ -82,28 +81,23 @@ CompareView::~CompareView() {
 void CompareView::setModel(std::shared_ptr<const ir::Graph> graph, const QString& device) {
   graph_ = std::move(graph);
   device_ = device;
-  status_->setText(graph_ ? tr("Ready: compare two policies on %1.").arg(device_) : tr("No model."));
+  status_->setText(graph_ ? tr("Ready: compare every policy on %1.").arg(device_) : tr("No model."));
 }
 
-bool CompareView::compare() { return compare(policyA_->currentText(), policyB_->currentText()); }
-
-bool CompareView::compare(const QString& policyA, const QString& policyB) {
+bool CompareView::compare() {
   if (!graph_) return false;
-  policyA_->setCurrentText(policyA);
-  policyB_->setCurrentText(policyB);
   if (cancel_) cancel_->store(true);
-  watcher_.waitForFinished();  // the policies do not poll: at most one schedule's wait
+  watcher_.waitForFinished();  // the policies poll the flag: a short wait
   cancel_ = std::make_shared<std::atomic<bool>>(false);
   busy_ = true;
   run_->setEnabled(false);
-  status_->setText(tr("Scheduling and simulating %1 and %2…").arg(policyA, policyB));
-  watcher_.setFuture(QtConcurrent::run(
-      [graph = graph_, device = device_.toStdString(), a = policyA.toStdString(), b = policyB.toStdString(),
-       cancel = cancel_]() {
-        JobControl control;
-        control.cancel = cancel.get();
-        return comparePolicies(graph, device, a, b, control);
-      }));
+  const std::vector<std::string> policies = schedule::policyNames();
+  status_->setText(tr("Scheduling and simulating %1 policies on %2…").arg(policies.size()).arg(device_));
+  watcher_.setFuture(QtConcurrent::run([graph = graph_, device = device_.toStdString(), policies, cancel = cancel_]() {
+    JobControl control;
+    control.cancel = cancel.get();
+    return summarizePolicies(graph, device, policies, control);
+  }));
   return true;
 }
 
@@ -111,60 +105,90 @@ void CompareView::onFinished() {
   busy_ = false;
   run_->setEnabled(true);
   if (cancel_ && cancel_->load()) return;
-  result_ = watcher_.result();
-  showResult();
-  emit compared(result_->a.ok && result_->b.ok);
+  results_ = watcher_.result();
+  showResults();
+  emit compared(!results_.empty() && std::all_of(results_.begin(), results_.end(), [](const auto& s) { return s.ok; }));
 }
 
-void CompareView::showResult() {
-  const PlanComparison& c = *result_;
-  table_->setHorizontalHeaderLabels({tr("A: %1").arg(QString::fromStdString(c.a.policy)),
-                                     tr("B: %1").arg(QString::fromStdString(c.b.policy)), tr("A / B")});
-  auto cell = [this](int row, int col, const QString& text) { table_->setItem(row, col, new QTableWidgetItem(text)); };
-  auto ratio = [](double a, double b) { return b != 0 ? QString::number(a / b, 'f', 2) : QStringLiteral("–"); };
-  const PlanSummary* s[2] = {&c.a, &c.b};
-  for (int col = 0; col < 2; ++col) {
-    const PlanSummary& p = *s[col];
-    if (!p.ok) {
-      for (int row = 0; row < RowCount; ++row) cell(row, col, row == 0 ? firstError(p) : QString());
+void CompareView::showResults() {
+  const auto n = static_cast<int>(results_.size());
+  table_->setColumnCount(n);
+  QStringList headers;
+  std::vector<LatencyBars::Bar> bars;
+  double end = 0, best = 0;
+  QString bestPolicy;
+  for (int col = 0; col < n; ++col) {
+    const PlanSummary& s = results_[static_cast<size_t>(col)];
+    const QString policy = QString::fromStdString(s.policy);
+    headers << policy;
+    bars.push_back({policy, s.ok ? s.latencyUs : 0});
+    auto cell = [&](int row, const QString& text) { table_->setItem(row, col, new QTableWidgetItem(text)); };
+    if (!s.ok) {
+      for (int row = 0; row < RowCount; ++row) cell(row, row == 0 ? firstError(s) : QString());
       continue;
     }
-    cell(LatencyRow, col, QString::number(p.latencyUs, 'f', 1));
-    cell(SmEfficiencyRow, col, QString::number(100 * p.smEfficiency, 'f', 1) + QLatin1Char('%'));
-    cell(ProgramsRow, col, QString::number(p.programs));
-    cell(VeusRow, col, QString::number(p.maxVEUs));
-    cell(BarriersRow, col, QString::number(p.barriers));
-    cell(RTasksRow, col, QString::number(p.rtasks));
+    end = std::max(end, s.latencyUs);
+    if (best <= 0 || s.latencyUs < best) {
+      best = s.latencyUs;
+      bestPolicy = policy;
+    }
+    const double speedup = speedupOverSequential(results_, s);
+    cell(LatencyRow, QString::number(s.latencyUs, 'f', 1));
+    cell(SpeedupRow, speedup > 0 ? QStringLiteral("%1x").arg(speedup, 0, 'f', 2) : QStringLiteral("–"));
+    cell(SmEfficiencyRow, QString::number(100 * s.smEfficiency, 'f', 1) + QLatin1Char('%'));
+    cell(ProgramsRow, QString::number(s.programs));
+    cell(VeusRow, QString::number(s.maxVEUs));
+    cell(BarriersRow, QString::number(s.barriers));
+    cell(RTasksRow, QString::number(s.rtasks));
+    cell(DramRow, QString::fromStdString(ops::formatBytes(static_cast<int64_t>(s.dramBytes))));
   }
-  const bool both = c.a.ok && c.b.ok;
-  cell(LatencyRow, 2, both ? QString::number(c.ratio(), 'f', 2) : QString());
-  cell(SmEfficiencyRow, 2, both ? ratio(c.a.smEfficiency, c.b.smEfficiency) : QString());
-  cell(ProgramsRow, 2, both ? ratio(double(c.a.programs), double(c.b.programs)) : QString());
-  cell(VeusRow, 2, both ? ratio(c.a.maxVEUs, c.b.maxVEUs) : QString());
-  cell(BarriersRow, 2, both ? ratio(double(c.a.barriers), double(c.b.barriers)) : QString());
-  cell(RTasksRow, 2, both ? ratio(double(c.a.rtasks), double(c.b.rtasks)) : QString());
+  table_->setHorizontalHeaderLabels(headers);
+  bars_->setBars(std::move(bars));
 
-  timelineA_->setTrace(c.a.trace);
-  timelineB_->setTrace(c.b.trace);
-  if (both) {
-    const double end = std::max(c.a.latencyUs, c.b.latencyUs);
-    timelineA_->setVisibleRange(0, end);
-    timelineB_->setVisibleRange(0, end);
-    status_->setText(tr("%1: %2 us, %3: %4 us; %1 / %3 = %5")
-                         .arg(QString::fromStdString(c.a.policy))
-                         .arg(c.a.latencyUs, 0, 'f', 1)
-                         .arg(QString::fromStdString(c.b.policy))
-                         .arg(c.b.latencyUs, 0, 'f', 1)
-                         .arg(c.ratio(), 0, 'f', 2));
-  } else {
-    status_->setText(tr("A plan failed: %1").arg(!c.a.ok ? firstError(c.a) : firstError(c.b)));
+  // One small timeline per plan, on one time axis.
+  for (TimelineView* t : timelines_) t->parentWidget()->deleteLater();
+  timelines_.clear();
+  auto* layout = static_cast<QVBoxLayout*>(timelineBox_->layout());
+  for (const PlanSummary& s : results_) {
+    auto* box = new QWidget(timelineBox_);
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(2, 2, 2, 2);
+    auto* name = new QPushButton(QString::fromStdString(s.policy), box);
+    name->setFlat(true);
+    name->setToolTip(tr("Open this plan"));
+    connect(name, &QPushButton::clicked, this, [this, p = QString::fromStdString(s.policy)] { emit policyChosen(p); });
+    auto* timeline = new TimelineView(box);
+    timeline->setMinimumHeight(kTimelineHeight);
+    timeline->setTrace(s.ok ? s.trace : nullptr);
+    timeline->folds()->setAllFolded(true);  // one lane per SM: a small timeline shows the shape
+    v->addWidget(name, 0, Qt::AlignLeft);
+    v->addWidget(timeline);
+    layout->addWidget(box);
+    timelines_.push_back(timeline);
+    connect(timeline, &TimelineView::visibleRangeChanged, this,
+            [this, timeline](double t0, double t1) { syncRange(timeline, t0, t1); });
   }
+  // The same window on every timeline: each may scroll to the slowest plan's end.
+  syncing_ = true;
+  if (end > 0)
+    for (TimelineView* t : timelines_) {
+      t->zoom()->setExtent(0, end);
+      t->setVisibleRange(0, end);
+    }
+  syncing_ = false;
+  const auto failed = std::count_if(results_.begin(), results_.end(), [](const auto& s) { return !s.ok; });
+  status_->setText(failed == 0 ? tr("%1 policies on %2; fastest: %3 (%4 us). Click a policy to open its plan.")
+                                     .arg(n)
+                                     .arg(device_, bestPolicy)
+                                     .arg(best, 0, 'f', 1)
+                               : tr("%1 of %2 policies failed; fastest of the rest: %3").arg(failed).arg(n).arg(bestPolicy));
 }
 
 void CompareView::syncRange(TimelineView* from, double t0, double t1) {
   if (syncing_) return;
   syncing_ = true;
-  (from == timelineA_ ? timelineB_ : timelineA_)->setVisibleRange(t0, t1);
+  for (TimelineView* t : timelines_)
+    if (t != from) t->setVisibleRange(t0, t1);
   syncing_ = false;
 }
 

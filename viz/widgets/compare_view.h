@@ -1,72 +1,75 @@
 #pragma once
-// The Compare window: two policies' plans of the current model side by
-// side (default: sequential, i.e. RammerBase, against wavefront, Rammer).
-// Both are scheduled, validated and simulated on a worker thread
-// (comparePolicies); a table gives predicted latency, SM efficiency,
-// programs, vEUs, barriers and rTasks with the A/B ratio, and two
-// timelines stacked on one time axis show where the time goes.
+// The Compare window: every policy's plan of the current model side by side
+// (RammerBase's sequential, Rammer's wavefront, greedy, IOS, GraphTurbo),
+// each scheduled, validated and simulated on a worker thread
+// (summarizePolicies). A table gives predicted latency and the speedup over
+// sequential, vEU utilization (predicted SM efficiency), programs, vEUs,
+// barriers, rTasks and predicted DRAM traffic; a bar chart the latencies;
+// and one small timeline per plan, all on one time axis. A click on a
+// policy's column, bar or name opens that plan (policyChosen).
 #include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
 #include <atomic>
 #include <memory>
-#include <optional>
+#include <vector>
 
 #include "viz/models/plan_comparison.h"
 
-class QComboBox;
 class QLabel;
 class QPushButton;
 class QTableWidget;
 
 namespace rammer::viz {
 
+class LatencyBars;
 class TimelineView;
 
 class CompareView : public QWidget {
   Q_OBJECT
 
  public:
-  enum Row { LatencyRow, SmEfficiencyRow, ProgramsRow, VeusRow, BarriersRow, RTasksRow, RowCount };
+  enum Row { LatencyRow, SpeedupRow, SmEfficiencyRow, ProgramsRow, VeusRow, BarriersRow, RTasksRow, DramRow, RowCount };
 
   explicit CompareView(QWidget* parent = nullptr);
   ~CompareView() override;
 
   // The optimized graph and the device (preset id or JSON path) to plan for.
   void setModel(std::shared_ptr<const ir::Graph> graph, const QString& device);
-  // Starts a comparison (a running one is cancelled); false without a model.
-  bool compare(const QString& policyA, const QString& policyB);
-  bool compare();  // with the pickers' policies
+  // Plans every policy (a running comparison is cancelled); false without a model.
+  bool compare();
 
   bool isBusy() const { return busy_; }
-  const std::optional<PlanComparison>& comparison() const { return result_; }
+  const std::vector<PlanSummary>& results() const { return results_; }
   QTableWidget* table() const { return table_; }
-  TimelineView* timelineA() const { return timelineA_; }
-  TimelineView* timelineB() const { return timelineB_; }
+  LatencyBars* bars() const { return bars_; }
+  // One per policy, in results() order.
+  const std::vector<TimelineView*>& timelines() const { return timelines_; }
   QString statusText() const;
 
  signals:
-  void compared(bool ok);
+  void compared(bool allOk);
+  // A policy's column, bar or timeline name was clicked: open that plan.
+  void policyChosen(const QString& policy);
 
  private:
   void onFinished();
-  void showResult();
+  void showResults();
   void syncRange(TimelineView* from, double t0, double t1);
 
-  QComboBox* policyA_ = nullptr;
-  QComboBox* policyB_ = nullptr;
   QPushButton* run_ = nullptr;
   QLabel* status_ = nullptr;
   QTableWidget* table_ = nullptr;
-  TimelineView* timelineA_ = nullptr;
-  TimelineView* timelineB_ = nullptr;
+  LatencyBars* bars_ = nullptr;
+  QWidget* timelineBox_ = nullptr;
+  std::vector<TimelineView*> timelines_;
 
   std::shared_ptr<const ir::Graph> graph_;
   QString device_;
-  QFutureWatcher<PlanComparison> watcher_;
+  QFutureWatcher<std::vector<PlanSummary>> watcher_;
   std::shared_ptr<std::atomic<bool>> cancel_;
   bool busy_ = false;
-  std::optional<PlanComparison> result_;
+  std::vector<PlanSummary> results_;
   bool syncing_ = false;
 };
 

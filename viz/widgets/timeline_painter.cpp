@@ -265,7 +265,8 @@ void TimelinePainter::paintHeader(QPainter& p, const TimelineGeometry::SectionRo
       for (int lane = l0; lane <= l1; ++lane)
         p.drawText(QRect(G::kHeaderWidth / 2, lanesTop + lane * h, G::kHeaderWidth / 2 - 6, h),
                    Qt::AlignRight | Qt::AlignVCenter,
-                   rowsModel.lane(lane).folded() ? QStringLiteral("%1 vEUs").arg(rowsModel.lane(lane).veus)
+                   rowsModel.lane(lane).folded() ? (rowsModel.lane(lane).veus == 1 ? QStringLiteral("1 vEU")
+                                                                                   : QStringLiteral("%1 vEUs").arg(rowsModel.lane(lane).veus))
                                                  : QStringLiteral("vEU %1").arg(rowsModel.lane(lane).veu));
     }
   }

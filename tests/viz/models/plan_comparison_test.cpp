@@ -1,6 +1,6 @@
-// Two policies' plans of one model: both scheduled and simulated, the
-// numbers match a plan made and simulated directly through core, and the
-// ratio is latency A over latency B.
+// Policies' plans of one model: each scheduled and simulated, the numbers
+// match a plan made and simulated directly through core, and the speedup is
+// sequential's latency over the plan's.
 #include "viz/models/plan_comparison.h"
 
 #include <gtest/gtest.h>
@@ -17,20 +17,23 @@ namespace {
 TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
   const PipelineResult r = viztest::planSampleCnn();
   ASSERT_TRUE(r.optimized);
-  const PlanComparison c = comparePolicies(r.optimized, "h100", "sequential", "wavefront");
-  ASSERT_TRUE(c.a.ok);
-  ASSERT_TRUE(c.b.ok);
-  EXPECT_EQ(c.a.policy, "sequential");
-  EXPECT_EQ(c.b.policy, "wavefront");
-  ASSERT_GT(c.b.latencyUs, 0);
-  EXPECT_DOUBLE_EQ(c.ratio(), c.a.latencyUs / c.b.latencyUs);
+  const std::vector<PlanSummary> c = summarizePolicies(r.optimized, "h100", {"sequential", "wavefront"});
+  ASSERT_EQ(c.size(), 2u);
+  const PlanSummary& a = c[0];
+  const PlanSummary& b = c[1];
+  ASSERT_TRUE(a.ok);
+  ASSERT_TRUE(b.ok);
+  EXPECT_EQ(a.policy, "sequential");
+  EXPECT_EQ(b.policy, "wavefront");
+  ASSERT_GT(b.latencyUs, 0);
+  EXPECT_DOUBLE_EQ(speedupOverSequential(c, b), a.latencyUs / b.latencyUs);
 
   // The same numbers straight from core, planned as `rammer schedule` plans:
   // with the analytic model's rTask times.
   auto device = device::loadDevice("h100");
   ASSERT_TRUE(device);
   const auto model = std::make_shared<const sim::AnalyticCostModel>();
-  for (const PlanSummary* s : {&c.a, &c.b}) {
+  for (const PlanSummary* s : {&a, &b}) {
     auto policy = schedule::makePolicy(s->policy, sim::policyOptions(model));
     ASSERT_TRUE(policy);
     auto plan = (*policy)->schedule(*r.optimized, *device, {});
@@ -51,18 +54,43 @@ TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
     EXPECT_EQ(s->maxVEUs, veus);
   }
   // RammerBase: one program per non-view operator, no barriers.
-  EXPECT_EQ(c.a.barriers, 0u);
-  EXPECT_GT(c.a.programs, c.b.programs);
+  EXPECT_EQ(a.barriers, 0u);
+  EXPECT_GT(a.programs, b.programs);
 }
 
 TEST(PlanComparisonTest, AnUnknownPolicyFailsWithAMessage) {
   const PipelineResult r = viztest::planSampleCnn();
-  const PlanComparison c = comparePolicies(r.optimized, "h100", "nonsense", "wavefront");
-  EXPECT_FALSE(c.a.ok);
-  EXPECT_TRUE(c.b.ok);
-  EXPECT_EQ(c.ratio(), 0);
-  ASSERT_FALSE(c.a.diagnostics.empty());
-  EXPECT_NE(c.a.diagnostics.front().diagnostic.message.find("nonsense"), std::string::npos);
+  const std::vector<PlanSummary> c = summarizePolicies(r.optimized, "h100", {"nonsense", "wavefront"});
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_FALSE(c[0].ok);
+  EXPECT_TRUE(c[1].ok);
+  EXPECT_EQ(speedupOverSequential(c, c[1]), 0) << "no sequential plan to compare with";
+  ASSERT_FALSE(c[0].diagnostics.empty());
+  EXPECT_NE(c[0].diagnostics.front().diagnostic.message.find("nonsense"), std::string::npos);
+}
+
+// Every policy, as the Compare window and `rammer compare` show them; the
+// speedup is sequential's latency over each plan's.
+TEST(PlanComparisonTest, EveryPolicyWithItsSpeedupOverSequential) {
+  const PipelineResult r = viztest::planSampleCnn();
+  const std::vector<std::string> names = schedule::policyNames();
+  const std::vector<PlanSummary> all = summarizePolicies(r.optimized, "h100", names);
+  ASSERT_EQ(all.size(), names.size());
+  double sequential = 0;
+  for (const PlanSummary& s : all)
+    if (s.policy == "sequential") sequential = s.latencyUs;
+  ASSERT_GT(sequential, 0);
+  for (size_t i = 0; i < all.size(); ++i) {
+    ASSERT_TRUE(all[i].ok) << all[i].policy;
+    EXPECT_EQ(all[i].policy, names[i]);
+    EXPECT_GT(all[i].dramBytes, 0) << all[i].policy;
+    EXPECT_DOUBLE_EQ(speedupOverSequential(all, all[i]), sequential / all[i].latencyUs);
+  }
+  // Cancelled before it starts: nothing is planned.
+  std::atomic<bool> cancel{true};
+  JobControl control;
+  control.cancel = &cancel;
+  EXPECT_TRUE(summarizePolicies(r.optimized, "h100", names, control).empty());
 }
 
 }  // namespace

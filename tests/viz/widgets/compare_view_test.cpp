@@ -1,47 +1,84 @@
-// The Compare window computes both plans on a worker and shows them: the
-// table's ratio is latency A over B, and both timelines share one axis.
+// The Compare window (issue #17 item 3): every policy planned on a worker
+// and shown side by side, the table's numbers those of the plans, a bar per
+// latency, one timeline per plan on one time axis, and a click on a policy
+// naming it.
 #include "viz/widgets/compare_view.h"
 
 #include <gtest/gtest.h>
 
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTest>
 
+#include "core/schedule/policy.h"
 #include "tests/viz/editing_fixtures.h"
+#include "viz/widgets/latency_bars.h"
 #include "viz/widgets/timeline_view.h"
 
 namespace rammer::viz {
 namespace {
 
-TEST(CompareViewTest, ComparesSequentialWithWavefront) {
+TEST(CompareViewTest, ComparesEveryPolicy) {
   const PipelineResult r = viztest::planSampleCnn();
   ASSERT_TRUE(r.optimized);
   CompareView view;
-  view.resize(900, 700);
-  EXPECT_FALSE(view.compare("sequential", "wavefront"));  // no model yet
+  view.resize(1100, 900);
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  EXPECT_FALSE(view.compare());  // no model yet
   view.setModel(r.optimized, "h100");
   QSignalSpy done(&view, &CompareView::compared);
-  ASSERT_TRUE(view.compare("sequential", "wavefront"));
+  ASSERT_TRUE(view.compare());
   EXPECT_TRUE(view.isBusy());
   ASSERT_TRUE(done.wait(120000));
   ASSERT_TRUE(done.first().first().toBool()) << view.statusText().toStdString();
-  ASSERT_TRUE(view.comparison());
-  const PlanComparison& c = *view.comparison();
-  EXPECT_EQ(c.a.policy, "sequential");
-  EXPECT_EQ(c.b.policy, "wavefront");
-  EXPECT_DOUBLE_EQ(c.ratio(), c.a.latencyUs / c.b.latencyUs);
-  // The table shows the same numbers.
-  EXPECT_EQ(view.table()->item(CompareView::LatencyRow, 0)->text(), QString::number(c.a.latencyUs, 'f', 1));
-  EXPECT_EQ(view.table()->item(CompareView::LatencyRow, 1)->text(), QString::number(c.b.latencyUs, 'f', 1));
-  EXPECT_EQ(view.table()->item(CompareView::LatencyRow, 2)->text(), QString::number(c.ratio(), 'f', 2));
-  EXPECT_EQ(view.table()->item(CompareView::ProgramsRow, 0)->text(), QString::number(c.a.programs));
-  // One time axis: both show the same window, and moving one moves the other.
-  EXPECT_EQ(&view.timelineA()->model().trace(), c.a.trace.get());
-  EXPECT_DOUBLE_EQ(view.timelineA()->visibleStartUs(), view.timelineB()->visibleStartUs());
-  EXPECT_DOUBLE_EQ(view.timelineA()->visibleEndUs(), view.timelineB()->visibleEndUs());
-  view.timelineA()->setVisibleRange(1.0, 2.0);
-  EXPECT_DOUBLE_EQ(view.timelineB()->visibleStartUs(), view.timelineA()->visibleStartUs());
-  EXPECT_DOUBLE_EQ(view.timelineB()->visibleEndUs(), view.timelineA()->visibleEndUs());
+  const auto& results = view.results();
+  const auto names = schedule::policyNames();
+  ASSERT_EQ(results.size(), names.size());
+  ASSERT_EQ(view.table()->columnCount(), static_cast<int>(names.size()));
+  ASSERT_EQ(view.timelines().size(), names.size());
+  ASSERT_EQ(view.bars()->bars().size(), names.size());
+  const PlanSummary* sequential = nullptr;
+  for (const PlanSummary& s : results)
+    if (s.policy == "sequential") sequential = &s;
+  ASSERT_NE(sequential, nullptr);
+  for (size_t i = 0; i < names.size(); ++i) {
+    const PlanSummary& s = results[i];
+    const int col = static_cast<int>(i);
+    EXPECT_EQ(s.policy, names[i]);
+    EXPECT_EQ(view.table()->horizontalHeaderItem(col)->text().toStdString(), s.policy);
+    EXPECT_EQ(view.table()->item(CompareView::LatencyRow, col)->text(), QString::number(s.latencyUs, 'f', 1));
+    EXPECT_EQ(view.table()->item(CompareView::SpeedupRow, col)->text(),
+              QStringLiteral("%1x").arg(sequential->latencyUs / s.latencyUs, 0, 'f', 2));
+    EXPECT_EQ(view.table()->item(CompareView::ProgramsRow, col)->text(), QString::number(s.programs));
+    EXPECT_EQ(view.table()->item(CompareView::BarriersRow, col)->text(), QString::number(s.barriers));
+    EXPECT_DOUBLE_EQ(view.bars()->bars()[i].latencyUs, s.latencyUs);
+    EXPECT_EQ(&view.timelines()[i]->model().trace(), s.trace.get());
+  }
+  EXPECT_EQ(view.table()->item(CompareView::SpeedupRow, 0)->text(), "1.00x");  // sequential over itself
+  // Every timeline opens on the same window: up to the slowest plan's end.
+  double slowest = 0;
+  for (const PlanSummary& s : results) slowest = std::max(slowest, s.latencyUs);
+  for (TimelineView* t : view.timelines()) {
+    EXPECT_DOUBLE_EQ(t->visibleStartUs(), 0);
+    EXPECT_NEAR(t->visibleEndUs(), slowest, 1e-9 * slowest);
+  }
+  EXPECT_GE(view.bars()->height(), view.bars()->sizeHint().height()) << "every bar is visible";
+  // One time axis: moving one timeline moves every other.
+  view.timelines()[1]->setVisibleRange(1.0, 2.0);
+  for (TimelineView* t : view.timelines()) {
+    EXPECT_DOUBLE_EQ(t->visibleStartUs(), 1.0);
+    EXPECT_DOUBLE_EQ(t->visibleEndUs(), 2.0);
+  }
+  // A click on a policy's bar or column names it.
+  QSignalSpy chosen(&view, &CompareView::policyChosen);
+  QTest::mouseClick(view.bars(), Qt::LeftButton, {}, view.bars()->barRect(2).center());
+  ASSERT_EQ(chosen.count(), 1);
+  EXPECT_EQ(chosen.last().first().toString().toStdString(), names[2]);
+  emit view.table()->horizontalHeader()->sectionClicked(3);
+  ASSERT_EQ(chosen.count(), 2);
+  EXPECT_EQ(chosen.last().first().toString().toStdString(), names[3]);
 }
 
 }  // namespace
