@@ -13,6 +13,7 @@
 #include "viz/models/diagnostics_model.h"
 #include "viz/widgets/compare_view.h"
 #include "viz/widgets/graph_view.h"
+#include "viz/widgets/teaching_view.h"
 
 namespace rammer::studio {
 
@@ -77,6 +78,9 @@ void HeadlessRun::loadFinished(bool ok) {
 
 bool HeadlessRun::busy() const {
   if (window_->session()->isBusy() || window_->graphView()->isLayoutPending() || window_->timelinePage()->isBuilding())
+    return true;
+  if (const auto* teach = qobject_cast<viz::TeachingView*>(window_->dock(QStringLiteral("Teach"))->widget());
+      teach && teach->isBusy())
     return true;
   if (compareStarted_) {
     const viz::CompareView* compare = window_->editing()->compareView();

@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QSignalSpy>
+#include <QTest>
 #include <QToolBar>
 
 #include "app/studio/diagnostics_page.h"
@@ -72,6 +73,7 @@ TEST(StudioDocks, TheTeachDockFollowsThePlanAndHighlightsTheGraph) {
     ASSERT_TRUE(laidOut.wait(kWaitMs));
   }
   viz::TeachingModel* model = docks.teach()->model();
+  QTRY_VERIFY_WITH_TIMEOUT(!docks.teach()->isBusy(), kWaitMs);  // the steps are read on a worker
   EXPECT_EQ(model->plan(), session.plan().get());
   EXPECT_EQ(static_cast<size_t>(model->rowCount()), session.plan()->steps.size());
   for (int step : {1, 2}) {

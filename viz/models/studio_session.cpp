@@ -8,6 +8,7 @@
 #include "viz/models/diagnostics_model.h"
 #include "viz/models/log_model.h"
 #include "viz/models/metrics_model.h"
+#include "viz/models/release_later.h"
 #include "viz/models/pipeline_job.h"
 #include "viz/models/studio_export.h"
 
@@ -261,14 +262,14 @@ void StudioSession::applyModel(PipelineResult& r) {
 
 void StudioSession::applyPlan(PipelineResult& r) {
   const bool valid = r.done(PipelineStage::Validate);
-  plan_ = valid ? r.plan : nullptr;
+  replaceLater(plan_, valid ? r.plan : nullptr);
   if (valid) {
     // As asked (a device file stays a file, not the id inside it).
     plannedPolicy_ = r.request.policy;
     plannedDevice_ = r.request.device;
     plannedIosVariant_ = r.request.ios.variant;
   }
-  predicted_ = valid ? r.predicted : nullptr;
+  replaceLater(predicted_, valid ? r.predicted : nullptr);
   metrics_->setPredicted(predicted_, plan_.get());
   clearMeasured();
   if (valid && pendingConstraints_) {

@@ -1,5 +1,7 @@
 #include "viz/models/teaching_model.h"
 
+#include "viz/models/release_later.h"
+
 #include <algorithm>
 
 namespace rammer::viz {
@@ -7,9 +9,14 @@ namespace rammer::viz {
 TeachingModel::TeachingModel(QObject* parent) : QAbstractListModel(parent) {}
 
 void TeachingModel::setPlan(std::shared_ptr<const schedule::Plan> plan) {
+  std::vector<TeachingStep> steps = plan ? teachingSteps(*plan) : std::vector<TeachingStep>{};
+  setSteps(std::move(plan), std::move(steps));
+}
+
+void TeachingModel::setSteps(std::shared_ptr<const schedule::Plan> plan, std::vector<TeachingStep> steps) {
   beginResetModel();
-  plan_ = std::move(plan);
-  steps_ = plan_ ? teachingSteps(*plan_) : std::vector<TeachingStep>{};
+  replaceLater(plan_, std::move(plan));
+  steps_ = plan_ ? std::move(steps) : std::vector<TeachingStep>{};
   stepOfOp_ = plan_ ? stepOfOps(*plan_, steps_) : std::vector<int>{};
   current_ = steps_.empty() ? -1 : 0;
   endResetModel();

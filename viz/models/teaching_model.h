@@ -32,6 +32,9 @@ class TeachingModel : public QAbstractListModel {
 
   // The plan to explain (nullptr clears); the current step goes to the first.
   void setPlan(std::shared_ptr<const schedule::Plan> plan);
+  // The same with its steps read already (teachingSteps, e.g. on a worker:
+  // a plan of thousands of operators takes a while to explain).
+  void setSteps(std::shared_ptr<const schedule::Plan> plan, std::vector<TeachingStep> steps);
   const schedule::Plan* plan() const { return plan_.get(); }
   const std::vector<TeachingStep>& steps() const { return steps_; }
   const std::vector<int>& stepOfOp() const { return stepOfOp_; }

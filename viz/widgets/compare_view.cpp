@@ -70,7 +70,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split, 1);
 
   connect(run_, &QPushButton::clicked, this, [this] { compare(); });
-  connect(&watcher_, &QFutureWatcher<std::vector<PlanSummary>>::finished, this, &CompareView::onFinished);
+  connect(&watcher_, &QFutureWatcher<Compared>::finished, this, &CompareView::onFinished);
 }
 
 CompareView::~CompareView() {
@@ -96,7 +96,14 @@ bool CompareView::compare() {
   watcher_.setFuture(QtConcurrent::run([graph = graph_, device = device_.toStdString(), policies, cancel = cancel_]() {
     JobControl control;
     control.cancel = cancel.get();
-    return summarizePolicies(graph, device, policies, control);
+    Compared out;
+    out.summaries = summarizePolicies(graph, device, policies, control);
+    // One lane per SM: a small timeline shows the plan's shape.
+    for (const PlanSummary& s : out.summaries) {
+      auto lanes = std::make_shared<TimelineModel>(s.ok ? s.trace : nullptr);
+      out.lanes.push_back(std::make_shared<const TimelineModel>(lanes->sharedTrace(), nullptr, lanes->sms()));
+    }
+    return out;
   }));
   return true;
 }
@@ -105,7 +112,9 @@ void CompareView::onFinished() {
   busy_ = false;
   run_->setEnabled(true);
   if (cancel_ && cancel_->load()) return;
-  results_ = watcher_.result();
+  Compared c = watcher_.result();
+  results_ = std::move(c.summaries);
+  lanes_ = std::move(c.lanes);
   showResults();
   emit compared(!results_.empty() && std::all_of(results_.begin(), results_.end(), [](const auto& s) { return s.ok; }));
 }
@@ -149,7 +158,8 @@ void CompareView::showResults() {
   for (TimelineView* t : timelines_) t->parentWidget()->deleteLater();
   timelines_.clear();
   auto* layout = static_cast<QVBoxLayout*>(timelineBox_->layout());
-  for (const PlanSummary& s : results_) {
+  for (size_t i = 0; i < results_.size(); ++i) {
+    const PlanSummary& s = results_[i];
     auto* box = new QWidget(timelineBox_);
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(2, 2, 2, 2);
@@ -159,8 +169,7 @@ void CompareView::showResults() {
     connect(name, &QPushButton::clicked, this, [this, p = QString::fromStdString(s.policy)] { emit policyChosen(p); });
     auto* timeline = new TimelineView(box);
     timeline->setMinimumHeight(kTimelineHeight);
-    timeline->setTrace(s.ok ? s.trace : nullptr);
-    timeline->folds()->setAllFolded(true);  // one lane per SM: a small timeline shows the shape
+    timeline->setModel(lanes_[i]);
     v->addWidget(name, 0, Qt::AlignLeft);
     v->addWidget(timeline);
     layout->addWidget(box);

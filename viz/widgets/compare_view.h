@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "viz/models/plan_comparison.h"
+#include "viz/models/timeline_model.h"
 
 class QLabel;
 class QPushButton;
@@ -66,10 +67,16 @@ class CompareView : public QWidget {
 
   std::shared_ptr<const ir::Graph> graph_;
   QString device_;
-  QFutureWatcher<std::vector<PlanSummary>> watcher_;
+  // The plans and their timelines' lanes (SMs folded), both built on the worker.
+  struct Compared {
+    std::vector<PlanSummary> summaries;
+    std::vector<std::shared_ptr<const TimelineModel>> lanes;
+  };
+  QFutureWatcher<Compared> watcher_;
   std::shared_ptr<std::atomic<bool>> cancel_;
   bool busy_ = false;
   std::vector<PlanSummary> results_;
+  std::vector<std::shared_ptr<const TimelineModel>> lanes_;
   bool syncing_ = false;
 };
 

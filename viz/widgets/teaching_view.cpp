@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "viz/models/teaching_model.h"
 #include "viz/widgets/timeline_view.h"
@@ -82,14 +83,35 @@ TeachingView::TeachingView(QWidget* parent) : QWidget(parent), model_(new Teachi
   layout->addWidget(split);
 
   connect(model_, &TeachingModel::currentChanged, this, &TeachingView::showStep);
+  connect(&steps_, &QFutureWatcher<std::vector<TeachingStep>>::finished, this, [this] {
+    if (!pendingPlan_) return;  // cleared meanwhile
+    model_->setSteps(std::exchange(pendingPlan_, nullptr), steps_.result());  // shows step 1
+  });
+  connect(&lanes_, &QFutureWatcher<std::shared_ptr<const TimelineModel>>::finished, this, [this] {
+    if (lanesRow_ < 0 || lanesRow_ != model_->current()) return;  // another step (or plan) came meanwhile
+    timeline_->setModel(lanes_.result());
+    timeline_->selectOps(model_->currentOps());
+    emit ready();
+  });
   showStep(-1);
+}
+
+TeachingView::~TeachingView() {
+  steps_.waitForFinished();
+  lanes_.waitForFinished();
 }
 
 void TeachingView::setPlan(std::shared_ptr<const schedule::Plan> plan, std::shared_ptr<const sim::Trace> predicted) {
   setPlaying(false);
   predicted_ = plan ? std::move(predicted) : nullptr;
-  model_->setPlan(std::move(plan));  // shows step 1
+  pendingPlan_ = plan;
+  model_->setPlan(nullptr);
+  if (!plan) return;
+  position_->setText(tr("  Reading how the %1 plan was built…").arg(QString::fromStdString(plan->policy)));
+  steps_.setFuture(QtConcurrent::run([plan] { return teachingSteps(*plan); }));
 }
+
+bool TeachingView::isBusy() const { return pendingPlan_ != nullptr || steps_.isRunning() || lanes_.isRunning(); }
 
 QString TeachingView::explanation() const { return text_->toPlainText(); }
 bool TeachingView::isPlaying() const { return timer_->isActive(); }
@@ -111,6 +133,7 @@ void TeachingView::showStep(int row) {
   next_->setEnabled(row >= 0 && row + 1 < n);
   play_->setEnabled(n > 1);
   if (row < 0) {
+    lanesRow_ = -1;
     position_->setText(tr("  No plan: open a model to see how its schedule is built."));
     text_->clear();
     timeline_->setTrace(nullptr);
@@ -121,8 +144,13 @@ void TeachingView::showStep(int row) {
   list_->setCurrentIndex(model_->index(row));
   text_->setPlainText(model_->index(row).data(TeachingModel::ExplanationRole).toString());
   if (predicted_) {
-    timeline_->setTrace(std::make_shared<const sim::Trace>(traceUpTo(*predicted_, model_->stepOfOp(), row)));
-    timeline_->selectOps(model_->currentOps());
+    // The plan so far: a new trace and its lanes, built on a worker.
+    lanesRow_ = row;
+    lanes_.setFuture(QtConcurrent::run([trace = predicted_, stepOf = model_->stepOfOp(), row] {
+      return std::make_shared<const TimelineModel>(std::make_shared<const sim::Trace>(traceUpTo(*trace, stepOf, row)));
+    }));
+  } else {
+    emit ready();
   }
   emit stepChanged(model_->currentNodes());
 }

@@ -6,12 +6,16 @@
 // built so far with the step's rTasks selected. Previous / Next / Play are
 // buttons and keys (Left or P, Right or N, Space); stepChanged tells the
 // graph which operators to highlight.
+#include <QFutureWatcher>
 #include <QList>
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "core/schedule/plan.h"
 #include "core/sim/trace.h"
+#include "viz/models/teaching_steps.h"
+#include "viz/models/timeline_model.h"
 
 class QAction;
 class QLabel;
@@ -31,9 +35,13 @@ class TeachingView : public QWidget {
   static constexpr int kPlayStepMs = 1500;
 
   explicit TeachingView(QWidget* parent = nullptr);
+  ~TeachingView() override;
 
-  // The plan and its prediction (either may be null: clears); back to step 1.
+  // The plan and its prediction (either may be null: clears); back to step
+  // 1. Its steps and each step's timeline are computed on a worker thread;
+  // ready() says when the current step is shown in full.
   void setPlan(std::shared_ptr<const schedule::Plan> plan, std::shared_ptr<const sim::Trace> predicted);
+  bool isBusy() const;
 
   TeachingModel* model() const { return model_; }
   TimelineView* timeline() const { return timeline_; }
@@ -47,6 +55,8 @@ class TeachingView : public QWidget {
  signals:
   // The current step's graph nodes (ir::NodeIds), for the graph to highlight.
   void stepChanged(const QList<int>& nodes);
+  // The current step's timeline is drawn.
+  void ready();
 
  private:
   void showStep(int row);
@@ -62,6 +72,10 @@ class TeachingView : public QWidget {
   QAction* next_ = nullptr;
   QAction* play_ = nullptr;
   std::shared_ptr<const sim::Trace> predicted_;
+  std::shared_ptr<const schedule::Plan> pendingPlan_;  // whose steps the worker reads
+  QFutureWatcher<std::vector<TeachingStep>> steps_;
+  QFutureWatcher<std::shared_ptr<const TimelineModel>> lanes_;
+  int lanesRow_ = -1;  // the step lanes_ is building
 };
 
 }  // namespace rammer::viz

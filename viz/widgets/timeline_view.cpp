@@ -13,6 +13,7 @@
 #include <limits>
 #include <set>
 
+#include "viz/models/release_later.h"
 #include "viz/widgets/timeline_tooltip.h"
 
 namespace rammer::viz {
@@ -48,9 +49,9 @@ void TimelineView::setTrace(std::shared_ptr<const sim::Trace> trace) {
 }
 
 void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
-  primary_ = model ? std::move(model) : std::make_shared<TimelineModel>();
+  replaceLater(primary_, model ? std::move(model) : std::make_shared<TimelineModel>());
   secondaryTrace_.reset();
-  secondary_.reset();
+  releaseLater(secondary_);
   comparison_.reset();
   selectedOps_.clear();
   rebuildSelectionLayers();

@@ -34,7 +34,11 @@ TEST(TeachingView, StepsWithKeysAndButtonsAndShowsThePlanSoFar) {
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   QSignalSpy changed(&view, &TeachingView::stepChanged);
+  QSignalSpy ready(&view, &TeachingView::ready);
   view.setPlan(r.plan, r.predicted);
+  EXPECT_TRUE(view.isBusy());  // the steps are read on a worker
+  ASSERT_TRUE(ready.wait(60000));
+  EXPECT_FALSE(view.isBusy());
   TeachingModel* m = view.model();
   ASSERT_GT(m->rowCount(), 2);
   EXPECT_EQ(m->current(), 0);
@@ -51,6 +55,7 @@ TEST(TeachingView, StepsWithKeysAndButtonsAndShowsThePlanSoFar) {
   QTest::keyClick(&view, Qt::Key_Right);
   EXPECT_EQ(m->current(), 1);
   EXPECT_TRUE(view.explanation().startsWith(QStringLiteral("wave 1")));
+  ASSERT_TRUE(ready.wait(60000));
   EXPECT_GT(view.timeline()->model().trace().tasks.size(), firstWave);
   QTest::keyClick(&view, Qt::Key_P);
   EXPECT_EQ(m->current(), 0);
@@ -59,7 +64,7 @@ TEST(TeachingView, StepsWithKeysAndButtonsAndShowsThePlanSoFar) {
 
   // The last step shows the whole plan; Next is then off.
   m->setCurrent(m->rowCount() - 1);
-  EXPECT_EQ(view.timeline()->model().trace().tasks.size(), r.predicted->tasks.size());
+  QTRY_COMPARE_WITH_TIMEOUT(view.timeline()->model().trace().tasks.size(), r.predicted->tasks.size(), 60000);
   EXPECT_FALSE(view.nextAction()->isEnabled());
 
   // Play steps on its own and stops at the end.
