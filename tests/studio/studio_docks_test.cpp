@@ -28,6 +28,25 @@ namespace {
 
 constexpr int kWaitMs = 120000;
 
+// The docks wired to a session as the main window wires them, on a window.
+struct DocksWithSession {
+  QMainWindow window;
+  viz::StudioSession session;
+  StudioDocks docks{&window, &session};
+
+  DocksWithSession() {
+    QObject::connect(&session, &viz::StudioSession::modelLoaded, &docks, &StudioDocks::showModel);
+    QObject::connect(&session, &viz::StudioSession::planChanged, &docks, &StudioDocks::showPlan);
+    window.show();
+  }
+  // Opens a committed sample and waits for its plan.
+  void open(const char* sample) {
+    QSignalSpy done(&session, &viz::StudioSession::jobFinished);
+    session.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/%1.onnx").arg(sample), 1);
+    EXPECT_TRUE(done.wait(kWaitMs));
+  }
+};
+
 TEST(StudioDocks, MakesTheNinePanelsWithTheirPages) {
   QMainWindow window;
   viz::StudioSession session;
@@ -57,15 +76,10 @@ TEST(StudioDocks, TheWindowsRKernelsDockIsTheEditorsViewFromTheStart) {
 // Teaching mode follows the plan; each step lights its operators up in
 // the graph (issue #17 item 2).
 TEST(StudioDocks, TheTeachDockFollowsThePlanAndHighlightsTheGraph) {
-  QMainWindow window;
-  viz::StudioSession session;
-  StudioDocks docks(&window, &session);
-  QObject::connect(&session, &viz::StudioSession::modelLoaded, &docks, &StudioDocks::showModel);
-  QObject::connect(&session, &viz::StudioSession::planChanged, &docks, &StudioDocks::showPlan);
-  window.show();
-  QSignalSpy done(&session, &viz::StudioSession::jobFinished);
-  session.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx"), 1);
-  ASSERT_TRUE(done.wait(kWaitMs));
+  DocksWithSession d;
+  d.open("inception_block");
+  viz::StudioSession& session = d.session;
+  StudioDocks& docks = d.docks;
   ASSERT_TRUE(session.plan());
   viz::GraphView* graph = docks.graph()->view();
   if (graph->isLayoutPending()) {
@@ -88,15 +102,10 @@ TEST(StudioDocks, TheTeachDockFollowsThePlanAndHighlightsTheGraph) {
 }
 
 TEST(StudioDocks, FindingANodeSelectsItEverywhere) {
-  QMainWindow window;
-  viz::StudioSession session;
-  StudioDocks docks(&window, &session);
-  QObject::connect(&session, &viz::StudioSession::modelLoaded, &docks, &StudioDocks::showModel);
-  QObject::connect(&session, &viz::StudioSession::planChanged, &docks, &StudioDocks::showPlan);
-  window.show();
-  QSignalSpy done(&session, &viz::StudioSession::jobFinished);
-  session.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/sample_cnn.onnx"), 1);
-  ASSERT_TRUE(done.wait(kWaitMs));
+  DocksWithSession d;
+  d.open("sample_cnn");
+  viz::StudioSession& session = d.session;
+  StudioDocks& docks = d.docks;
   ASSERT_TRUE(session.plan());
 
   // A diagnostic naming a node the passes folded away: a message, no selection.
