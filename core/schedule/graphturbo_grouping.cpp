@@ -132,7 +132,7 @@ class Grower {
     for (ir::ValueId v : inputs) types.push_back(g_.value(v).type);
     const ops::GroupMember& sink = spec.members.back();
     const int64_t extent = sink.shape.at(static_cast<size_t>(sink.splitDim));
-    auto geometryFor = [&](int64_t instances) {
+    auto geometryFor = [&, &spec = spec](int64_t instances) {  // an alias: clang 15 cannot capture a structured binding
       ops::FusedGroupSpec s = spec;
       s.piece = (extent + instances - 1) / instances;
       return ops::GroupGeometry(std::move(s), types, o_.opset);

@@ -296,13 +296,14 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
             std::to_string(stages.size()) + " stages (" + std::to_string(found.merges) + " merged); DP " +
             std::to_string(found.states) + " states, " + std::to_string(found.endings) + " endings; stage costs sum to " +
             formatUs(found.cost));
-  for (std::string& line : found.lines) fb.decide(std::move(line));
-  for (size_t s = 0; s < stages.size(); ++s) {
-    fb.beginStep("stage " + std::to_string(s), stages[s].ops);
-    std::string names;
-    for (int32_t op : stages[s].ops) names += (names.empty() ? "" : ", ") + fb.label(op);
-    fb.decide("stage " + std::to_string(s) + " in program " + std::to_string(stages[s].program) + ": " + names +
-              (stages[s].chains.empty() ? std::string() : "; " + std::to_string(stages[s].chains.size()) + " group(s) run in sequence"));
+  // The search's lines, one per stage in order: each opens that stage's step.
+  size_t stage = 0;
+  for (std::string& line : found.lines) {
+    if (line.rfind("stage ", 0) == 0 && stage < stages.size()) {
+      fb.beginStep("stage " + std::to_string(stage), stages[stage].ops);
+      ++stage;
+    }
+    fb.decide(std::move(line));
   }
 
   if (auto placed = placeStages(fb, stages, drafts); !placed) return placed.errors();

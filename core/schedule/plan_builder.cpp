@@ -95,7 +95,8 @@ ir::Result<PlanBuilder> PlanBuilder::start(std::string policy, const ir::Graph& 
     const int32_t op = checkOp(node, "pinned rKernel");
     if (op < 0) continue;
     const auto& cs = b.candidates(op);
-    if (std::none_of(cs.begin(), cs.end(), [&](const kernels::RKernel& k) { return k.name == kernel; }))
+    // Captured through an alias: clang 15 cannot capture a structured binding.
+    if (std::none_of(cs.begin(), cs.end(), [&want = kernel](const kernels::RKernel& k) { return k.name == want; }))
       errors.push_back(ir::makeError("pinned rKernel '" + kernel + "' is not a candidate for '" + node +
                                          "'; candidates: " + candidateList(cs),
                                      node));
