@@ -140,6 +140,13 @@ bool numpyShapesHold(const ir::Graph& g, const std::vector<ir::ValueId>& slots, 
   }
 }
 
+// Nodes one FusedElementwise may absorb. Inlining copies the producer's
+// expression and member list into its consumer, so without a cap a chain of
+// n element-wise nodes costs n^2 time and memory (a 4,000-node chain took
+// 2.5 s and 800 MB) and ends as an expression n deep, which every later
+// stage walks recursively. Real models fuse a handful of nodes at a time.
+constexpr size_t kMaxFusedNodes = 64;
+
 struct Group {
   FusedExpr expr;
   std::vector<ir::ValueId> inputs;  // x<k> reads inputs[k]
@@ -167,9 +174,10 @@ PassResult ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
         operands.push_back(FusedExpr::literal(val.constant->data<float>()[0]));
         continue;
       }
-      // A fusable producer read only here is inlined.
+      // A fusable producer read only here is inlined, while the group stays small.
       auto prod = groups.find(val.producer);
-      if (prod != groups.end() && val.consumers.size() == 1 && !val.isGraphOutput) {
+      if (prod != groups.end() && val.consumers.size() == 1 && !val.isGraphOutput &&
+          grp.members.size() + prod->second.members.size() < kMaxFusedNodes) {
         Group& p = prod->second;
         std::vector<FusedExpr> remap;
         for (ir::ValueId pin : p.inputs) {
@@ -183,6 +191,7 @@ PassResult ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
         operands.push_back(p.expr.substitute(remap));
         grp.members.insert(grp.members.end(), p.members.begin(), p.members.end());
         p.absorbed = true;
+
         continue;
       }
       auto at = std::find(grp.inputs.begin(), grp.inputs.end(), v);

@@ -119,6 +119,33 @@ TEST(ElementwiseFusion, BiasAddActivationChainBecomesOneNode) {
   expectClose(firstOutput(b.graph(), in), before);
 }
 
+// A long chain fuses into groups of at most 64 nodes (issue #18 item 4):
+// fusing all of it copied the growing expression at every node, n^2 in
+// time and memory, and left an expression as deep as the chain.
+TEST(ElementwiseFusion, ALongChainFusesInBoundedGroups) {
+  GraphBuilder b;
+  ir::ValueId v = b.input("x", {1, 8});
+  constexpr int kChain = 200;
+  for (int i = 0; i < kChain; ++i) v = b.op(i % 2 ? "Sigmoid" : "Tanh", "n" + std::to_string(i), {v});
+  b.output(v);
+  ASSERT_TRUE(b.infer().empty());
+  ir::Tensor in = randomTensor({1, 8}, 5);
+  auto before = firstOutput(b.graph(), in);
+  passes::PassContext ctx;
+  ASSERT_TRUE(passes::ElementwiseFusion().run(b.graph(), ctx).value());
+  b.graph().compact();
+  EXPECT_EQ(b.graph().numNodes(), 4u);  // 64 + 64 + 64 + 8
+  size_t fused = 0;
+  for (size_t i = 0; i < b.graph().numNodeSlots(); ++i) {
+    const ir::Node& n = b.graph().node(static_cast<ir::NodeId>(i));
+    const size_t members = n.attrs.getStrings("fused_nodes").size();
+    EXPECT_LE(members, 64u);
+    fused += members;
+  }
+  EXPECT_EQ(fused, static_cast<size_t>(kChain));
+  expectClose(firstOutput(b.graph(), in), before);
+}
+
 // Both GELUs exports write (exact, with Erf; and the tanh approximation)
 // end as one fused node after the MatMul that feeds them (issue #16 item 2).
 TEST(ElementwiseFusion, GeluPatternsBecomeOneNode) {
