@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -58,11 +61,36 @@ const Field<std::string> kStringFields[] = {
     {"arch", &DeviceSpec::arch, true},
 };
 
+// An integer field: a JSON integer that fits T. (Converting 1.1e16 or
+// 5e9 to int is undefined behaviour; the device fuzz target found it.)
+template <class T>
+T integerField(const json& v, const std::string& key) {
+  const auto refuse = [&] {
+    return std::runtime_error("'" + key + "' must be an integer from " + std::to_string(std::numeric_limits<T>::min()) +
+                              " to " + std::to_string(std::numeric_limits<T>::max()) + ", not " + v.dump());
+  };
+  if (!v.is_number_integer()) throw refuse();
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<T>::max())) throw refuse();
+    return static_cast<T>(u);
+  }
+  const auto s = v.get<int64_t>();
+  if (s < static_cast<int64_t>(std::numeric_limits<T>::min()) || s > static_cast<int64_t>(std::numeric_limits<T>::max()))
+    throw refuse();
+  return static_cast<T>(s);
+}
+
 template <class T>
 void readFields(const json& j, DeviceSpec& d, const auto& fields, std::vector<std::string>& missing) {
   for (const Field<T>& f : fields) {
-    if (j.contains(f.key)) d.*(f.member) = j.at(f.key).template get<T>();
-    else if (f.required) missing.push_back(f.key);
+    if (!j.contains(f.key)) {
+      if (f.required) missing.push_back(f.key);
+    } else if constexpr (std::is_integral_v<T>) {
+      d.*(f.member) = integerField<T>(j.at(f.key), f.key);
+    } else {
+      d.*(f.member) = j.at(f.key).template get<T>();
+    }
   }
 }
 
@@ -94,7 +122,11 @@ ir::Result<DeviceSpec> parseDeviceJson(const std::string& text, const std::strin
     readFields<int64_t>(j, d, kInt64Fields, missing);
     readFields<double>(j, d, kDoubleFields, missing);
     readFields<std::string>(j, d, kStringFields, missing);
-    if (j.contains("shared_carveouts_kb")) d.sharedCarveoutsKB = j.at("shared_carveouts_kb").get<std::vector<int>>();
+    if (j.contains("shared_carveouts_kb")) {
+      const json& kb = j.at("shared_carveouts_kb");
+      if (!kb.is_array()) throw std::runtime_error("'shared_carveouts_kb' must be an array of integers");
+      for (const json& v : kb) d.sharedCarveoutsKB.push_back(integerField<int>(v, "shared_carveouts_kb"));
+    }
   } catch (const std::exception& e) {
     return ir::makeError(std::string("a field has the wrong type: ") + e.what(), {}, source);
   }

@@ -11,20 +11,36 @@ namespace rammer::onnx_import {
 
 namespace fs = std::filesystem;
 
-ir::Result<NamedTensor> readTensorFile(const fs::path& file) {
-  const std::string shown = file.string();
-  onnx::TensorProto proto;
-  if (auto why = parseFile(file, proto, "tensor file")) return ir::makeError(*why, {}, shown);
-  fs::path baseDir = file.parent_path();
-  if (baseDir.empty()) baseDir = ".";
+namespace {
+
+// The parsed proto as a named tensor; errors name `shown`.
+ir::Result<NamedTensor> namedTensorOf(onnx::TensorProto& proto, const fs::path& baseDir, const std::string& label,
+                                      const std::string& shown) {
   std::string name = proto.name();
-  auto t = tensorFromProto(proto, baseDir, file.filename().string());
+  auto t = tensorFromProto(proto, baseDir, label);
   if (!t) {
     auto errs = t.errors();
     for (auto& e : errs) e.file = shown;
     return errs;
   }
   return NamedTensor{std::move(name), std::move(t).value()};
+}
+
+}  // namespace
+
+ir::Result<NamedTensor> readTensorFile(const fs::path& file) {
+  const std::string shown = file.string();
+  onnx::TensorProto proto;
+  if (auto why = parseFile(file, proto, "tensor file")) return ir::makeError(*why, {}, shown);
+  fs::path baseDir = file.parent_path();
+  if (baseDir.empty()) baseDir = ".";
+  return namedTensorOf(proto, baseDir, file.filename().string(), shown);
+}
+
+ir::Result<NamedTensor> readTensorBytes(const std::string& bytes, const std::string& shown) {
+  onnx::TensorProto proto;
+  if (auto why = parseBytes(bytes, proto, "tensor file")) return ir::makeError(*why, {}, shown);
+  return namedTensorOf(proto, {}, shown, shown);  // no folder: external data is refused
 }
 
 std::vector<ir::Diagnostic> writeTensorFile(const fs::path& file, const ir::Tensor& tensor, const std::string& name) {

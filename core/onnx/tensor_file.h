@@ -16,6 +16,9 @@ struct NamedTensor {
 };
 
 ir::Result<NamedTensor> readTensorFile(const std::filesystem::path& file);
+// The same from bytes in memory (external data refused); `shown` names
+// them in messages.
+ir::Result<NamedTensor> readTensorBytes(const std::string& bytes, const std::string& shown);
 // Empty on success.
 std::vector<ir::Diagnostic> writeTensorFile(const std::filesystem::path& file, const ir::Tensor& tensor,
                                             const std::string& name = {});

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "core/device/device_spec.h"
@@ -22,6 +25,31 @@ TEST(DeviceSpec, AllPresetsLoadAndRoundTrip) {
     EXPECT_DOUBLE_EQ(again->l2BandwidthGBs, d->l2BandwidthGBs);
   }
   EXPECT_EQ(presetDevice("H100")->sms, 132);  // case-insensitive
+}
+
+// The device fuzz target's findings (tests/data/fuzz-regressions, issue
+// #18 item 5): numbers that do not fit an integer field are refused by
+// name, not converted (undefined behaviour) or truncated.
+TEST(DeviceSpec, FuzzFindingsAreClearErrors) {
+  namespace fs = std::filesystem;
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(RAMMER_SOURCE_DIR "/tests/data/fuzz-regressions")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("device-", 0) != 0) continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    auto d = parseDeviceJson(text.str(), name);
+    ASSERT_FALSE(d.ok()) << name;
+    EXPECT_NE(d.errorText().find("must be an integer from"), std::string::npos) << d.errorText();
+    EXPECT_NE(d.errorText().find(name), std::string::npos) << d.errorText();
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3);
+  // In range, an integer still reads.
+  auto h100 = presetDevice("h100");
+  ASSERT_TRUE(h100.ok());
+  EXPECT_EQ(h100->sms, 132);
 }
 
 TEST(DeviceSpec, ClearErrors) {

@@ -105,6 +105,37 @@ TEST_F(TensorFile, Errors) {
   EXPECT_FALSE(writeTensorFile(dir / "e.pb", ir::Tensor{}).empty());
 }
 
+// From bytes in memory (the tensor fuzz target's way in): the same tensor,
+// the same messages, and no external data without a folder to confine it.
+TEST_F(TensorFile, FromBytes) {
+  auto proto = onnx::TensorProto();
+  proto.set_name("b");
+  proto.set_data_type(onnx::TensorProto::FLOAT);
+  proto.add_dims(2);
+  proto.add_float_data(1.5f);
+  proto.add_float_data(-2.f);
+  auto t = onnx_import::readTensorBytes(proto.SerializeAsString(), "mem.pb");
+  ASSERT_TRUE(t.ok()) << t.errorText();
+  EXPECT_EQ(t->name, "b");
+  EXPECT_THAT(t->tensor.values<float>(), ElementsAre(1.5f, -2.f));
+
+  auto junk = onnx_import::readTensorBytes(std::string(32, '\xff'), "junk.pb");
+  ASSERT_FALSE(junk.ok());
+  EXPECT_THAT(junk.errorText(), HasSubstr("junk.pb: is not a valid tensor file: protobuf parse failed"));
+
+  auto external = onnx::TensorProto();
+  external.set_name("far");
+  external.set_data_type(onnx::TensorProto::FLOAT);
+  external.add_dims(1);
+  external.set_data_location(onnx::TensorProto::EXTERNAL);
+  auto* location = external.add_external_data();
+  location->set_key("location");
+  location->set_value("/etc/passwd");
+  auto refused = onnx_import::readTensorBytes(external.SerializeAsString(), "far.pb");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.errorText(), HasSubstr("far.pb"));
+}
+
 TEST_F(TensorFile, DirReadsUntilTheFirstGap) {
   for (int i : {0, 1, 3}) ASSERT_TRUE(writeTensorFile(dir / ("input_" + std::to_string(i) + ".pb"), ir::Tensor::scalar<int64_t>(i), "in" + std::to_string(i)).empty());
   ASSERT_TRUE(writeTensorFile(dir / "output_0.pb", ir::Tensor::scalar<float>(9.f)).empty());
