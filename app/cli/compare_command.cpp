@@ -62,7 +62,7 @@ std::vector<Row> planEveryPolicy(const CompareOptions& o, const Progress& progre
       row.figures = sim::figuresOf(*a.plan, a.predicted.get());
       row.scheduleSeconds = a.scheduleSeconds;
       if (a.attention) row.attentionFused = a.attention->fused;
-      deviceName = a.plan->device.id + " (" + a.plan->device.name + ")";
+      deviceName = a.plan->device.name;
     }
     rows.push_back(std::move(row));
   }
@@ -135,7 +135,7 @@ int runCompare(const CompareOptions& o, const GlobalOptions& global) {
   const std::vector<Row> rows = planEveryPolicy(o, progress, deviceName);
   const std::string costModel = (o.plan.costModel ? o.plan.costModel : pipeline::defaultCostModel())->name();
   if (o.json) fmt::print("{}\n", toJson(o, rows, o.plan.device, deviceName, costModel).dump(2));
-  else printText(o, rows, deviceName, costModel);
+  else printText(o, rows, o.plan.device + " (" + deviceName + ")", costModel);
   for (const Row& r : rows)
     if (r.error.empty()) return 0;
   throw CliError("no policy could plan " + o.model);

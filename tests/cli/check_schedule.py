@@ -388,6 +388,8 @@ def case_compare(a):
     if sorted(rows) != sorted(POLICIES):
         fail(f"compare rows {sorted(rows)}, expected {sorted(POLICIES)}")
     seq = rows["sequential"]["predicted_latency_us"]
+    if (j["device"], j["device_name"]) != ("h100", schedule_json(a, a.model, "wavefront")["device_name"]):
+        fail(f"compare names the device {j['device']} / {j['device_name']!r}")
     for policy, r in rows.items():
         if not r["ok"] or r["error"] is not None:
             fail(f"{policy}: {r['error']}")
