@@ -74,6 +74,32 @@ bool isViewOp(const ir::Node& n) {
   return n.opType == "Dropout" && (n.outputs.size() < 2 || n.outputs[1] == ir::kNone);
 }
 
+// Whether every output has a known shape with no elements (a zero dim):
+// nothing to compute, whatever the op (issue #18 item 4).
+bool writesNothing(const ir::Graph& g, const ir::Node& n) {
+  bool any = false;
+  for (ir::ValueId v : n.outputs) {
+    if (v == ir::kNone) continue;
+    const ir::TensorType& t = g.value(v).type;
+    if (!t.rankKnown || ir::numElements(t.shape) != 0) return false;
+    any = true;
+  }
+  return any;
+}
+
+// One rTask that does nothing, for an operator whose outputs are empty.
+RKernel emptyKernel(ir::NodeId id, const ir::Node& n) {
+  RKernel k;
+  k.name = "empty";
+  k.family = "empty";
+  k.numRTasks = 1;
+  k.block = Dim3{32, 1, 1};
+  k.cudaFunction = "rk_n" + std::to_string(id) + "_empty";
+  k.cudaSource = cudaSignature(k.cudaFunction, n.inputs.size(), n.outputs.size()) + "  (void)rtask_id; (void)tid; (void)smem;\n}\n";
+  k.cpu = [](int64_t, const TaskBuffers&, float*) {};
+  return k;
+}
+
 }  // namespace
 
 ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) {
@@ -83,6 +109,10 @@ ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) 
   out.node = node;
   if (isViewOp(n)) {
     out.isView = true;
+    return out;
+  }
+  if (writesNothing(graph, n)) {
+    out.candidates.push_back(emptyKernel(node, n));
     return out;
   }
   const auto it = families().find(op);
