@@ -26,11 +26,13 @@ struct KernelOption {
 
 // A step of how the policy built the plan, for teaching: a wave
 // (wavefront), an operator (sequential), a stage (greedy, IOS) or a group
-// (GraphTurbo), with the operators it placed and its decision lines.
+// (GraphTurbo), with the operators it placed and its decision lines: the
+// ones the policy logged from the step's start to the next step's.
 struct PlanStep {
-  std::string title;             // "wave 3", "operator 'conv1'", "stage 2", "group 'b.relu.group'"
-  std::vector<int32_t> ops;      // indices into Plan::ops
-  std::vector<std::string> notes;  // the policy's decision lines of this step, in order
+  std::string title;          // "wave 3", "operator 'conv1'", "stage 2", "group 'b.relu.group'"
+  std::vector<int32_t> ops;   // indices into Plan::ops
+  size_t firstDecision = 0;   // Plan::decisions[firstDecision, firstDecision + decisions)
+  size_t decisions = 0;
 };
 
 // An rOperator (Rammer §3.1): one operator of the plan (a live graph node,
@@ -59,7 +61,7 @@ struct Plan {
   std::vector<PlannedOp> ops;
   std::vector<ProgramInfo> programs;
   std::vector<std::string> decisions;  // one line per policy decision, in order
-  std::vector<PlanStep> steps;         // the same decisions grouped by step (teaching mode)
+  std::vector<PlanStep> steps;         // the decisions grouped by step (teaching mode)
   // Set when the policy rewrote the graph it was given (IOS's operator
   // merge): `ops` are nodes of this graph, the one to validate, emulate and
   // generate code from. It keeps every value id of the given graph, so

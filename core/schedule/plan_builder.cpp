@@ -168,12 +168,12 @@ int PlanBuilder::pinnedKernel(int32_t op) const {
 }
 
 void PlanBuilder::decide(std::string line) {
-  if (!plan_.steps.empty()) plan_.steps.back().notes.push_back(line);
+  if (!plan_.steps.empty()) ++plan_.steps.back().decisions;
   plan_.decisions.push_back(std::move(line));
 }
 
 void PlanBuilder::beginStep(std::string title, std::vector<int32_t> ops) {
-  plan_.steps.push_back(PlanStep{std::move(title), std::move(ops), {}});
+  plan_.steps.push_back(PlanStep{std::move(title), std::move(ops), plan_.decisions.size(), 0});
 }
 
 void PlanBuilder::choose(int32_t op, size_t candidate, const std::string& rule, const std::string& why) {

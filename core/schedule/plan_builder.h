@@ -80,7 +80,7 @@ class PlanBuilder {
   // A decision line; it also goes to the open step, if any.
   void decide(std::string line);
   // Opens the next step (a wave, an operator, a stage, a group): the
-  // decision lines until the next step are its notes.
+  // decision lines until the next step are its decisions.
   void beginStep(std::string title, std::vector<int32_t> ops);
 
   // Whether the caller asked to stop (PolicyOptions::cancelled); policies

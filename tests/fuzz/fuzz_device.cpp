@@ -11,33 +11,20 @@
 #include "core/schedule/validator.h"
 #include "core/sim/cost_model.h"
 #include "core/sim/simulator.h"
-
-namespace {
-
-std::shared_ptr<const rammer::ir::Graph> sample() {
-  static const auto g = [] {
-    rammer::pipeline::Options o;
-    o.modelPath = RAMMER_SOURCE_DIR "/samples/models/sample_cnn.onnx";
-    rammer::pipeline::Pipeline p(o);
-    p.run(rammer::pipeline::Stage::Import, rammer::pipeline::Stage::Optimize);
-    return p.artifacts().optimized;
-  }();
-  return g;
-}
-
-}  // namespace
+#include "tests/fuzz/fuzz_sample.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rammer;
   auto device = device::parseDeviceJson(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
   if (!device) return 0;
+  static const auto sample = fuzz::optimizedSample("sample_cnn").optimized;
   const auto model = pipeline::defaultCostModel();
   for (const std::string& name : schedule::policyNames()) {
     auto policy = schedule::makePolicy(name, sim::policyOptions(model));
     if (!policy) continue;
-    auto plan = (*policy)->schedule(*sample(), *device, {});
+    auto plan = (*policy)->schedule(*sample, *device, {});
     if (!plan) continue;
-    (void)schedule::checkPlan(*plan, schedule::graphOf(*plan, *sample()));
+    (void)schedule::checkPlan(*plan, schedule::graphOf(*plan, *sample));
     (void)sim::Simulator(model).run(*plan);
   }
   return 0;

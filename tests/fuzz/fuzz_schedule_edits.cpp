@@ -8,25 +8,11 @@
 #include "core/pipeline/pipeline.h"
 #include "core/schedule/policy.h"
 #include "core/schedule/schedule_edits.h"
-
-namespace {
-
-const rammer::pipeline::Artifacts& sample() {
-  static const rammer::pipeline::Artifacts a = [] {
-    rammer::pipeline::Options o;
-    o.modelPath = RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx";
-    rammer::pipeline::Pipeline p(o);
-    p.run(rammer::pipeline::Stage::Import, rammer::pipeline::Stage::Optimize);
-    return p.artifacts();
-  }();
-  return a;
-}
-
-}  // namespace
+#include "tests/fuzz/fuzz_sample.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rammer;
-  const pipeline::Artifacts& a = sample();
+  static const pipeline::Artifacts a = fuzz::optimizedSample("inception_block");
   auto edits = schedule::parseScheduleEdits(std::string(reinterpret_cast<const char*>(data), size), a.optimized.get(),
                                             "fuzz.json");
   if (!edits) return 0;

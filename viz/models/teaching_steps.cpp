@@ -95,7 +95,10 @@ std::vector<int> stepOfOps(const schedule::Plan& plan, const std::vector<Teachin
 
 std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan) {
   std::vector<TeachingStep> steps;
-  for (const schedule::PlanStep& ps : plan.steps) steps.push_back(TeachingStep{ps.title, ps.ops, {}, ps.notes});
+  for (const schedule::PlanStep& ps : plan.steps) {
+    const auto first = plan.decisions.begin() + static_cast<std::ptrdiff_t>(ps.firstDecision);
+    steps.push_back(TeachingStep{ps.title, ps.ops, {}, {first, first + static_cast<std::ptrdiff_t>(ps.decisions)}});
+  }
   if (steps.empty()) {
     // No log: one step per rProgram, its operators in plan order.
     std::vector<std::set<int32_t>> opsOf(plan.programs.size());

@@ -187,6 +187,13 @@ std::set<int32_t> TimelineModel::sms() const {
   return out;
 }
 
+std::set<int32_t> TimelineModel::smsOf(const sim::Trace& trace) {
+  std::set<int32_t> out;
+  for (const auto& e : trace.tasks) out.insert(smOf(e.sm, e.veu, trace.sms));
+  for (const auto& e : trace.barriers) out.insert(smOf(e.sm, e.veu, trace.sms));
+  return out;
+}
+
 int TimelineModel::laneOfVeu(int32_t veu) const {
   auto folded = std::lower_bound(foldedVeuLane_.begin(), foldedVeuLane_.end(), std::make_pair(veu, -1));
   if (folded != foldedVeuLane_.end() && folded->first == veu) return folded->second;

@@ -59,6 +59,7 @@ class TimelineModel {
   const std::set<int32_t>& foldedSms() const { return folded_; }
   // Every SM the trace's events run on.
   std::set<int32_t> sms() const;
+  static std::set<int32_t> smsOf(const sim::Trace& trace);
   // The first lane showing `veu`, or -1.
   int laneOfVeu(int32_t veu) const;
   int laneOfTask(int32_t task) const { return laneOfTask_.at(static_cast<size_t>(task)); }

@@ -100,8 +100,9 @@ bool CompareView::compare() {
     out.summaries = summarizePolicies(graph, device, policies, control);
     // One lane per SM: a small timeline shows the plan's shape.
     for (const PlanSummary& s : out.summaries) {
-      auto lanes = std::make_shared<TimelineModel>(s.ok ? s.trace : nullptr);
-      out.lanes.push_back(std::make_shared<const TimelineModel>(lanes->sharedTrace(), nullptr, lanes->sms()));
+      const auto trace = s.ok ? s.trace : nullptr;
+      out.lanes.push_back(
+          std::make_shared<const TimelineModel>(trace, nullptr, trace ? TimelineModel::smsOf(*trace) : std::set<int32_t>{}));
     }
     return out;
   }));
