@@ -44,6 +44,7 @@ struct RunOptions {
   std::string traceFile;
   bool metrics = false;
   int repeat = 0;   // timed runs; 0: the backend's default (cuda 10, host 1)
+  double watchdog = 10;  // cuda: seconds before a run counts as hung
   int threads = 0;  // emulator or host workers; 0: one per core
   bool tsan = false;  // host: build with ThreadSanitizer
 };
@@ -155,6 +156,7 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     CudaRunRequest r{o.model, o.plan, o.inputsDir, o.seed, o.outputsDir, o.traceFile, o.metrics, o.repeat > 0 ? o.repeat : 10};
     r.plan.batch = o.batch;
     r.json = o.json;
+    r.watchdogSeconds = o.watchdog;
     return runCudaBackend(r, global);
   }
   if (!writesOutputs(o.backend))
@@ -251,6 +253,10 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::PositiveNumber);
   sub->add_flag("--metrics", opts->metrics, "Report hardware metrics (cuda)");
   sub->add_option("--repeat", opts->repeat, "Timed runs (cuda: default 10, host: 1)")->check(CLI::PositiveNumber);
+  sub->add_option("--watchdog", opts->watchdog,
+                  "Seconds a GPU run may take before it counts as hung (cuda; raise it under compute-sanitizer)")
+      ->check(CLI::Range(0.1, 86400.0))
+      ->capture_default_str();
   sub->add_flag("--tsan", opts->tsan,
                 "Build the host program with ThreadSanitizer and fail on any data race (host; plan for a small "
                 "device, every CUDA thread becomes a fiber)");

@@ -197,6 +197,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   run.checkOutputs = false;  // checked below against the reference, relative to its largest value
   run.gpu.run.warmup = r.warmup;
   run.gpu.run.repeat = r.repeat;
+  run.gpu.run.watchdogSeconds = r.watchdogSeconds;
   run.gpu.measureTrace = !r.traceFile.empty();  // --metrics profiles separately
   runStages(p, pipeline::Stage::Run, pipeline::Stage::Run, progress);
   const pipeline::RunRecord& record = *p.artifacts().run;

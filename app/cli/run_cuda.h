@@ -20,6 +20,9 @@ struct CudaRunRequest {
   bool metrics = false;
   int repeat = 10;
   int warmup = 2;
+  // A run slower than this is taken for a deadlock; a sanitizer slows
+  // kernels a thousandfold, so its runs need a longer one.
+  double watchdogSeconds = 10;
   bool json = false;
 };
 

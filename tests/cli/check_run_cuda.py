@@ -24,6 +24,8 @@ def check_no_driver(a):
         (["--policy", "greedy", "--trace", "measured.json", "--metrics", "--repeat", "3"], 1,
          "no CUDA driver (libcuda.so.1 not found)"),
         (["--repeat", "0"], 2, "--repeat"),
+        (["--watchdog", "0"], 2, "--watchdog"),
+        (["--watchdog", "60", "--repeat", "2"], 1, "no CUDA driver (libcuda.so.1 not found)"),
     ]
     for extra, rc, message in cases:
         args = [a.rammer, "run", a.model, "--backend", "cuda"] + extra
