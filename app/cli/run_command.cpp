@@ -15,12 +15,13 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
+#include "app/cli/memory_option.h"
 #include "app/cli/model_loading.h"
 #include "app/cli/optimize.h"
-#include "core/exec/random_inputs.h"
 #include "app/cli/run_cuda.h"
 #include "app/cli/run_emulator.h"
 #include "app/cli/run_host.h"
+#include "core/exec/random_inputs.h"
 #include "core/exec/reference_executor.h"
 #include "core/onnx/tensor_file.h"
 #include "core/ops/type_inference.h"
@@ -45,6 +46,7 @@ struct RunOptions {
   bool metrics = false;
   int repeat = 0;   // timed runs; 0: the backend's default (cuda 10, host 1)
   double watchdog = 10;  // cuda: seconds before a run counts as hung
+  int64_t maxMemory = 0;  // bytes the CPU side may use; 0: half this machine's memory
   int threads = 0;  // emulator or host workers; 0: one per core
   bool tsan = false;  // host: build with ThreadSanitizer
 };
@@ -102,7 +104,7 @@ std::shared_ptr<const ir::Graph> importForInputs(const RunOptions& o,
 }
 
 std::vector<ir::Tensor> randomInputs(const RunOptions& o, const ir::Graph& graph) {
-  auto inputs = exec::makeRandomInputs(graph, o.seed);
+  auto inputs = exec::makeRandomInputs(graph, o.seed, o.maxMemory);
   if (inputs) return std::move(inputs).value();
   std::vector<ir::Diagnostic> errors = inputs.errors();
   bool unknownDims = false;
@@ -157,6 +159,7 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     r.plan.batch = o.batch;
     r.json = o.json;
     r.watchdogSeconds = o.watchdog;
+    r.maxMemoryBytes = o.maxMemory;
     return runCudaBackend(r, global);
   }
   if (!writesOutputs(o.backend))
@@ -188,18 +191,20 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
   ir::Result<std::vector<ir::Tensor>> results = std::vector<ir::Tensor>{};
   std::optional<HostRunReport> host;
   if (o.backend == "emulator") {
-    PlanRunOutputs run = runOnEmulator(imported, o.model, inputs, EmulatorRunRequest{o.plan, o.threads, o.traceFile},
-                                       progress);
+    PlanRunOutputs run = runOnEmulator(imported, o.model, inputs,
+                                       EmulatorRunRequest{o.plan, o.threads, o.traceFile, o.maxMemory}, progress);
     ran = std::move(run.optimized);
     results = std::move(run.outputs);
   } else if (o.backend == "host") {
     host = runOnHost(imported, o.model, inputs,
-                     HostRunRequest{o.plan, o.threads, o.repeat > 0 ? o.repeat : 1, o.traceFile, o.tsan}, progress);
+                     HostRunRequest{o.plan, o.threads, o.repeat > 0 ? o.repeat : 1, o.traceFile, o.tsan, o.maxMemory},
+                     progress);
     ran = host->optimized;
     results = host->outputs;
   } else {
     exec::ReferenceOptions options;
     options.progress = [&progress](size_t done, size_t total) { progress.steps("running", done, total); };
+    options.maxMemoryBytes = o.maxMemory;
     results = exec::runReference(*ran, inputs, options);
   }
   const double runSeconds = secondsSince(start);
@@ -253,6 +258,7 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::PositiveNumber);
   sub->add_flag("--metrics", opts->metrics, "Report hardware metrics (cuda)");
   sub->add_option("--repeat", opts->repeat, "Timed runs (cuda: default 10, host: 1)")->check(CLI::PositiveNumber);
+  addMaxMemoryOption(sub, opts->maxMemory);
   sub->add_option("--watchdog", opts->watchdog,
                   "Seconds a GPU run may take before it counts as hung (cuda; raise it under compute-sanitizer)")
       ->check(CLI::Range(0.1, 86400.0))

@@ -147,7 +147,7 @@ void printMetrics(const profiler::RunMetrics& m) {
 
 std::vector<ir::Tensor> loadInputs(const CudaRunRequest& r, const ir::Graph& graph) {
   if (r.inputsDir.empty()) {
-    auto inputs = exec::makeRandomInputs(graph, r.seed);
+    auto inputs = exec::makeRandomInputs(graph, r.seed, r.maxMemoryBytes);
     if (!inputs) throwDiagnostics(inputs.errors(), "random inputs");
     return std::move(inputs).value();
   }
@@ -187,7 +187,9 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   const std::vector<ir::Tensor> inputs = loadInputs(r, graph);
 
   progress.status("running the reference executor...");
-  auto reference = exec::runReference(graph, inputs);
+  exec::ReferenceOptions referenceOptions;
+  referenceOptions.maxMemoryBytes = r.maxMemoryBytes;
+  auto reference = exec::runReference(graph, inputs, referenceOptions);
   if (!reference) throwDiagnostics(reference.errors(), "reference run");
 
   pipeline::RunOptions& run = p.options().run;
@@ -195,6 +197,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   run.capability = capability;
   run.inputs = inputs;
   run.checkOutputs = false;  // checked below against the reference, relative to its largest value
+  run.maxMemoryBytes = r.maxMemoryBytes;
   run.gpu.run.warmup = r.warmup;
   run.gpu.run.repeat = r.repeat;
   run.gpu.run.watchdogSeconds = r.watchdogSeconds;

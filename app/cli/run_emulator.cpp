@@ -15,6 +15,7 @@ PlanRunOutputs runOnEmulator(std::shared_ptr<const ir::Graph> original, const st
   exec::EmulatorOptions& emulator = p.options().run.emulator;
   emulator.threads = request.threads;
   emulator.trace = !request.traceFile.empty();
+  p.options().run.maxMemoryBytes = request.maxMemoryBytes;
   runStages(p, pipeline::Stage::Optimize, pipeline::Stage::Run, progress);
 
   const pipeline::Artifacts& a = p.artifacts();

@@ -15,6 +15,7 @@ HostRunReport runOnHost(std::shared_ptr<const ir::Graph> original, const std::st
   host.repeat = request.repeat;
   host.measureTrace = !request.traceFile.empty();
   host.build.threadSanitizer = request.threadSanitizer;
+  p.options().run.maxMemoryBytes = request.maxMemoryBytes;
   runStages(p, pipeline::Stage::Optimize, pipeline::Stage::Run, progress);
 
   const pipeline::Artifacts& a = p.artifacts();

@@ -21,6 +21,7 @@ struct HostRunRequest {
   int repeat = 1;         // timed runs
   std::string traceFile;  // measured Chrome trace JSON; empty: none
   bool threadSanitizer = false;  // build and run with -fsanitize=thread
+  int64_t maxMemoryBytes = 0;    // --max-memory; 0: half this machine's memory
 };
 
 struct HostRunReport {

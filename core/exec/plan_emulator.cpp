@@ -6,6 +6,7 @@
 
 #include "core/exec/buffer_arena.h"
 #include "core/exec/emulator_preflight.h"
+#include "core/exec/memory_budget.h"
 #include "core/exec/program_runner.h"
 
 namespace rammer::exec {
@@ -15,6 +16,8 @@ ir::Result<EmulationResult> emulatePlan(const schedule::Plan& plan, const ir::Gr
   if (options.threads < 0)
     return ir::makeError("the emulator needs at least one thread, " + std::to_string(options.threads) + " were asked for");
   if (auto errs = preflightPlan(plan); !errs.empty()) return errs;
+  if (auto over = checkMemoryBudget(estimatePlanRun(plan, graph, false), options.maxMemoryBytes, "the emulator"))
+    return *over;
   auto arena = BufferArena::build(plan, graph, inputs);
   if (!arena) return arena.errors();
 

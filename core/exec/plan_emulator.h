@@ -32,6 +32,7 @@ struct EmulatorOptions {
   // rTasks done so far, of the plan's total; called on the calling thread
   // at most every 50 ms while the count changes, and always at the end.
   std::function<void(size_t done, size_t total)> progress;
+  int64_t maxMemoryBytes = 0;  // refused above this estimate (memory_budget.h); 0: the default budget
 };
 
 struct EmulationResult {

@@ -1,5 +1,7 @@
 #include "core/exec/random_inputs.h"
 
+#include "core/exec/memory_budget.h"
+
 namespace rammer::exec {
 
 namespace {
@@ -50,7 +52,8 @@ ir::Result<ir::Tensor> randomTensor(const std::string& name, const ir::TensorTyp
   return t;
 }
 
-ir::Result<std::vector<ir::Tensor>> makeRandomInputs(const ir::Graph& graph, uint64_t seed) {
+ir::Result<std::vector<ir::Tensor>> makeRandomInputs(const ir::Graph& graph, uint64_t seed, int64_t maxMemoryBytes) {
+  if (auto over = checkMemoryBudget(estimateInputs(graph), maxMemoryBytes, "the random inputs")) return *over;
   uint64_t state = seed;
   std::vector<ir::Tensor> out;
   std::vector<ir::Diagnostic> errors;

@@ -17,7 +17,10 @@ namespace rammer::exec {
 // absurdly large.
 ir::Result<ir::Tensor> randomTensor(const std::string& name, const ir::TensorType& type, uint64_t& state);
 
-// One tensor per graph input, in order, all drawn from one stream seeded by `seed`.
-ir::Result<std::vector<ir::Tensor>> makeRandomInputs(const ir::Graph& graph, uint64_t seed);
+// One tensor per graph input, in order, all drawn from one stream seeded by
+// `seed`. Refused, before any is made, when together they exceed
+// `maxMemoryBytes` (0: the default budget of memory_budget.h).
+ir::Result<std::vector<ir::Tensor>> makeRandomInputs(const ir::Graph& graph, uint64_t seed,
+                                                     int64_t maxMemoryBytes = 0);
 
 }  // namespace rammer::exec

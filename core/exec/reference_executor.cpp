@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "core/exec/memory_budget.h"
 #include "core/ops/type_inference.h"
 
 namespace rammer::exec {
@@ -36,6 +37,8 @@ std::vector<ir::Diagnostic> checkInputs(const ir::Graph& graph, const std::vecto
 ir::Result<std::vector<ir::Tensor>> runReference(const ir::Graph& graph, const std::vector<ir::Tensor>& inputs,
                                                  const ReferenceOptions& options) {
   if (auto errs = checkInputs(graph, inputs); !errs.empty()) return errs;
+  if (auto over = checkMemoryBudget(estimateReferenceRun(graph), options.maxMemoryBytes, "the reference executor"))
+    return *over;
   auto order = graph.topologicalOrder();
   if (!order) return order.errors();
   const ops::OpRegistry& registry = options.registry ? *options.registry : ops::OpRegistry::builtin();

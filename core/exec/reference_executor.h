@@ -14,10 +14,12 @@ struct ReferenceOptions {
   const std::atomic<bool>* cancel = nullptr;                  // polled between nodes
   std::function<void(size_t done, size_t total)> progress;     // after each node
   const ops::OpRegistry* registry = nullptr;                   // default: builtin
+  int64_t maxMemoryBytes = 0;  // refused above this estimate (memory_budget.h); 0: the default budget
 };
 
 // `inputs` bind, in order, to graph.inputs(). Returns one tensor per graph
-// output, in order, or diagnostics naming the failing node.
+// output, in order, or diagnostics naming the failing node, or, before
+// anything runs, the memory budget the graph's tensors would exceed.
 ir::Result<std::vector<ir::Tensor>> runReference(const ir::Graph& graph, const std::vector<ir::Tensor>& inputs,
                                                  const ReferenceOptions& options = {});
 

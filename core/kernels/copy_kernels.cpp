@@ -3,6 +3,8 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <span>
+#include <string>
 
 #include "core/ops/op_registry.h"
 
@@ -37,7 +39,7 @@ void decompose(int64_t r, const std::vector<int64_t>& ext, std::vector<int64_t>&
 
 // Factors a per-element source map (-1 for fill) over the index box `ext`
 // into per-dim offsets; nullopt when the map is not a sum of per-dim terms.
-std::optional<Segment> factor(const std::vector<int64_t>& map, const std::vector<int64_t>& ext) {
+std::optional<Segment> factor(std::span<const int64_t> map, const std::vector<int64_t>& ext) {
   Segment s;
   s.ext = ext;
   const size_t rank = ext.size();
@@ -87,10 +89,20 @@ std::optional<Segment> factor(const std::vector<int64_t>& map, const std::vector
   return s;
 }
 
+// The most output elements a map is probed for: eight bytes each, so about
+// 0.5 GB. Expand and Tile, the ops that turn a tiny input into a huge
+// output, need no probe (expandSegment, tileSegment).
+constexpr int64_t kMaxProbedElements = int64_t{1} << 26;
+
 // Where each output element of the reference op comes from: the op runs on
-// an index-valued copy of input 0 (constant padding filled with -1).
-std::vector<std::vector<int64_t>> sourceMaps(const NodeInfo& info, float& fill) {
+// an index-valued copy of input 0 (constant padding filled with -1). One
+// int64 tensor per output (empty when the output is absent).
+std::vector<ir::Tensor> sourceMaps(const NodeInfo& info, float& fill) {
   const ir::Node& node = *info.node;
+  for (size_t o = 0; o < info.numOutputs(); ++o)
+    if (info.outPresent[o] && ir::numElements(info.outShapes[o]) > kMaxProbedElements)
+      throw ops::OpError("output " + std::to_string(o) + " " + ir::shapeToString(info.outShapes[o]) + " has more than " +
+                         std::to_string(kMaxProbedElements) + " elements, too many to map one by one");
   const ops::OpDef* def = ops::OpRegistry::builtin().find(node.domain, node.opType);
   if (!def) throw ops::OpError("the op registry has no " + node.opType);
   ir::Node probe = node;
@@ -129,13 +141,14 @@ std::vector<std::vector<int64_t>> sourceMaps(const NodeInfo& info, float& fill) 
   }
   const ops::OpContext ctx(probe, opset, types, values);
   std::vector<ir::Tensor> outs = def->compute(ctx);
-  std::vector<std::vector<int64_t>> maps(info.numOutputs());
+  std::vector<ir::Tensor> maps(info.numOutputs());
   for (size_t o = 0; o < maps.size() && o < outs.size(); ++o) {
     if (!info.outPresent[o]) continue;
     if (outs[o].shape() != info.outShapes[o])
       throw ops::OpError("output " + std::to_string(o) + " has shape " + ir::shapeToString(outs[o].shape()) +
                          " but the graph says " + ir::shapeToString(info.outShapes[o]));
-    maps[o] = outs[o].toInt64s();
+    if (outs[o].dtype() != ir::DType::Int64) throw ops::OpError("the index probe did not keep its int64 type");
+    maps[o] = std::move(outs[o]);
   }
   return maps;
 }
@@ -210,15 +223,61 @@ std::vector<Segment> concatSegments(const NodeInfo& info) {
   return segs;
 }
 
+// Expand needs no probe: an output dim reads the input's aligned dim, or
+// stays on its one element where the input broadcasts.
+Segment expandSegment(const NodeInfo& info) {
+  const ir::Shape& out = info.outShapes[0];
+  const ir::Shape& in = info.inShapes[0];
+  if (in.size() > out.size()) throw ops::OpError("the input has more dims than the output");
+  const size_t lead = out.size() - in.size();
+  const std::vector<int64_t> ist = rowMajorStrides(in);
+  Segment s;
+  s.ext = out;
+  s.validLo.assign(out.size(), 0);
+  s.validHi = out;
+  for (size_t d = 0; d < out.size(); ++d) {
+    s.inOffset.emplace_back(static_cast<size_t>(out[d]), 0);
+    if (d < lead || in[d - lead] == 1) continue;
+    for (int64_t k = 0; k < out[d]; ++k) s.inOffset[d][static_cast<size_t>(k)] = k * ist[d - lead];
+  }
+  return s;
+}
+
+// Tile needs no probe either: over the box (repeat, input extent) per dim,
+// the repeat reads nothing new and the extent walks the input.
+Segment tileSegment(const NodeInfo& info) {
+  const ir::Shape& out = info.outShapes[0];
+  const ir::Shape& in = info.inShapes[0];
+  if (in.size() != out.size()) throw ops::OpError("the input and output ranks differ");
+  const std::vector<int64_t> ist = rowMajorStrides(in);
+  Segment s;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (in[d] <= 0 || out[d] % in[d] != 0) throw ops::OpError("the output is not a whole number of input tiles");
+    s.ext.insert(s.ext.end(), {out[d] / in[d], in[d]});
+    s.inOffset.emplace_back(static_cast<size_t>(out[d] / in[d]), 0);
+    s.inOffset.emplace_back();
+    for (int64_t k = 0; k < in[d]; ++k) s.inOffset.back().push_back(k * ist[d]);
+  }
+  s.validLo.assign(s.ext.size(), 0);
+  s.validHi = s.ext;
+  return s;
+}
+
 std::vector<Segment> mappedSegments(const NodeInfo& info) {
+  const std::string& op = info.node->opType;
+  if (op == "Expand" || op == "Tile") {
+    Segment s = op == "Expand" ? expandSegment(info) : tileSegment(info);
+    s.outStride = rowMajorStrides(s.ext);
+    return {std::move(s)};
+  }
   float fill = 0;
-  const std::vector<std::vector<int64_t>> maps = sourceMaps(info, fill);
+  const std::vector<ir::Tensor> maps = sourceMaps(info, fill);
   std::vector<Segment> segs;
   for (size_t o = 0; o < maps.size(); ++o) {
     if (!info.outPresent[o] || maps[o].empty()) continue;
     std::optional<Segment> s;
     for (const std::vector<int64_t>& box : boxesFor(info, o))
-      if ((s = factor(maps[o], box))) break;
+      if ((s = factor(maps[o].values<int64_t>(), box))) break;
     if (!s) throw ops::OpError("its element map is not a sum of per-dim offsets; no copy rKernel fits");
     s->outSlot = static_cast<int>(o);
     s->outStride = rowMajorStrides(s->ext);

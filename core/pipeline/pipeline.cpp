@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "core/device/device_spec.h"
+#include "core/exec/memory_budget.h"
 #include "core/pipeline/time_text.h"
 #include "core/schedule/policy.h"
 #include "core/schedule/schedule_edits.h"
@@ -260,6 +261,21 @@ class StagesRun {
     return std::move(parsed).value();
   }
 
+  // A plan made to run on the CPU is refused before planning when the run
+  // could not fit its memory budget anyway: planning a tensor of billions of
+  // elements costs gigabytes itself. The reference executor's peak is a
+  // lower bound of what the emulator or the host program holds.
+  bool fitsCpuRun(const ir::Graph& graph) {
+    const RunTarget t = o_.run.target;
+    if (t != RunTarget::Emulator && t != RunTarget::Host) return true;
+    exec::MemoryEstimate e = exec::estimateReferenceRun(graph);
+    e.lowerBound = true;
+    auto over = exec::checkMemoryBudget(
+        e, o_.run.maxMemoryBytes, t == RunTarget::Emulator ? "the emulator" : "the generated code on the CPU");
+    if (over) add(std::move(*over));
+    return !over;
+  }
+
   bool schedulePlan() {
     if (!need(a_.optimized != nullptr, "optimized graph")) return false;
     auto device = device::loadDevice(o_.device);
@@ -271,6 +287,7 @@ class StagesRun {
     if (!edits) return false;
     const schedule::Constraints* constraints = &edits->constraints;
     const auto& graph = edits->namesFusedGraph ? a_.optimizedFused : a_.optimized;
+    if (!fitsCpuRun(*graph)) return false;
     schedule::PolicyOptions options = sim::policyOptions(costModel());
     options.cancelled = [this] { return control_.cancelled(); };
     options.ios = o_.ios;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/exec/memory_budget.h"
 #include "core/exec/random_inputs.h"
 #include "core/exec/reference_executor.h"
 #include "core/pipeline/time_text.h"
@@ -28,7 +29,7 @@ class PlanRun {
     if (!o_.inputs.empty()) {
       r_.inputs = o_.inputs;
     } else {
-      auto inputs = exec::makeRandomInputs(optimized_, o_.inputSeed);
+      auto inputs = exec::makeRandomInputs(optimized_, o_.inputSeed, o_.maxMemoryBytes);
       if (!inputs) return inputs.errors();
       r_.inputs = std::move(inputs).value();
     }
@@ -103,6 +104,7 @@ class PlanRun {
   std::vector<ir::Diagnostic> onEmulator(const std::optional<runtime::CudaCapability>& cuda) {
     exec::EmulatorOptions options = o_.emulator;
     options.cancel = c_.cancel;
+    options.maxMemoryBytes = o_.maxMemoryBytes;
     options.progress = [this](size_t done, size_t total) {
       progress("Emulating on the CPU (" + std::to_string(done) + " of " + std::to_string(total) + " rTasks)...",
                total ? 0.6 * static_cast<double>(done) / static_cast<double>(total) : 0);
@@ -133,6 +135,10 @@ class PlanRun {
   // The generated kernels themselves on the CPU: built by the system
   // compiler (cached), run as a child process.
   std::vector<ir::Diagnostic> onHost() {
+    // The child process holds every buffer and a copy of the weights.
+    if (auto over = exec::checkMemoryBudget(exec::estimatePlanRun(plan_, optimized_, true), o_.maxMemoryBytes,
+                                            "the generated code on the CPU"))
+      return {*over};
     progress("Compiling the generated code for the CPU...", 0.05);
     runtime::HostExecutionOptions options = o_.host;
     options.cancel = c_.cancel;
@@ -172,6 +178,7 @@ class PlanRun {
   std::vector<ir::Diagnostic> checkOutputs() {
     exec::ReferenceOptions options;
     options.cancel = c_.cancel;
+    options.maxMemoryBytes = o_.maxMemoryBytes;
     options.progress = [this](size_t done, size_t total) {
       progress("Computing reference outputs...",
                0.6 + (total ? 0.4 * static_cast<double>(done) / static_cast<double>(total) : 0));

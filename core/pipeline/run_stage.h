@@ -51,6 +51,10 @@ struct RunOptions {
   uint64_t inputSeed = 0;
   // Also compute the reference outputs and compare (|diff| <= atol + rtol |ref|).
   bool checkOutputs = true;
+  // The CPU runs (random inputs, reference, emulator, host) refuse a graph
+  // whose tensors would exceed this (exec/memory_budget.h); 0: half this
+  // machine's memory. The GPU's own memory is the driver's to refuse.
+  int64_t maxMemoryBytes = 0;
   // The GPU: what the machine can do (probed when absent) and where the
   // driver and NVRTC are looked for (tests point them at a stand-in).
   std::optional<runtime::CudaCapability> capability;

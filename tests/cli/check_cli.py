@@ -185,6 +185,56 @@ def case_errors(a):
     expect_error(a, ["frobnicate"], "", rc=2)
 
 
+def case_max_memory(a):
+    """A model of a few hundred bytes whose Expand makes a [100000, 100000]
+    float32 tensor (40 GB): every CPU backend refuses it before allocating,
+    naming the tensor, and --max-memory sets the budget (issue #18)."""
+    import resource
+    work = fresh_dir(os.path.join(a.work, "max_memory"))
+    out = os.path.join(work, "out")
+    bomb = os.path.join(work, "bomb.onnx")
+    g = helper.make_graph(
+        [helper.make_node("Expand", ["x", "shape"], ["blow_up"], name="blow_up"),
+         helper.make_node("ReduceSum", ["blow_up"], ["y"], name="sum", keepdims=0)],
+        "bomb", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [])],
+        [numpy_helper.from_array(np.array([100000, 100000], dtype=np.int64), "shape")])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), bomb)
+    if os.path.getsize(bomb) > 1000:
+        fail(f"the bomb model is {os.path.getsize(bomb)} bytes, meant to be tiny")
+    tensor = "'blow_up' float32[100000, 100000] 40.0 GB"
+    for backend, who in [("reference", "the reference executor"), ("emulator", "the emulator"),
+                         ("host", "the generated code on the CPU")]:
+        # The emulator and the host are refused before planning, on the
+        # reference's peak: a lower bound of what a plan would hold.
+        need = "about" if backend == "reference" else "at least"
+        expect_error(a, ["run", bomb, "--backend", backend, "--random", "--outputs", out, "--max-memory", "2G"],
+                     f"{who} would need {need} 40.0 GB for the model's tensors, over the memory budget of 2.00 GB")
+        expect_error(a, ["run", bomb, "--backend", backend, "--random", "--outputs", out, "--max-memory", "2G"], tensor)
+    # The default budget is half this machine's memory.
+    with open("/proc/meminfo") as f:
+        total_kb = int(f.readline().split()[1])
+    if total_kb * 1024 / 2 < 40e9:
+        expect_error(a, ["run", bomb, "--random", "--outputs", out], "half this machine's memory; --max-memory sets it")
+    # Nothing of that size was allocated on the way.
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if peak_kb > 1_000_000:
+        fail(f"a refused run still reached {peak_kb} KB of resident memory")
+    # The budget applies to random inputs before they are made, and a bad
+    # size is a usage error.
+    wide = os.path.join(work, "wide_input.onnx")
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "wide",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [30000, 30000])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [30000, 30000])])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), wide)
+    expect_error(a, ["run", wide, "--random", "--outputs", out, "--max-memory", "1G"],
+                 "the random inputs would need about 3.60 GB for the model's tensors, over the memory budget of 1.00 GB; "
+                 "largest tensors: 'x' float32[30000, 30000] 3.60 GB")
+    expect_error(a, ["run", a.model, "--random", "--outputs", out, "--max-memory", "lots"],
+                 "'lots' is not a size such as 512M, 8G or 1.5GB", rc=2)
+    run([a.rammer, "run", a.model, "--random", "--outputs", out, "--max-memory", "1.5GB"])
+
+
 def case_help(a):
     for args in [["--help"], ["info", "--help"], ["run", "--help"]]:
         p = run([a.rammer] + args)
