@@ -92,6 +92,32 @@ TEST(CopyKernels, ExpandAndTile) {
   check(t);
 }
 
+// A model of a few bytes can Expand or Tile to billions of elements: their
+// segments come from the shapes, not from running the op on an index
+// tensor of that size (issue #18 item 4); other copy ops refuse to probe a
+// map that large, with a message.
+TEST(CopyKernels, BillionsOfExpandedOrTiledElementsNeedNoPerElementMap) {
+  for (const char* op : {"Expand", "Tile"}) {
+    SCOPED_TRACE(op);
+    GraphBuilder b;
+    b.output(b.op(op, "big", {b.input("x", {1, 1}), b.constant("s", ints({100000, 100000}))}));
+    ASSERT_TRUE(b.infer().empty());
+    auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
+    ASSERT_TRUE(k.ok()) << k.errorText();
+    const auto& c = k->candidates[0];
+    EXPECT_GT(c.numRTasks, 100000) << c.name;  // 10^10 elements of work
+    EXPECT_EQ(c.cudaSource.find("static __device__"), std::string::npos) << "no table: every offset is affine";
+  }
+  GraphBuilder p;
+  p.output(p.op("Pad", "pad", {p.input("x", {1, 1}), p.constant("pads", ints({0, 0, 20000, 20000}))}));
+  ASSERT_TRUE(p.infer().empty());
+  auto k = kernels::kernelsFor(p.graph(), lastNode(p.graph()));
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.errorText().find("[20001, 20001] has more than 67108864 elements, too many to map one by one"),
+            std::string::npos)
+      << k.errorText();
+}
+
 TEST(CopyKernels, DepthToSpaceAndBack) {
   for (const char* mode : {"DCR", "CRD"}) {
     GraphBuilder b;
