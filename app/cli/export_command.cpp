@@ -38,7 +38,7 @@ void printSummary(const ExportOptions& o, const codegen::GeneratedProgram& gp, c
   if (o.json) {
     Json j;
     j["model"] = o.model;
-    j["policy"] = planned.plan.policy;
+    j["policy"] = planned.plan->policy;
     j["device"] = planned.device.id;
     j["emit"] = o.emit;
     j["dir"] = o.outDir;
@@ -54,8 +54,8 @@ void printSummary(const ExportOptions& o, const codegen::GeneratedProgram& gp, c
     return;
   }
   fmt::print("model     {}\n", o.model);
-  fmt::print("plan      {} on {}: {} program(s), {} rTasks\n", planned.plan.policy, planned.device.id,
-             planned.plan.programs.size(), planned.plan.numRTasks());
+  fmt::print("plan      {} on {}: {} program(s), {} rTasks\n", planned.plan->policy, planned.device.id,
+             planned.plan->programs.size(), planned.plan->numRTasks());
   fmt::print("code      {}: {} kernel launch(es), {} rKernel function(s), {} table entries, {} KiB source\n", o.emit,
              gp.launches.size(), fnCount, gp.numTableEntries, gp.source.size() / 1024);
   fmt::print("data      {:.1f} MiB (weights, inputs, expected outputs)\n", static_cast<double>(s.dataBytes) / (1 << 20));
@@ -78,7 +78,7 @@ int runExport(const ExportOptions& o, const GlobalOptions& global) {
   progress.status("generating " + o.emit + " code...");
   codegen::CodegenOptions cg;
   cg.target = o.emit == "hip" ? codegen::Target::Hip : o.emit == "host" ? codegen::Target::Host : codegen::Target::Cuda;
-  auto gp = codegen::generateProgram(planned.plan, optimized, cg);
+  auto gp = codegen::generateProgram(*planned.plan, optimized, cg);
   if (!gp) throwDiagnostics(gp.errors(), "generating code");
 
   auto inputs = exec::makeRandomInputs(original, o.seed);
@@ -90,7 +90,7 @@ int runExport(const ExportOptions& o, const GlobalOptions& global) {
 
   codegen::ExportData data;
   data.modelName = std::filesystem::path(o.model).filename().string();
-  data.policy = planned.plan.policy;
+  data.policy = planned.plan->policy;
   data.device = planned.device.id;
   data.inputs = std::move(inputs).value();
   data.expected = std::move(expected).value();

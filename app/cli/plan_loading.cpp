@@ -76,7 +76,7 @@ PlannedModel plannedOf(const pipeline::Pipeline& p) {
   out.original = a.original;
   out.optimized = a.planGraph();
   if (a.plan) {
-    out.plan = *a.plan;
+    out.plan = a.plan;
     out.device = a.plan->device;
   }
   out.scheduleSeconds = a.scheduleSeconds;

@@ -53,7 +53,7 @@ struct PlannedModel {
   std::shared_ptr<const ir::Graph> original;   // as imported: the reference
   std::shared_ptr<const ir::Graph> optimized;  // what the plan runs
   device::DeviceSpec device;
-  schedule::Plan plan;
+  std::shared_ptr<const schedule::Plan> plan;  // the pipeline's own, not a copy: a plan can be large
   double scheduleSeconds = 0;
   std::optional<pipeline::AttentionDecision> attention;  // when both ways were planned
   std::shared_ptr<const sim::Trace> predicted;  // when the stages ran to Simulate

@@ -72,16 +72,17 @@ int runProfile(const ProfileCommandOptions& o, const GlobalOptions& global) {
   profiler::ProfileOptions po;
   po.warmup = o.warmup;
   po.repeat = o.repeat;
-  auto result = profiler::profilePlan(planned.plan, graph, *inputs, po);
+  schedule::Plan plan = *planned.plan;  // profiling records the compiled register counts in it
+  auto result = profiler::profilePlan(plan, graph, *inputs, po);
   if (!result) throwDiagnostics(result.errors(), "profiling");
   const profiler::ProfileResult& r = *result;
 
   if (auto errors = sim::mergeProfileDB(db, r.db); !errors.empty()) throwDiagnostics(errors, dbFile);
   if (auto errors = sim::saveProfileDB(db, dbFile); !errors.empty()) throwDiagnostics(errors);
 
-  auto predicted = predictWithDatabase(planned.plan, db);
+  auto predicted = predictWithDatabase(plan, db);
   if (!predicted) throwDiagnostics(predicted.errors(), "simulating the plan");
-  const ProfileReport report{o.model, o.plan.policy, dbFile, planned.plan, r, db, *predicted};
+  const ProfileReport report{o.model, o.plan.policy, dbFile, plan, r, db, *predicted};
   if (o.json) fmt::print("{}\n", profileReportJson(report).dump(2));
   else fmt::print("{}", profileReportText(report, o.maxRows));
   return 0;

@@ -213,7 +213,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   std::optional<profiler::RunMetrics> metrics;
   if (r.metrics) {
     progress.status("profiling with CUPTI...");
-    metrics = collectMetrics(r, planned.plan, graph, inputs);
+    metrics = collectMetrics(r, *planned.plan, graph, inputs);
   }
   int maxRegs = 0;
   int64_t spilled = 0;
@@ -229,7 +229,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
     j["device"] = gpu->deviceName;
     j["arch"] = gpu->arch;
     j["policy"] = r.plan.policy;
-    j["programs"] = planned.plan.programs.size();
+    j["programs"] = planned.plan->programs.size();
     j["latency_us"] = {{"runs", gpu->run.latencyUs.size()}, {"median", us.median}, {"min", us.min},
                        {"max", us.max}, {"p10", us.p10}, {"p90", us.p90}};
     j["output_check"] = {{"max_rel_error", check.maxRelError}, {"tolerance", kTolerance},
@@ -244,8 +244,8 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   }
   fmt::print("model     {}\n", r.model);
   fmt::print("device    {} ({}), plan for {}\n", gpu->deviceName, gpu->arch, planned.device.id);
-  fmt::print("policy    {}: {} programs, {} rTasks\n", r.plan.policy, planned.plan.programs.size(),
-             planned.plan.numRTasks());
+  fmt::print("policy    {}: {} programs, {} rTasks\n", r.plan.policy, planned.plan->programs.size(),
+             planned.plan->numRTasks());
   fmt::print("kernels   {} launches, up to {} registers, {}\n", gpu->resources.size(), maxRegs,
              spilled ? fmt::format("{} B spilled", spilled) : std::string("no spills"));
   fmt::print("latency   median {:.1f} us over {} runs (min {:.1f}, p10 {:.1f}, p90 {:.1f}, max {:.1f})\n", us.median,

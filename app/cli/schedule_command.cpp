@@ -87,7 +87,7 @@ std::vector<RedundantBarrier> findRedundantBarriers(const schedule::Plan& plan, 
 
 Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
             const std::vector<RedundantBarrier>& redundant) {
-  const schedule::Plan& plan = pm.plan;
+  const schedule::Plan& plan = *pm.plan;
   const sim::PlanFigures s = sim::figuresOf(plan, &trace);
   const std::vector<int> programOf = sim::programOfOps(plan);
   Json j;
@@ -184,7 +184,7 @@ void printMore(size_t shown, size_t total) {
 
 void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
                const std::vector<RedundantBarrier>& redundant) {
-  const schedule::Plan& plan = pm.plan;
+  const schedule::Plan& plan = *pm.plan;
   const sim::PlanFigures s = sim::figuresOf(plan, &trace);
   const size_t rows = o.maxRows == 0 ? SIZE_MAX : o.maxRows;
   fmt::print("model      {}\n", o.model);
@@ -279,7 +279,7 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
   std::vector<RedundantBarrier> redundant;
   if (o.redundantBarriers) {
     progress.status("judging barriers...");
-    redundant = findRedundantBarriers(pm.plan, graph);
+    redundant = findRedundantBarriers(*pm.plan, graph);
   }
   if (o.json) fmt::print("{}\n", toJson(o, pm, trace, *model, redundant).dump(2));
   else printText(o, pm, trace, *model, redundant);

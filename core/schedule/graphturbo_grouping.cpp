@@ -229,6 +229,10 @@ class Grower {
           stopped(label + " is also read outside the group");
           continue;
         }
+        if (members.size() >= o_.maxMembers) {
+          stopped("the group holds " + std::to_string(o_.maxMembers) + " operators, the most a group takes");
+          continue;
+        }
         std::vector<ir::NodeId> grown = members;
         grown.push_back(p);
         std::map<ir::NodeId, int> grownDims = dims;

@@ -26,6 +26,10 @@ namespace rammer::schedule {
 struct GroupingOptions {
   int64_t budgetBytes = 48 * 1024;  // fast memory one instance may use
   double maxRecompute = 1.5;        // elements computed over all instances / elements of the outputs
+  // Operators one group may hold. A group grows one producer at a time and
+  // every step re-evaluates all its members, so growth is quadratic in the
+  // group's size: unbounded, a chain of 10,000 element-wise nodes took 25 s.
+  size_t maxMembers = 16;
   // Operators never grouped (a schedule edit names them).
   std::function<bool(ir::NodeId)> excluded;
   // Predicted microseconds of a node on its own (its best rKernel) and of a

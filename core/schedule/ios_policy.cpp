@@ -187,9 +187,9 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
   // The DP per block of consecutive operators: a block's producers outside
   // it ran in earlier blocks, so the blocks' stages concatenate.
   Search found;
-  for (size_t first = 0; first < ops.size(); first += static_cast<size_t>(io.blockOps)) {
-    const size_t last = std::min(ops.size(), first + static_cast<size_t>(io.blockOps));
-    ++found.blocks;
+  size_t blockOps = static_cast<size_t>(io.blockOps);
+  for (size_t first = 0, last = 0; first < ops.size(); first = last) {
+    last = std::min(ops.size(), first + blockOps);
     IosProblem p;
     p.numOps = static_cast<int>(last - first);
     p.preds.resize(static_cast<size_t>(p.numOps));
@@ -208,8 +208,18 @@ ir::Result<Plan> IosPolicy::schedule(const ir::Graph& optimizedGraph, const devi
       for (int k : set) merged.push_back(ops[first + static_cast<size_t>(k)]);
       return mergePrice(merged);
     };
+    p.maxEndings = io.maxBlockEndings;
     const IosSolution solution = solveIos(p, [&b] { return b.cancelled(); });
     if (solution.cancelled) return PlanBuilder::cancelledError();
+    if (solution.overBudget) {  // too wide for the DP: search this block again as two halves
+      blockOps = std::max<size_t>(1, (last - first) / 2);
+      b.decide("the block from operator " + b.label(ops[first]) + " has more than " +
+               std::to_string(io.maxBlockEndings) + " endings: blocks of " + std::to_string(blockOps) +
+               " operators from here");
+      last = first;
+      continue;
+    }
+    ++found.blocks;
     found.states += solution.states;
     found.endings += solution.endings;
     found.cost += solution.cost;

@@ -57,7 +57,8 @@ class Search {
     out.cost = solve(all);
     out.states = memo_.size();
     out.endings = endings_;
-    out.cancelled = stopped_;
+    out.cancelled = stopped_ && !overBudget_;
+    out.overBudget = overBudget_;
     if (stopped_ || !(out.cost < kInf)) return out;
     // Walk back from the whole set: each state's ending is the last stage.
     OpSet s = all;
@@ -117,7 +118,11 @@ class Search {
   }
 
   void consider(const OpSet& s, const std::vector<int>& descending, Best& best) {
-    ++endings_;
+    if (stopped_) return;
+    if (++endings_ > p_.maxEndings && p_.maxEndings > 0) {
+      stopped_ = overBudget_ = true;
+      return;
+    }
     std::vector<int> e(descending.rbegin(), descending.rend());  // topological order
     OpSet rest = s;
     for (int op : e) rest.reset(op);
@@ -157,6 +162,7 @@ class Search {
   std::unordered_map<OpSet, Best, OpSetHash> memo_;
   size_t endings_ = 0;
   bool stopped_ = false;
+  bool overBudget_ = false;
 };
 
 }  // namespace

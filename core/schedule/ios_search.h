@@ -41,6 +41,8 @@ struct IosProblem {
   std::function<double(const std::vector<std::vector<int>>& groups)> concurrentCost;
   // Time of the operators merged into one; nullopt when they cannot merge.
   std::function<std::optional<double>(const std::vector<int>& ops)> mergeCost;
+  // The search gives up (IosSolution::overBudget) after this many endings; 0: never.
+  size_t maxEndings = 0;
 };
 
 struct IosStage {
@@ -59,6 +61,7 @@ struct IosSolution {
   size_t states = 0;             // distinct sets S the DP solved
   size_t endings = 0;            // endings it tried
   bool cancelled = false;
+  bool overBudget = false;  // stopped after IosProblem::maxEndings endings: no solution
 };
 
 // The best stage sequence; `cancelled` is polled per state.

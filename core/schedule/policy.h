@@ -65,6 +65,11 @@ struct IosOptions {
   // topological order (IOS partitions large networks the same way), so its
   // states stay bounded on models of thousands of operators.
   int blockOps = 16;
+  // Endings the DP may try in one block. The DP is exponential in a block's
+  // width: 16 independent operators have 3^16 (43 million) endings, 30 s of
+  // search. A block over the budget is searched again as two halves, and
+  // the blocks after it keep the smaller size; the samples stay far below.
+  size_t maxBlockEndings = 4'000'000;
 };
 
 // GraphTurbo's options (`rammer --gt-order --gt-budget`).

@@ -5,7 +5,7 @@
 
 namespace rammer::schedule {
 
-RProgram::RProgram(int numVEUs) : streams_(static_cast<size_t>(std::max(0, numVEUs))), known_(streams_.size()) {}
+RProgram::RProgram(int numVEUs) : streams_(static_cast<size_t>(std::max(0, numVEUs))) {}
 
 void RProgram::wait(RTask task, const std::vector<RTask>& deps) {
   std::vector<RTask>& p = pending_[task];
@@ -16,9 +16,10 @@ Slot RProgram::append(RTask task, int veu) {
   if (veu < 0 || veu >= numVEUs()) throw std::out_of_range("append: vEU " + std::to_string(veu) + " out of range");
   if (placed_.count(task)) throw std::logic_error("append: rTask placed twice");
   auto& stream = streams_[static_cast<size_t>(veu)];
-  auto& known = known_[static_cast<size_t>(veu)];
 
   if (auto it = pending_.find(task); it != pending_.end()) {
+    if (known_.empty()) known_.resize(streams_.size());  // first barrier: a program without any pays nothing
+    auto& known = known_[static_cast<size_t>(veu)];
     // Latest order needed per other vEU (a dense scratch row: a consumer
     // of a spread-out producer waits on hundreds of vEUs).
     need_.resize(streams_.size(), -1);

@@ -1,6 +1,7 @@
 #include "core/schedule/wavefront_policy.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -26,6 +27,55 @@ struct ProgramState {
   bool empty() const { return draft.ops.empty(); }
 };
 
+// When an operator may start on each vEU. A producer in this program is
+// complete at its finish time, plus a barrier round trip unless it ran
+// entirely on the consumer's vEU. Producers are grouped by the one vEU they
+// ran on, so that each rTask's question costs O(1) and the search over
+// producers' vEUs O(distinct vEUs), not O(producers): a Concat of 10,000
+// branches asked it 10,000 times per rTask.
+class Readiness {
+ public:
+  Readiness(const PlanBuilder& b, const ProgramState& st, int32_t op, double barrier) : barrier_(barrier) {
+    for (int32_t p : b.dag().ops[static_cast<size_t>(op)].producers) {
+      auto it = st.timing.find(p);
+      if (it == st.timing.end()) continue;  // earlier program: done at launch
+      const OpTiming& t = it->second;
+      if (t.onlyVEU < 0) {
+        spread_ = std::max(spread_, t.finish);
+        continue;
+      }
+      auto [g, fresh] = local_.try_emplace(t.onlyVEU, t.finish);
+      if (!fresh) g->second = std::max(g->second, t.finish);
+    }
+    for (const auto& [v, finish] : local_) {
+      if (finish > top_[0].second) {
+        top_[1] = top_[0];
+        top_[0] = {v, finish};
+      } else if (finish > top_[1].second) {
+        top_[1] = {v, finish};
+      }
+    }
+  }
+  // Ready on any vEU: every producer behind a barrier.
+  double anywhere() const { return std::max({0.0, spread_ + barrier_, top_[0].second + barrier_}); }
+  // Ready on vEU `v`: producers that ran only there need no barrier.
+  double on(int v) const {
+    const double others = top_[0].first == v ? top_[1].second : top_[0].second;
+    double r = std::max({0.0, spread_ + barrier_, others + barrier_});
+    if (auto it = local_.find(v); it != local_.end()) r = std::max(r, it->second);
+    return r;
+  }
+  // vEU -> latest finish of the producers that ran only there.
+  const std::map<int, double>& local() const { return local_; }
+
+ private:
+  static constexpr double kNone = -std::numeric_limits<double>::infinity();
+  double barrier_;
+  double spread_ = kNone;  // latest finish of the producers spread over several vEUs
+  std::map<int, double> local_;
+  std::pair<int, double> top_[2] = {{-1, kNone}, {-1, kNone}};  // the two latest entries of local_
+};
+
 std::string names(const PlanBuilder& b, const std::vector<int32_t>& ops) {
   std::string s;
   for (int32_t op : ops) s += (s.empty() ? "" : ", ") + b.label(op);
@@ -43,25 +93,8 @@ ir::Result<ProgramState> scheduleWave(const PlanBuilder& b, ProgramState st, con
   for (size_t v = 0; v < st.free.size(); ++v) byFree.emplace(st.free[v], static_cast<int>(v));
   std::map<int32_t, OpTiming> added;
   for (int32_t op : wave) {
-    // A producer in this program is complete at its finish time, plus a
-    // barrier round trip unless it ran entirely on the consumer's vEU.
-    double base = 0;
-    std::vector<std::pair<int, double>> local;  // (vEU, ready time there) for single-vEU producers
-    for (int32_t p : b.dag().ops[static_cast<size_t>(op)].producers) {
-      auto it = st.timing.find(p);
-      if (it == st.timing.end()) continue;  // earlier program: done at launch
-      base = std::max(base, it->second.finish + barrier);
-      if (it->second.onlyVEU >= 0) local.emplace_back(it->second.onlyVEU, it->second.finish);
-    }
-    auto readyOn = [&](int v) {
-      double r = 0;
-      for (int32_t p : b.dag().ops[static_cast<size_t>(op)].producers) {
-        auto it = st.timing.find(p);
-        if (it == st.timing.end()) continue;
-        r = std::max(r, it->second.finish + (it->second.onlyVEU == v ? 0.0 : barrier));
-      }
-      return r;
-    };
+    const Readiness ready(b, st, op, barrier);
+    const double base = ready.anywhere();
     const double t = b.taskTime(b.kernel(op), layout.veusPerSM);
     OpTiming& mine = added[op];
     bool first = true;
@@ -72,13 +105,13 @@ ir::Result<ProgramState> scheduleWave(const PlanBuilder& b, ProgramState st, con
       int v = *pinned;
       double start = 0;
       if (v >= 0) {
-        start = std::max(st.free[static_cast<size_t>(v)], readyOn(v));
+        start = std::max(st.free[static_cast<size_t>(v)], ready.on(v));
       } else {
         // The earliest-free vEU, or a vEU that already holds a producer.
         v = byFree.begin()->second;
         start = std::max(byFree.begin()->first, base);
-        for (const auto& [u, ready] : local) {
-          const double s = std::max(st.free[static_cast<size_t>(u)], readyOn(u));
+        for (const auto& [u, finish] : ready.local()) {
+          const double s = std::max(st.free[static_cast<size_t>(u)], ready.on(u));
           if (s < start || (s == start && u < v)) start = s, v = u;
         }
       }

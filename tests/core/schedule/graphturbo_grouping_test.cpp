@@ -71,6 +71,26 @@ TEST(GraphTurboGrouping, AChainOfElementwiseOpsThatFitsIsOneGroup) {
   expectSameOutputs(b.graph(), *rewritten, {testing::randomTensor({1, 8, 16, 16}, 3)});
 }
 
+// A group grows one producer at a time and re-reads all its members at each
+// step: groups stop at maxMembers, so a long chain costs linear time.
+TEST(GraphTurboGrouping, AGroupHoldsAtMostMaxMembersOperators) {
+  testing::GraphBuilder b;
+  ir::ValueId v = b.input("x", {1, 8, 4, 4});
+  for (int i = 0; i < 40; ++i) v = fused(b, "e" + std::to_string(i), i % 2 ? "(relu x0)" : "(tanh x0)", {v});
+  b.output(v);
+  ASSERT_TRUE(b.infer().empty());
+  GroupingOptions o;
+  o.maxMembers = 16;
+  const Grouping g = findGroups(b.graph(), o);
+  ASSERT_FALSE(g.groups.empty());
+  bool capped = false;
+  for (const GroupChoice& c : g.groups) {
+    EXPECT_LE(c.members.size(), 16u);
+    capped = capped || c.stop.find("the group holds 16 operators, the most a group takes") != std::string::npos;
+  }
+  EXPECT_TRUE(capped);
+}
+
 TEST(GraphTurboGrouping, AWorkingSetTooLargeSplitsIntoMoreInstancesThenStops) {
   const testing::GroupFixture f = testing::convChain();
   GroupingOptions o;

@@ -10,8 +10,10 @@
 
 #include "core/exec/plan_emulator.h"
 #include "core/exec/reference_executor.h"
+#include "core/passes/pass_manager.h"
 #include "core/schedule/validator.h"
 #include "tests/core/schedule/policy_fixtures.h"
+#include "tests/support/graph_builder.h"
 
 namespace rammer::schedule {
 namespace {
@@ -56,6 +58,30 @@ TEST(IosPolicy, PlansValidStagesAndExplainsThem) {
     EXPECT_EQ(launched->programs.size(), stageLines);
     EXPECT_TRUE(checkPlan(*launched, *g).ok());
   }
+}
+
+// A block too wide for the DP's budget is searched again in halves, and
+// the policy says so: a fan-out of 40 independent operators plans.
+TEST(IosPolicy, ABlockOverTheEndingsBudgetIsSearchedInHalves) {
+  testing::GraphBuilder b;
+  const ir::ValueId x = b.input("x", {1, 64});
+  std::vector<ir::ValueId> branches;
+  for (int i = 0; i < 40; ++i)
+    branches.push_back(b.op("Mul", "mul" + std::to_string(i),
+                            {x, b.constant("s" + std::to_string(i), ir::Tensor::scalar<float>(1.0f + static_cast<float>(i)))}));
+  b.output(b.op("Concat", "concat", branches, testing::attrs({{"axis", int64_t{0}}})));
+  ASSERT_TRUE(b.infer().empty());
+  ir::Graph g = std::move(b.graph());
+  passes::PassContext ctx;
+  ASSERT_TRUE(passes::standardPipeline().run(g, ctx).ok());  // each Mul becomes a fused element-wise operator
+  IosOptions small;
+  small.maxBlockEndings = 20'000;  // 16 independent operators need 3^16
+  auto ios = plan("ios", g, {}, small);
+  ASSERT_TRUE(ios.ok()) << ios.errorText();
+  EXPECT_TRUE(checkPlan(*ios, g).ok());
+  bool halved = false;
+  for (const auto& d : ios->decisions) halved = halved || d.find("endings: blocks of 8 operators from here") != std::string::npos;
+  EXPECT_TRUE(halved);
 }
 
 // Inception's branches are independent: some stage runs several groups.

@@ -185,6 +185,28 @@ TEST(IosSearch, PruningBoundsGroupsAndStages) {
   EXPECT_TRUE(concurrentGroups(wide, {0, 1}));
 }
 
+// Sixteen independent operators have 3^16 endings: the search stops at
+// its budget and says so, instead of searching for half a minute.
+TEST(IosSearch, AnEndingsBudgetStopsAWideSearch) {
+  IosProblem p;
+  p.numOps = 16;
+  p.preds.assign(16, {});
+  p.maxGroups = 16;
+  p.concurrentCost = [](const std::vector<std::vector<int>>& groups) { return 1.0 + 0.1 * static_cast<double>(groups.size()); };
+  p.maxEndings = 10'000;
+  const IosSolution s = solveIos(p);
+  EXPECT_TRUE(s.overBudget);
+  EXPECT_FALSE(s.cancelled);
+  EXPECT_TRUE(s.stages.empty());
+  EXPECT_LE(s.endings, 10'001u);
+  p.numOps = 8;  // 3^8 = 6,561 endings fit
+  p.preds.assign(8, {});
+  const IosSolution half = solveIos(p);
+  EXPECT_FALSE(half.overBudget);
+  ASSERT_EQ(half.stages.size(), 1u);
+  EXPECT_EQ(half.stages[0].groups.size(), 8u);
+}
+
 TEST(IosSearch, ACancelStopsTheSearch) {
   std::mt19937 rng(3);
   Dag d = randomDag(rng, 10, 0.1, true);
