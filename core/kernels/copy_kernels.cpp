@@ -205,6 +205,12 @@ std::vector<Segment> concatSegments(const NodeInfo& info) {
   int64_t offset = 0;
   for (size_t k = 0; k < info.numInputs(); ++k) {
     const ir::Shape& in = info.inShapes[k];
+    // An input with no elements adds nothing; its other dims may be huge
+    // ([0, 1000000000] is legal), so no per-dim table is built for it.
+    if (ir::numElements(in) == 0) {
+      offset += in[axis];
+      continue;
+    }
     Segment s;
     s.inSlot = static_cast<int>(k);
     s.ext = in;
@@ -274,7 +280,9 @@ std::vector<Segment> mappedSegments(const NodeInfo& info) {
   const std::vector<ir::Tensor> maps = sourceMaps(info, fill);
   std::vector<Segment> segs;
   for (size_t o = 0; o < maps.size(); ++o) {
-    if (!info.outPresent[o] || maps[o].empty()) continue;
+    // An output with no elements needs no segment (nor per-dim tables as
+    // long as its other dims).
+    if (!info.outPresent[o] || maps[o].empty() || maps[o].numel() == 0) continue;
     std::optional<Segment> s;
     for (const std::vector<int64_t>& box : boxesFor(info, o))
       if ((s = factor(maps[o].values<int64_t>(), box))) break;
