@@ -32,7 +32,8 @@ void addMaxMemoryOption(CLI::App* cmd, int64_t& bytes) {
          [&bytes](const std::string& v) {
            auto parsed = parseByteSize(v);
            if (!parsed)
-             throw CLI::ValidationError("--max-memory", "'" + v + "' is not a size such as 512M, 8G or 1.5GB (at least 1K)");
+             throw CLI::ValidationError("--max-memory",
+                                        "'" + v + "' is not a size such as 512M, 8G or 1.5GB (at least 1K)");
            bytes = *parsed;
          },
          "Memory the CPU side of the run may use (random inputs, reference, emulator, host), e.g. 8G; a model whose "

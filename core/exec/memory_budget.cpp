@@ -167,8 +167,8 @@ std::optional<ir::Diagnostic> checkMemoryBudget(const MemoryEstimate& e, int64_t
   const int64_t budget = byDefault ? defaultMemoryBudget() : budgetBytes;
   if (e.peakBytes <= budget) return std::nullopt;
   auto size = [](int64_t b) { return b == kMax ? std::string("more than 9 EB") : ops::formatBytes(b); };
-  std::string msg = what + " would need " + (e.lowerBound ? "at least " : "about ") + size(e.peakBytes) + " for the model's tensors, over the " +
-                    "memory budget of " + ops::formatBytes(budget) +
+  std::string msg = what + " would need " + (e.lowerBound ? "at least " : "about ") + size(e.peakBytes) +
+                    " for the model's tensors, over the memory budget of " + ops::formatBytes(budget) +
                     (byDefault ? " (half this machine's memory; --max-memory sets it)" : "");
   if (!e.largest.empty()) {
     msg += "; largest tensors:";

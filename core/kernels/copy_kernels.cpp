@@ -101,8 +101,9 @@ std::vector<ir::Tensor> sourceMaps(const NodeInfo& info, float& fill) {
   const ir::Node& node = *info.node;
   for (size_t o = 0; o < info.numOutputs(); ++o)
     if (info.outPresent[o] && ir::numElements(info.outShapes[o]) > kMaxProbedElements)
-      throw ops::OpError("output " + std::to_string(o) + " " + ir::shapeToString(info.outShapes[o]) + " has more than " +
-                         std::to_string(kMaxProbedElements) + " elements, too many to map one by one");
+      throw ops::OpError("output " + std::to_string(o) + " " + ir::shapeToString(info.outShapes[o]) +
+                         " has more than " + std::to_string(kMaxProbedElements) +
+                         " elements, too many to map one by one");
   const ops::OpDef* def = ops::OpRegistry::builtin().find(node.domain, node.opType);
   if (!def) throw ops::OpError("the op registry has no " + node.opType);
   ir::Node probe = node;

@@ -140,7 +140,8 @@ TEST(MemoryBudget, TheEmulatorAndTheHostHoldEveryOutputAndAreRefusedOnThat) {
   rt::GraphBuilder b;
   ir::ValueId v = b.input("x", {1, 256});
   for (int i = 0; i < 3; ++i)
-    v = b.op("MatMul", "mm" + std::to_string(i), {v, b.constant("w" + std::to_string(i), rt::randomTensor({256, 256}, i))});
+    v = b.op("MatMul", "mm" + std::to_string(i),
+             {v, b.constant("w" + std::to_string(i), rt::randomTensor({256, 256}, static_cast<uint32_t>(i)))});
   b.output(v);
   ASSERT_TRUE(b.infer().empty());
   EXPECT_EQ(estimateReferenceRun(b.graph()).peakBytes, 3 * 1024);

@@ -37,7 +37,8 @@ TEST(CopyKernels, SplitIntoUnevenParts) {
 // Parts with no elements copy nothing and build no per-dim table.
 TEST(CopyKernels, EmptyPartsOfASplitOrConcat) {
   GraphBuilder b;
-  b.node("Split", "split", {b.input("x", {3, 10}), b.constant("split", ints({4, 0, 6}))}, attrs({{"axis", int64_t{-1}}}), 3);
+  b.node("Split", "split", {b.input("x", {3, 10}), b.constant("split", ints({4, 0, 6}))},
+         attrs({{"axis", int64_t{-1}}}), 3);
   check(b);
   GraphBuilder c;
   c.output(c.op("Concat", "concat", {c.input("a", {2, 5}), c.input("e", {0, 5}), c.input("b", {1, 5})},

@@ -68,7 +68,8 @@ TEST(IosPolicy, ABlockOverTheEndingsBudgetIsSearchedInHalves) {
   std::vector<ir::ValueId> branches;
   for (int i = 0; i < 40; ++i)
     branches.push_back(b.op("Mul", "mul" + std::to_string(i),
-                            {x, b.constant("s" + std::to_string(i), ir::Tensor::scalar<float>(1.0f + static_cast<float>(i)))}));
+                            {x, b.constant("s" + std::to_string(i),
+                                           ir::Tensor::scalar<float>(1.0f + static_cast<float>(i)))}));
   b.output(b.op("Concat", "concat", branches, testing::attrs({{"axis", int64_t{0}}})));
   ASSERT_TRUE(b.infer().empty());
   ir::Graph g = std::move(b.graph());
@@ -80,7 +81,8 @@ TEST(IosPolicy, ABlockOverTheEndingsBudgetIsSearchedInHalves) {
   ASSERT_TRUE(ios.ok()) << ios.errorText();
   EXPECT_TRUE(checkPlan(*ios, g).ok());
   bool halved = false;
-  for (const auto& d : ios->decisions) halved = halved || d.find("endings: blocks of 8 operators from here") != std::string::npos;
+  for (const auto& d : ios->decisions)
+    halved = halved || d.find("endings: blocks of 8 operators from here") != std::string::npos;
   EXPECT_TRUE(halved);
 }
 

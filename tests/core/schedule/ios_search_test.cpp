@@ -192,7 +192,9 @@ TEST(IosSearch, AnEndingsBudgetStopsAWideSearch) {
   p.numOps = 16;
   p.preds.assign(16, {});
   p.maxGroups = 16;
-  p.concurrentCost = [](const std::vector<std::vector<int>>& groups) { return 1.0 + 0.1 * static_cast<double>(groups.size()); };
+  p.concurrentCost = [](const std::vector<std::vector<int>>& groups) {
+    return 1.0 + 0.1 * static_cast<double>(groups.size());
+  };
   p.maxEndings = 10'000;
   const IosSolution s = solveIos(p);
   EXPECT_TRUE(s.overBudget);
