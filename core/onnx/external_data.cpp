@@ -53,8 +53,8 @@ fs::path resolveExternalPath(const std::string& location, const fs::path& baseDi
   return real;
 }
 
-void readExternalData(const ExternalRef& ref, const fs::path& baseDir, const std::string& tensorName,
-                      const std::string& what, std::byte* dst, uint64_t bytes) {
+fs::path checkExternalData(const ExternalRef& ref, const fs::path& baseDir, const std::string& tensorName,
+                           const std::string& what, uint64_t bytes) {
   const fs::path path = resolveExternalPath(ref.location, baseDir, tensorName);
   std::error_code ec;
   const uint64_t size = fs::file_size(path, ec);
@@ -75,6 +75,13 @@ void readExternalData(const ExternalRef& ref, const fs::path& baseDir, const std
     throw TensorError(where + " is too short: " + std::to_string(size - ref.offset) + " bytes after offset " +
                       std::to_string(ref.offset) + ", the tensor has " + what);
   }
+  return path;
+}
+
+void readExternalData(const ExternalRef& ref, const fs::path& baseDir, const std::string& tensorName,
+                      const std::string& what, std::byte* dst, uint64_t bytes) {
+  const fs::path path = checkExternalData(ref, baseDir, tensorName, what, bytes);
+  const std::string where = "external data file '" + ref.location + "' of tensor '" + tensorName + "'";
   if (bytes == 0) return;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TensorError("cannot open " + where);

@@ -28,8 +28,14 @@ struct ExternalRef {
 std::filesystem::path resolveExternalPath(const std::string& location, const std::filesystem::path& baseDir,
                                           const std::string& tensorName);
 
-// Reads exactly `bytes` bytes of `ref` into `dst`, checking offset and
-// length against the file's size and the tensor's size.
+// The file of `ref`, after checking that offset and length fit in it and
+// match the tensor's `bytes`. Called before the tensor is allocated: a
+// proto of a few bytes can declare a tensor of gigabytes whose data is
+// not there (a fuzz finding, tests/data/fuzz-regressions).
+std::filesystem::path checkExternalData(const ExternalRef& ref, const std::filesystem::path& baseDir,
+                                        const std::string& tensorName, const std::string& what, uint64_t bytes);
+
+// Reads exactly `bytes` bytes of `ref` into `dst`, with the same checks.
 void readExternalData(const ExternalRef& ref, const std::filesystem::path& baseDir, const std::string& tensorName,
                       const std::string& what, std::byte* dst, uint64_t bytes);
 

@@ -125,6 +125,7 @@ ir::Tensor convert(TensorProto& p, std::optional<std::string_view> split, const 
   if (p.data_location() == TensorProto::EXTERNAL) {
     if (*dt == ir::DType::String) throw TensorError("tensor '" + name + "': string tensors cannot have external data");
     const ExternalRef ref = externalRef(p, name);
+    checkExternalData(ref, baseDir, name, sizeText(dims, *dt, bytes), bytes);  // before allocating
     ir::Tensor t(*dt, dims);
     readExternalData(ref, baseDir, name, sizeText(dims, *dt, bytes), t.raw(), bytes);
     if (*dt == ir::DType::Bool) normalizeBools(t);

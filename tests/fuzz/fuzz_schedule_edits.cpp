@@ -1,9 +1,12 @@
-// Schedule-edit JSON against a sample model: parsed, planned with every
-// policy, validated. A refused edit is a diagnostic; a crash is a finding.
+// Schedule-edit JSON against a sample model: parsed, planned, validated and
+// simulated. A refused edit is a diagnostic; a crash is a finding. Each
+// input is planned by one policy, picked from its bytes (so a reproducer
+// replays the same one): all five took 18 s an input in the -O0 smoke.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/pipeline/pipeline.h"
 #include "core/schedule/policy.h"
@@ -16,11 +19,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto edits = schedule::parseScheduleEdits(std::string(reinterpret_cast<const char*>(data), size), a.optimized.get(),
                                             "fuzz.json");
   if (!edits) return 0;
-  for (const std::string& policy : schedule::policyNames()) {
-    pipeline::Options o;
-    o.policy = policy;
-    o.constraints = *edits;
-    (void)pipeline::runStages(o, a, pipeline::Stage::Schedule, pipeline::Stage::Simulate);
-  }
+  uint64_t hash = 1469598103934665603ull;
+  for (size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 1099511628211ull;
+  const std::vector<std::string> policies = schedule::policyNames();
+  pipeline::Options o;
+  o.policy = policies[hash % policies.size()];
+  o.constraints = *edits;
+  (void)pipeline::runStages(o, a, pipeline::Stage::Schedule, pipeline::Stage::Simulate);
   return 0;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_target.sh BIN_DIR TARGET SECONDS CORPUS FINDINGS: one libFuzzer run of
+# run_target.sh BIN_DIR TARGET SECONDS CORPUS FINDINGS [HANG_SECONDS]: one libFuzzer run of
 # fuzz_TARGET from BIN_DIR, seeded from the conformance cases, the samples,
 # tests/fuzz/seeds and the device presets, with the target's dictionary;
 # new inputs go to CORPUS, a crashing one to FINDINGS/TARGET-*. Used by
@@ -8,7 +8,7 @@
 # built (ctest: skipped).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$1 target=$2 seconds=$3 corpus=$4 findings=$5
+bin=$1 target=$2 seconds=$3 corpus=$4 findings=$5 hang=${6:-20}
 fuzzer=$bin/fuzz_$target
 if [[ ! -x $fuzzer ]]; then
   echo "$fuzzer is not built (it needs clang-15 and libFuzzer): skipped"
@@ -25,7 +25,8 @@ esac
 mkdir -p "$corpus" "$findings"
 existing=()
 for s in "${seeds[@]}"; do [[ -d $s ]] && existing+=("$s"); done
-# -timeout: one input over 20 s is a hang; -rss_limit_mb: memory out of
-# proportion to a small input is a finding too.
-exec "$fuzzer" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=4000000 \
+# -timeout: one input over HANG_SECONDS is a hang (20; the CI smoke's
+# unoptimized build gets 60); -rss_limit_mb: memory out of proportion to a
+# small input is a finding too.
+exec "$fuzzer" -max_total_time="$seconds" -timeout="$hang" -rss_limit_mb=2048 -max_len=4000000 \
   -dict="$root/tests/fuzz/$dict" -artifact_prefix="$findings/$target-" -print_final_stats=1 "$corpus" "${existing[@]}"

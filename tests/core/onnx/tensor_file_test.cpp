@@ -2,6 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <numeric>
 
 #include "core/onnx/tensor_file.h"
@@ -134,6 +136,28 @@ TEST_F(TensorFile, FromBytes) {
   auto refused = onnx_import::readTensorBytes(external.SerializeAsString(), "far.pb");
   ASSERT_FALSE(refused.ok());
   EXPECT_THAT(refused.errorText(), HasSubstr("far.pb"));
+}
+
+// The fuzz smoke's finding (tests/data/fuzz-regressions): 18 bytes that
+// declare a multi-gigabyte int8 tensor with external data. The tensor was
+// allocated before the external reference was checked; now the reference
+// is refused first and nothing of that size is allocated.
+TEST_F(TensorFile, ExternalDataIsCheckedBeforeTheTensorIsAllocated) {
+  std::ifstream in(RAMMER_SOURCE_DIR "/tests/data/fuzz-regressions/tensor-external-data-of-gigabytes.pb",
+                   std::ios::binary);
+  ASSERT_TRUE(in);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(bytes.size(), 18u);
+  onnx::TensorProto proto;
+  ASSERT_TRUE(proto.ParseFromString(bytes));
+  ASSERT_EQ(proto.data_location(), onnx::TensorProto::EXTERNAL);
+  int64_t declared = 1;
+  for (int64_t d : proto.dims()) declared *= d;
+  EXPECT_GT(declared, int64_t{1} << 30) << "the reproducer declares gigabytes";
+  auto t = onnx_import::readTensorBytes(bytes, "finding.pb");
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.errorText(), HasSubstr("finding.pb"));
+  EXPECT_THAT(t.errorText(), HasSubstr("external data"));
 }
 
 TEST_F(TensorFile, DirReadsUntilTheFirstGap) {
