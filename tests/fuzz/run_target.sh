@@ -4,6 +4,8 @@
 # tests/fuzz/seeds and the device presets, with the target's dictionary;
 # new inputs go to CORPUS, a crashing one to FINDINGS/TARGET-*. Used by
 # scripts/fuzz (campaigns) and by the ctest smoke (fuzz.smoke.*).
+# FUZZ_SEED, when set, fixes libFuzzer's random seed: the CI smoke replays
+# the same mutations each run, so a red smoke is a change's doing.
 # Exit: libFuzzer's (0 when nothing was found); 77 when the target is not
 # built (ctest: skipped).
 set -uo pipefail
@@ -28,5 +30,7 @@ for s in "${seeds[@]}"; do [[ -d $s ]] && existing+=("$s"); done
 # -timeout: one input over HANG_SECONDS is a hang (20; the CI smoke's
 # unoptimized build gets 60); -rss_limit_mb: memory out of proportion to a
 # small input is a finding too.
-exec "$fuzzer" -max_total_time="$seconds" -timeout="$hang" -rss_limit_mb=2048 -max_len=4000000 \
+seed=()
+[[ -n ${FUZZ_SEED:-} ]] && seed=(-seed="$FUZZ_SEED")
+exec "$fuzzer" "${seed[@]}" -max_total_time="$seconds" -timeout="$hang" -rss_limit_mb=2048 -max_len=4000000 \
   -dict="$root/tests/fuzz/$dict" -artifact_prefix="$findings/$target-" -print_final_stats=1 "$corpus" "${existing[@]}"
