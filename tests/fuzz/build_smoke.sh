@@ -2,8 +2,8 @@
 # build_smoke.sh SOURCE_DIR BUILD_DIR: the fuzz targets for the CI smoke
 # (ctest fuzz.build), built with clang-15, ASan, UBSan and libFuzzer's
 # coverage at -O0: the smoke needs the sanitizers, not speed, and -O0
-# halves the compile time of the clang build on CI's two cores. Campaigns
-# build optimized (scripts/fuzz). Exit 77 (skipped) without clang-15 or
+# compiles the core in about a quarter less CPU time than -O1 (4.7 against
+# 6.4 CPU-minutes here). Campaigns build optimized (scripts/fuzz). Exit 77 (skipped) without clang-15 or
 # its libFuzzer.
 set -euo pipefail
 src=$1 build=$2
