@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 
+#include "core/exec/reference_executor.h"
 #include "core/ops/model_summary.h"
 
 namespace rammer::exec {
@@ -81,11 +82,7 @@ MemoryEstimate estimateReferenceRun(const ir::Graph& graph) {
   // One walk with the executor's own frees: an intermediate lives from its
   // producer until its last consumer has run; graph outputs until the end.
   const size_t n = graph.numValues();
-  std::vector<int> usesLeft(n, 0);
-  for (ir::NodeId id : *order)
-    for (ir::ValueId v : graph.node(id).inputs)
-      if (v != ir::kNone) ++usesLeft[static_cast<size_t>(v)];
-  for (ir::ValueId v : graph.outputs()) usesLeft[static_cast<size_t>(v)] += 1 << 20;
+  std::vector<int> usesLeft = useCounts(graph, *order);
   auto sizeOf = [&](ir::ValueId v) { return bytesOf(graph.value(v).type, naturalWidth(graph.value(v).type)); };
 
   int64_t live = inputs.peakBytes, peak = live, unknown = inputs.unknownValues;
@@ -114,11 +111,7 @@ MemoryEstimate estimateReferenceRun(const ir::Graph& graph) {
   // What was held at the peak: replay the walk up to that node.
   std::vector<char> held(n, 0);
   for (ir::ValueId v : graph.inputs()) held[static_cast<size_t>(v)] = 1;
-  std::fill(usesLeft.begin(), usesLeft.end(), 0);
-  for (ir::NodeId id : *order)
-    for (ir::ValueId v : graph.node(id).inputs)
-      if (v != ir::kNone) ++usesLeft[static_cast<size_t>(v)];
-  for (ir::ValueId v : graph.outputs()) usesLeft[static_cast<size_t>(v)] += 1 << 20;
+  usesLeft = useCounts(graph, *order);
   for (size_t s = 0; s < peakStep; ++s) {
     const ir::Node& node = graph.node((*order)[s]);
     for (ir::ValueId v : node.outputs)

@@ -34,6 +34,15 @@ std::vector<ir::Diagnostic> checkInputs(const ir::Graph& graph, const std::vecto
   return errs;
 }
 
+std::vector<int> useCounts(const ir::Graph& graph, const std::vector<ir::NodeId>& order) {
+  std::vector<int> uses(graph.numValues(), 0);
+  for (ir::NodeId id : order)
+    for (ir::ValueId v : graph.node(id).inputs)
+      if (v != ir::kNone) ++uses[static_cast<size_t>(v)];
+  for (ir::ValueId v : graph.outputs()) uses[static_cast<size_t>(v)] += 1 << 20;  // never freed
+  return uses;
+}
+
 ir::Result<std::vector<ir::Tensor>> runReference(const ir::Graph& graph, const std::vector<ir::Tensor>& inputs,
                                                  const ReferenceOptions& options) {
   if (auto errs = checkInputs(graph, inputs); !errs.empty()) return errs;
@@ -46,11 +55,7 @@ ir::Result<std::vector<ir::Tensor>> runReference(const ir::Graph& graph, const s
   const size_t n = graph.numValues();
   std::vector<std::optional<ir::Tensor>> live(n);
   std::vector<const ir::Tensor*> known(n, nullptr);
-  std::vector<int> usesLeft(n, 0);
-  for (ir::NodeId id : *order)
-    for (ir::ValueId v : graph.node(id).inputs)
-      if (v != ir::kNone) ++usesLeft[static_cast<size_t>(v)];
-  for (ir::ValueId v : graph.outputs()) usesLeft[static_cast<size_t>(v)] += 1 << 20;  // never freed
+  std::vector<int> usesLeft = useCounts(graph, *order);
   for (size_t i = 0; i < inputs.size(); ++i) known[static_cast<size_t>(graph.inputs()[i])] = &inputs[i];
 
   size_t done = 0;

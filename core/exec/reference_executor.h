@@ -23,6 +23,11 @@ struct ReferenceOptions {
 ir::Result<std::vector<ir::Tensor>> runReference(const ir::Graph& graph, const std::vector<ir::Tensor>& inputs,
                                                  const ReferenceOptions& options = {});
 
+// How many reads each value gets in `order` (graph outputs count as never
+// done): the executor frees a value when its count reaches zero, and the
+// memory estimate (memory_budget.h) replays the same frees.
+std::vector<int> useCounts(const ir::Graph& graph, const std::vector<ir::NodeId>& order);
+
 // Checks that inputs match the graph's inputs (count, dtype, known dims).
 std::vector<ir::Diagnostic> checkInputs(const ir::Graph& graph, const std::vector<ir::Tensor>& inputs);
 
