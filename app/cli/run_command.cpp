@@ -46,6 +46,7 @@ struct RunOptions {
   bool metrics = false;
   int repeat = 0;   // timed runs; 0: the backend's default (cuda 10, host 1)
   double watchdog = 10;  // cuda: seconds before a run counts as hung
+  std::string gpuLock;   // cuda: a file locked around each use of the GPU
   int64_t maxMemory = 0;  // bytes the CPU side may use; 0: half this machine's memory
   int threads = 0;  // emulator or host workers; 0: one per core
   bool tsan = false;  // host: build with ThreadSanitizer
@@ -159,6 +160,7 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     r.plan.batch = o.batch;
     r.json = o.json;
     r.watchdogSeconds = o.watchdog;
+    r.gpuLock = o.gpuLock;
     r.maxMemoryBytes = o.maxMemory;
     return runCudaBackend(r, global);
   }
@@ -263,6 +265,9 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
                   "Seconds a GPU run may take before it counts as hung (cuda; raise it under compute-sanitizer)")
       ->check(CLI::Range(0.1, 86400.0))
       ->capture_default_str();
+  sub->add_option("--gpu-lock", opts->gpuLock,
+                  "A file locked (flock) around each use of the GPU, so runs started side by side compile at once "
+                  "but time the GPU one at a time (cuda)");
   sub->add_flag("--tsan", opts->tsan,
                 "Build the host program with ThreadSanitizer and fail on any data race (host; plan for a small "
                 "device, every CUDA thread becomes a fiber)");

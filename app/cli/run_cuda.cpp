@@ -145,6 +145,24 @@ void printMetrics(const profiler::RunMetrics& m) {
   fmt::print("    sm_act_cycles  {}\n", m.smCyclesActive.source);
 }
 
+// Per launch, what the compiler gave its kernel: a recorded trace keeps
+// the registers and occupancy its times were measured with.
+Json resourcesJson(const std::vector<runtime::ProgramResources>& resources) {
+  Json out = Json::array();
+  for (const runtime::ProgramResources& p : resources)
+    out.push_back(Json{{"program", p.program},
+                       {"kernel", p.kernel},
+                       {"blocks", p.gridBlocks},
+                       {"threads", p.blockThreads},
+                       {"registers", p.usage.registers},
+                       {"shared_bytes", p.sharedBytes},
+                       {"stack_bytes", p.usage.stackBytes},
+                       {"spill_store_bytes", p.usage.spillStoreBytes},
+                       {"spill_load_bytes", p.usage.spillLoadBytes},
+                       {"blocks_per_sm", p.occupancy.blocksPerSM}});
+  return out;
+}
+
 std::vector<ir::Tensor> loadInputs(const CudaRunRequest& r, const ir::Graph& graph) {
   if (r.inputsDir.empty()) {
     auto inputs = exec::makeRandomInputs(graph, r.seed, r.maxMemoryBytes);
@@ -201,6 +219,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   run.gpu.run.warmup = r.warmup;
   run.gpu.run.repeat = r.repeat;
   run.gpu.run.watchdogSeconds = r.watchdogSeconds;
+  run.gpu.lockFile = r.gpuLock;
   run.gpu.measureTrace = !r.traceFile.empty();  // --metrics profiles separately
   runStages(p, pipeline::Stage::Run, pipeline::Stage::Run, progress);
   const pipeline::RunRecord& record = *p.artifacts().run;
@@ -236,6 +255,9 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
                          {"pass", check.pass()}};
     j["max_registers"] = maxRegs;
     j["spill_store_bytes"] = spilled;
+    j["source_fnv1a64"] = gpu->sourceHash;
+    j["resources"] = resourcesJson(gpu->resources);
+    if (record.trace) j["instrumented_latency_us"] = gpu->instrumentedLatencyUs;
     if (record.trace) j["measured_sm_efficiency"] = record.trace->smEfficiency;
     if (metrics) j["metrics"] = metricsJson(*metrics);
     if (!r.traceFile.empty()) j["trace"] = r.traceFile;

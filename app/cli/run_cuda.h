@@ -23,6 +23,7 @@ struct CudaRunRequest {
   // A run slower than this is taken for a deadlock; a sanitizer slows
   // kernels a thousandfold, so its runs need a longer one.
   double watchdogSeconds = 10;
+  std::string gpuLock;  // empty: none (runtime::GpuExecutionOptions::lockFile)
   int64_t maxMemoryBytes = 0;  // the CPU side (inputs, reference); 0: half this machine's memory
   bool json = false;
 };

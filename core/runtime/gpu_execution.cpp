@@ -1,10 +1,52 @@
 #include "core/runtime/gpu_execution.h"
 
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "core/codegen/code_generator.h"
 #include "core/runtime/program_compiler.h"
 #include "core/runtime/timing_decoder.h"
 
 namespace rammer::runtime {
+
+namespace {
+
+std::string fnv1a64(const std::string& text) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return fmt::format("{:016x}", h);
+}
+
+// Holds an exclusive flock on a file for its lifetime; an empty name holds nothing.
+class GpuLock {
+ public:
+  static ir::Result<GpuLock> acquire(const std::string& file) {
+    GpuLock lock;
+    if (file.empty()) return lock;
+    lock.fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock.fd_ < 0) return ir::makeError(fmt::format("{}: cannot open the GPU lock file: {}", file, std::strerror(errno)));
+    while (::flock(lock.fd_, LOCK_EX) != 0)
+      if (errno != EINTR) return ir::makeError(fmt::format("{}: cannot lock: {}", file, std::strerror(errno)));
+    return lock;
+  }
+  GpuLock() = default;
+  GpuLock(GpuLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  GpuLock& operator=(GpuLock&&) = delete;
+  GpuLock(const GpuLock&) = delete;
+  ~GpuLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
 
 ir::Result<GpuExecution> executeOnGpu(schedule::Plan& plan, const ir::Graph& given,
                                       const std::vector<ir::Tensor>& inputs, const GpuExecutionOptions& options) {
@@ -43,9 +85,14 @@ ir::Result<GpuExecution> executeOnGpu(schedule::Plan& plan, const ir::Graph& giv
 
   auto plain = build(false);
   if (!plain) return plain.errors();
-  auto run = (*runner)->run(graph, plain->first, plain->second, inputs, options.run);
-  if (!run) return run.errors();
-  out.run = std::move(run).value();
+  out.sourceHash = fnv1a64(plain->first.source);
+  {
+    auto lock = GpuLock::acquire(options.lockFile);
+    if (!lock) return lock.errors();
+    auto run = (*runner)->run(graph, plain->first, plain->second, inputs, options.run);
+    if (!run) return run.errors();
+    out.run = std::move(run).value();
+  }
 
   if (options.measureTrace) {
     auto timed = build(true);
@@ -53,8 +100,11 @@ ir::Result<GpuExecution> executeOnGpu(schedule::Plan& plan, const ir::Graph& giv
     GpuRunOptions once = options.run;
     once.warmup = 1;
     once.repeat = 1;
+    auto lock = GpuLock::acquire(options.lockFile);
+    if (!lock) return lock.errors();
     auto recorded = (*runner)->run(graph, timed->first, timed->second, inputs, once);
     if (!recorded) return recorded.errors();
+    if (!recorded->latencyUs.empty()) out.instrumentedLatencyUs = recorded->latencyUs.front();
     auto trace = decodeTiming(plan, timed->first, recorded->timing, {out.deviceName, (*runner)->sms()});
     if (!trace) return trace.errors();
     out.trace = std::move(trace).value();

@@ -22,12 +22,20 @@ struct GpuExecutionOptions {
   GpuRunOptions run;
   bool measureTrace = false;  // also run an instrumented build and decode it
   ProbeOptions libraries;     // where the driver and NVRTC are looked for
+  // Non-empty: held locked (flock) while the GPU runs, so that several
+  // processes can generate and compile side by side while their timed runs
+  // never overlap (the lease recorder starts runs in parallel).
+  std::string lockFile;
 };
 
 struct GpuExecution {
   std::string deviceName;
   std::string arch;  // compiled for, "sm_90"
   std::vector<ProgramResources> resources;  // per launch, from ptxas
+  // FNV-1a 64 of the plain build's source, in hex: which code the latency
+  // belongs to, so a recorded trace names the exact kernels it measured.
+  std::string sourceHash;
+  double instrumentedLatencyUs = 0;  // the recording run's latency (when measureTrace)
   GpuRun run;                              // outputs and latencies (uninstrumented build)
   std::optional<sim::Trace> trace;         // when measureTrace
 };

@@ -97,7 +97,7 @@ void writeChromeTrace(const Trace& trace, std::ostream& out) {
     w.next() << "\"ph\": \"X\", \"pid\": " << kPid << ", \"tid\": " << chromeTid(t.veu)
              << ", \"cat\": \"rtask\", \"name\": " << name << ", \"ts\": " << us(t.startUs)
              << ", \"dur\": " << us(t.endUs - t.startUs) << ", \"args\": {\"op\": " << name
-             << ", \"rtask\": " << t.task.rtask << ", \"kernel\": " << kernelOf(t.task.op)
+             << ", \"op_index\": " << t.task.op << ", \"rtask\": " << t.task.rtask << ", \"kernel\": " << kernelOf(t.task.op)
              << ", \"program\": " << t.program << ", \"order\": " << t.order << ", \"sm\": " << t.sm << "}}";
   }
   for (const auto& b : trace.barriers) {

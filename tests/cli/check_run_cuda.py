@@ -8,12 +8,18 @@
    kernels do nothing, so the report is printed (the format
    tests/bench/gpu/run_gpu_checks.sh parses) and the output check FAILs;
    with --metrics the per-rProgram table (text and JSON) says every value
-   is unavailable, and why (the kernels record no rTask time).
+   is unavailable, and why (the kernels record no rTask time); --json
+   names each program's compiled resources and the source hash, and
+   --gpu-lock makes a run wait for a lock another process holds.
 """
 import argparse
+import fcntl
 import json
 import os
+import re
+import subprocess
 import tempfile
+import time
 
 from gpu_cli_support import driver_present, fail, run
 
@@ -64,14 +70,61 @@ def check_fake_driver(a):
             events = json.load(f)
         if not isinstance(events, (dict, list)):
             fail(f"{trace} is not a trace")
-        p = run(args[:-3] + ["--json"], env)
+        p = run(args[:-1] + ["--json"], env)  # with --trace, without --metrics
         j = json.loads(p.stdout)
         if j["latency_us"]["runs"] != 3 or j["output_check"]["pass"] or j["device"] != "Fake GPU":
             fail(f"--json: {p.stdout}")
         if "metrics" in j:
             fail(f"--json without --metrics has a metrics key: {p.stdout}")
+        check_resources_json(j, p.stdout)
+        check_gpu_lock(args[:-3] + ["--json"], env, tmp)
         p = run(args[:-3] + ["--metrics", "--json"], env)
         check_metrics_json(json.loads(p.stdout)["metrics"], p.stdout)
+
+
+def check_resources_json(j, text):
+    """What a recorded trace keeps beside its times: the compiled kernels."""
+    if not re.fullmatch(r"[0-9a-f]{16}", j.get("source_fnv1a64", "")):
+        fail(f"--json: source_fnv1a64 is not 16 hex digits: {text}")
+    res = j.get("resources")
+    if not res or [r["program"] for r in res] != list(range(j["programs"])):
+        fail(f"--json: want one resources row per program (sample_cnn wavefront: {j['programs']}): {text}")
+    for r in res:
+        if not r["kernel"] or r["registers"] <= 0 or r["blocks"] <= 0 or r["threads"] <= 0 or r["blocks_per_sm"] < 1:
+            fail(f"--json: resources row {r} lacks what ptxas reported")
+    if max(r["registers"] for r in res) != j["max_registers"]:
+        fail(f"--json: max_registers {j['max_registers']} is not the largest resources row: {text}")
+    if j.get("instrumented_latency_us", 0) <= 0:
+        fail(f"--json with --trace: no instrumented_latency_us: {text}")
+
+
+def check_gpu_lock(args, env, tmp):
+    """--gpu-lock FILE: a run waits for the lock before it touches the GPU
+    (the lease recorder compiles several plans at once, times one at a time)."""
+    lock = os.path.join(tmp, "gpu.lock")
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        proc = subprocess.Popen(args + ["--gpu-lock", lock], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        inode = os.stat(lock).st_ino
+        # /proc/locks lists a process blocked on a lock with "->".
+        deadline = time.time() + 240
+        while not any(l.split()[1:2] == ["->"] and l.split()[6].endswith(f":{inode}")
+                      for l in open("/proc/locks")):
+            if proc.poll() is not None:
+                fail(f"--gpu-lock: the run ended ({proc.returncode}) while another process held the lock:\n"
+                     f"{proc.stdout.read()}\n{proc.stderr.read()}")
+            if time.time() > deadline:
+                proc.kill()
+                fail("--gpu-lock: the run never waited on the held lock")
+            time.sleep(0.1)
+        time.sleep(0.5)
+        if proc.poll() is not None:
+            fail("--gpu-lock: the run ended while another process held the lock")
+    out, err = proc.communicate(timeout=240)
+    j = json.loads(out)
+    if j["latency_us"]["runs"] != 3:
+        fail(f"--gpu-lock: after the lock was released the run did not finish its 3 runs: {out}\n{err}")
 
 
 NO_RTASK_TIMES = "no rTask recorded a time in the instrumented run"

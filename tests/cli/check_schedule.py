@@ -163,6 +163,9 @@ def case_trace(a):
             args = e["args"]
             if args["op"] != e["name"] or kernel_of.get(args["op"]) != args["kernel"] or args["rtask"] < 0:
                 fail(f"{policy}: rTask event {e} does not match the plan's rKernels")
+            i = args["op_index"]
+            if not 0 <= i < len(j["kernels"]) or j["kernels"][i]["op"] != args["op"]:
+                fail(f"{policy}: rTask event {e}: op_index {i} is not the plan's op {args['op']!r}")
         # A vEU runs one thing at a time (times are printed to the ns).
         for tid, spans in lanes.items():
             spans.sort()
