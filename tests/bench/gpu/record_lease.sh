@@ -14,8 +14,8 @@
 # The plans themselves are not recorded: `rammer schedule` remakes them
 # from the same commit (the run's source hash says whether it did).
 # plus machine.txt (nvidia-smi, nvcc, torch) and index.jsonl (one row per
-# task: status, wall seconds). Everything lands in OUT/lease/ and is packed
-# into OUT/lease.tgz after each task, so a lease cut short keeps what ran.
+# task: status, wall seconds), in a folder lease/ that is packed into
+# OUT/lease.tgz.NN after each task, so a lease cut short keeps what ran.
 #
 # Tasks run in the order given by the task list (most valuable first):
 # TIER 1 RammerBase and Rammer of the six paper models; 2 every policy of
@@ -80,9 +80,10 @@ fi
 if [[ $dry == yes ]]; then printf '%s\n' "${tasks[@]}"; exit 0; fi
 
 start=$(date +%s)  # epoch seconds: the tasks run in child shells, where SECONDS restarts
-lease=$out/lease
-runs=$lease/runs
 work=$(mktemp -d)
+lease=$work/lease
+runs=$lease/runs
+mkdir -p "$out"
 mkdir -p "$runs" "$work/samples"
 index=$lease/index.jsonl
 lock=$work/gpu.lock
@@ -99,9 +100,16 @@ with open(sys.argv[1], "rb") as i, lzma.open(sys.argv[1] + ".xz", "wb") as o: sh
 }
 now() { echo $(( $(date +%s) - start )); }
 left() { echo $((seconds - $(now))); }
-# Packs the lease folder into OUT/lease.tgz (one packer at a time, atomic rename).
+# Packs the lease folder into OUT/lease.tgz.00, .01, ... (15 MiB pieces:
+# the device tool returns files of up to 16 MiB; `cat lease.tgz.* | tar xz`
+# unpacks), one packer at a time.
 pack() {
-  (flock 9; tar czf "$out/lease.part" -C "$out" lease && mv "$out/lease.part" "$out/lease.tgz") 9> "$work/pack.lock"
+  (
+    flock 9
+    tar czf "$work/lease.tgz" -C "$work" lease || exit
+    rm -f "$out"/lease.tgz.*
+    split -b 15m -d "$work/lease.tgz" "$out/lease.tgz."
+  ) 9> "$work/pack.lock"
 }
 
 {
