@@ -26,7 +26,7 @@
 # alone after the traces (CUPTI replays kernels; nothing else may run).
 #
 # Usage: source .gpu/env.sh; tests/bench/gpu/record_lease.sh --seconds S
-#          [--metrics-seconds S] [--jobs N] [--repeat N] [--skip FILE]
+#          [--metrics-seconds S] [--metrics-keys "M.P ..."] [--jobs N] [--repeat N] [--skip FILE]
 #          [--tiers "1 2 3 4"] [--out DIR] [--dry-run]
 # --skip FILE: task keys (MODEL.POLICY) already recorded by an earlier call.
 # --dry-run: list the tasks and exit (no GPU needed).
@@ -35,6 +35,12 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 seconds=480
 metrics_seconds=0
+# Every Rammer plan, then the RammerBase plans of few launches: a
+# sequential plan of thousands of launches (deepspeech2, lstm_tc, seq2seq)
+# replays each one for the counters and does not finish in the lease
+# (lstm_tc's took over 130 s on an H200).
+metrics_keys="alexnet.wavefront resnext29_cifar.wavefront nasnet_cifar.wavefront deepspeech2.wavefront
+  lstm_tc.wavefront seq2seq.wavefront alexnet.sequential resnext29_cifar.sequential nasnet_cifar.sequential"
 jobs=3
 repeat=50
 skip=""
@@ -45,6 +51,7 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --seconds) seconds=$2 ;;
     --metrics-seconds) metrics_seconds=$2 ;;
+    --metrics-keys) metrics_keys=$2 ;;
     --jobs) jobs=$2 ;;
     --repeat) repeat=$2 ;;
     --skip) skip=$2 ;;
@@ -192,21 +199,18 @@ export -f record model_path now left pack xzip
 export root work runs index lock rammer repeat start seconds out
 
 echo "== traces: ${#tasks[@]} tasks, $jobs at a time"
-printf '%s\n' "${tasks[@]}" | xargs -P "$jobs" -I{} bash -c 'record "$@"' _ {}
+(( ${#tasks[@]} )) && printf '%s\n' "${tasks[@]}" | xargs -P "$jobs" -I{} bash -c 'record "$@"' _ {}
 
 if (( metrics_seconds > 0 )); then
   echo "== CUPTI metrics (alone on the GPU)"
   mend=$((SECONDS + metrics_seconds))
-  # Every Rammer plan, then the RammerBase plans of few launches: a
-  # sequential plan of thousands of launches (deepspeech2, lstm_tc,
-  # seq2seq) replays each one for the counters and does not finish in the
-  # lease (lstm_tc's took over 130 s on an H200).
-  for key in $(for m in $paper; do echo "$m.wavefront"; done) alexnet.sequential resnext29_cifar.sequential \
-             nasnet_cifar.sequential; do
+  for key in $metrics_keys; do
     m=${key%.*} p=${key##*.}
     b=$((mend - SECONDS)); (( b < 20 )) && break
     (( b > 90 )) && b=90
-    path=$(model_path "$m"); [[ -n $path ]] || continue
+    path=$(model_path "$m")
+    [[ -n $path ]] || { mkdir -p "$work/gen/$m"; gen "$m"; path=$(model_path "$m"); }
+    [[ -n $path ]] || continue
     t0=$SECONDS
     timeout "$b" "$rammer" -q run "$path" --backend cuda --policy "$p" --random --seed 1 --repeat 5 --metrics \
       --json > "$runs/$m.$p.metrics.json" 2> "$work/$m.$p.metrics.err"
