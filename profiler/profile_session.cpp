@@ -194,7 +194,8 @@ ir::Result<ProfileResult> profilePlan(schedule::Plan& plan, const ir::Graph& giv
     // the instrumented build is checked on a copy.
     schedule::Plan scratch;
     if (instrument) scratch = plan;
-    auto checked = runtime::applyCompiledResources(instrument ? scratch : plan, *program, compiled->kernels);
+    auto checked = runtime::applyCompiledResources(instrument ? scratch : plan, *program, compiled->kernels,
+                                                   compiled->functions);
     if (!checked) return checked.errors();
     if (!instrument) resources = std::move(checked).value();
     return ProfileBuild{std::move(program).value(), std::move(compiled).value()};

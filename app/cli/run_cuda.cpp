@@ -149,7 +149,13 @@ void printMetrics(const profiler::RunMetrics& m) {
 // the registers and occupancy its times were measured with.
 Json resourcesJson(const std::vector<runtime::ProgramResources>& resources) {
   Json out = Json::array();
-  for (const runtime::ProgramResources& p : resources)
+  for (const runtime::ProgramResources& p : resources) {
+    Json functions = Json::array();
+    for (const auto& [name, u] : p.functions)
+      functions.push_back(Json{{"function", name},
+                               {"stack_bytes", u.stackBytes},
+                               {"spill_store_bytes", u.spillStoreBytes},
+                               {"spill_load_bytes", u.spillLoadBytes}});
     out.push_back(Json{{"program", p.program},
                        {"kernel", p.kernel},
                        {"blocks", p.gridBlocks},
@@ -157,9 +163,12 @@ Json resourcesJson(const std::vector<runtime::ProgramResources>& resources) {
                        {"registers", p.usage.registers},
                        {"shared_bytes", p.sharedBytes},
                        {"stack_bytes", p.usage.stackBytes},
-                       {"spill_store_bytes", p.usage.spillStoreBytes},
-                       {"spill_load_bytes", p.usage.spillLoadBytes},
+                       {"spill_store_bytes", p.spillStoreBytes()},
+                       {"spill_load_bytes", p.usage.spillLoadBytes + p.functionSpillLoadBytes},
+                       {"kernel_spill_store_bytes", p.usage.spillStoreBytes},
+                       {"functions", std::move(functions)},
                        {"blocks_per_sm", p.occupancy.blocksPerSM}});
+  }
   return out;
 }
 
@@ -238,7 +247,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   int64_t spilled = 0;
   for (const auto& p : gpu->resources) {
     maxRegs = std::max(maxRegs, p.usage.registers);
-    spilled += p.usage.spillStoreBytes;
+    spilled += p.spillStoreBytes();
   }
 
   if (r.json) {

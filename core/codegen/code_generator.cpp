@@ -11,6 +11,7 @@
 #include "core/codegen/device_prelude.h"
 #include "core/codegen/function_groups.h"
 #include "core/codegen/instruction_table.h"
+#include "core/kernels/cuda_library.h"
 #include "core/schedule/vdevice.h"
 
 namespace rammer::codegen {
@@ -123,35 +124,39 @@ std::string persistentKernel(const CodegenOptions& options, const KernelLaunch& 
                                  ? fmt::format("__launch_bounds__({}, {})", l.blockThreads, std::max(1, l.veusPerSM))
                                  : fmt::format("__launch_bounds__({})", l.blockThreads);
   s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", bounds, p, kSignature);
+  // Only the loop counters (and the vEU and thread index) stay live across
+  // an rTask's call: the table words are re-read around each one. A value
+  // live across a call is a register the rKernel function must save, or a
+  // spill in the kernel (runtime/ptxas_log.h reports both).
+  const std::string w = fmt::format("rammer_words(buffers, {})", tableBuffer);
   s += "  (void)timing; (void)launch;\n";
-  s += fmt::format("  const int* const table = rammer_table(buffers, {});\n", tableBuffer);
   s += "  const int veu = blockIdx.x, tid = threadIdx.x;\n";
-  s += fmt::format("  unsigned long long* const st = steps + {}LL;\n", l.stepOffset);
-  s += "  const unsigned long long tag = epoch << 32;\n";
-  s += fmt::format("  const int* const code = table + {};\n", t.code);
-  s += fmt::format("  const int* const waits = table + {};\n", t.waits);
-  s += fmt::format("  const int begin = table[{0} + 2 * veu], end = table[{0} + 2 * veu + 1];\n", t.streams);
+  s += fmt::format("  const int begin = rammer_table(buffers, {})[{} + 2 * veu];\n", tableBuffer, t.streams);
+  if (inst) s += "  long long ev = 0;\n";
+  s += fmt::format("  for (int i = begin; i < {0}[{1} + 2 * veu + 1]; ++i) {{\n", w, t.streams);
+  s += fmt::format("    if ({0}[{1} + 6 * i] < 0) {{\n"
+                   "      const int* const in = {0} + {1} + 6 * i;\n"
+                   "      rammer_wait(steps + {2}LL, epoch << 32, {0} + {3} + in[1], in[3], tid);\n"
+                   "    }} else {{\n"
+                   "      for (int k = 0; k < {0}[{1} + 6 * i + 3]; ++k) {{\n"
+                   "        const int* const in = {0} + {1} + 6 * i;\n",
+                   w, t.code, l.stepOffset, t.waits);
+  if (inst) s += "        unsigned long long t0 = 0;\n        if (timing && tid == 0) t0 = rammer_clock();\n";
+  s += fmt::format("        {}_exec(in[0], in[2] + k * in[4], tid, rammer_smem, buffers, {} + in[1]);\n", p, w);
+  s += "        __syncthreads();  // the next rTask reuses shared memory\n";
   if (inst) {
     s += fmt::format(
-        "  unsigned long long* const tm = timing ? timing + 3 * ({}LL + table[{} + veu]) : nullptr;\n"
-        "  long long ev = 0;\n",
-        l.timingOffset, t.events);
+        "        if (timing && tid == 0) {{\n"
+        "          unsigned long long* const tw = timing + 3 * ({}LL + {}[{} + veu] + ev);\n"
+        "          tw[0] = t0;\n          tw[1] = rammer_clock();\n          tw[2] = rammer_smid();\n"
+        "        }}\n        ++ev;\n",
+        l.timingOffset, w, t.events);
   }
-  s += "  for (int i = begin; i < end; ++i) {\n"
-       "    const int* const in = code + 6 * i;\n"
-       "    const int fn = in[0], args = in[1], count = in[3], publish = in[5];\n"
-       "    if (fn < 0) {\n"
-       "      rammer_wait(st, tag, waits + args, count, tid);\n"
-       "    } else {\n"
-       "      const int first = in[2], stride = in[4];\n"
-       "      for (int k = 0; k < count; ++k) {\n";
-  if (inst) s += timingStart("        ");
-  s += fmt::format("        {}_exec(fn, first + k * stride, tid, rammer_smem, buffers, table + args);\n", p);
-  s += "        __syncthreads();  // the next rTask reuses shared memory\n";
-  if (inst) s += timingEnd("        ", "ev") + "        ++ev;\n";
-  s += "      }\n    }\n"
-       "    if (publish) rammer_publish(st + veu, tag | (unsigned long long)publish, tid);\n"
-       "  }\n}\n\n";
+  s += fmt::format("      }}\n    }}\n"
+                   "    const int publish = {0}[{1} + 6 * i + 5];\n"
+                   "    if (publish) rammer_publish(steps + {2}LL + veu, (epoch << 32) | (unsigned long long)publish, tid);\n"
+                   "  }}\n}}\n\n",
+                   w, t.code, l.stepOffset);
   return s;
 }
 
@@ -232,6 +237,7 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
                      .first->second;
       launchArg = argOffset[static_cast<size_t>(op)];
       l.argsOffset = launchArg;
+      l.functions = {fmt::format("rammer_fn{}", fn)};
     } else {
       auto t = buildInstructionTable(info.program, groups.groupOfOp, argOffset);
       if (!t) return t.errors();
@@ -241,6 +247,7 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
       out.numSteps += l.gridBlocks;
       l.timedTasks = t->timedTasks;
       for (int32_t op : shape.ops) tables[p].fns.insert(groups.groupOfOp[static_cast<size_t>(op)]);
+      for (int32_t fn : tables[p].fns) l.functions.push_back(fmt::format("rammer_fn{}", fn));
       tables[p].table = std::move(t).value();
       out.numTableEntries += static_cast<int64_t>(tables[p].table.entries.size());
     }
@@ -290,6 +297,17 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
   src += kPreludeBegin;
   src += devicePrelude(options.target);
   src += kPreludeEnd;
+  // The fixed rKernel bodies (core/kernels/cuda/*.cuh) the functions instantiate, once each.
+  std::vector<std::string> libraries;
+  for (const FunctionGroup& group : groups.groups)
+    for (const std::string& lib : plan.ops[static_cast<size_t>(group.representative)].kernel.cudaLibraries)
+      if (std::find(libraries.begin(), libraries.end(), lib) == libraries.end()) libraries.push_back(lib);
+  for (const std::string& lib : libraries) {
+    const std::string_view text = kernels::cudaLibrary(lib);
+    if (text.empty()) return ir::makeError("an rKernel needs " + lib + ", which this build of rammer lacks");
+    src += "\n// ---- " + lib + " (core/kernels/cuda/) ----\n";
+    src += text;
+  }
   src += "\n// ---- rKernel functions (one per distinct rKernel) ----\n";
   for (size_t g = 0; g < groups.groups.size(); ++g) {
     const auto& rep = plan.ops[static_cast<size_t>(groups.groups[g].representative)];

@@ -83,6 +83,11 @@ __device__ __forceinline__ const int* rammer_table(float* const* buffers, int in
   return t;
 }
 
+// The table's words once rammer_table has checked them.
+__device__ __forceinline__ const int* rammer_words(float* const* buffers, int index) {
+  return reinterpret_cast<const int*>(buffers[index]);
+}
+
 __device__ __forceinline__ float* rammer_ptr(float* const* buffers, int index) {
   return index < 0 ? nullptr : buffers[index];
 }

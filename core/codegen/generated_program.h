@@ -107,6 +107,9 @@ struct KernelLaunch {
     int64_t waits = -1;    // wait runs, 3 words each: first vEU, vEUs, order
   } table;
   int64_t argsOffset = -1;  // ordinary kernels: word offset of the operator's buffer indices
+  // The non-inlined rKernel wrappers (rammer_fnN) the kernel calls: their
+  // own stack and spills belong to this launch (runtime/ptxas_log.h).
+  std::vector<std::string> functions;
 };
 
 struct GeneratedProgram {

@@ -1,12 +1,14 @@
 #include "core/kernels/conv_kernels.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <string>
 
 #include <fmt/args.h>
 #include <fmt/format.h>
 
+#include "core/kernels/cuda_library.h"
 #include "core/kernels/tile_gemm.h"
 #include "core/ops/nn/conv_geometry.h"
 #include "core/ops/math/gemm.h"
@@ -104,30 +106,37 @@ std::string format(const std::string& text, const ConvProblem& p) {
 
 // ---- implicit GEMM ----
 
-GemmCudaParts igemmCuda(const ConvProblem& p, const std::string& function) {
-  GemmCudaParts parts;
+// The window as the im2col operand's geometry struct (gemm_mainloop.cuh).
+std::string geometryStruct(const ConvProblem& p, const std::string& name) {
+  const ops::Window3& w = p.w;
+  return fmt::format(
+      "struct {} {{\n  enum : long long {{ CIN = {}, CG = {}, ID = {}, IH = {}, IW = {}, OD = {}, OH = {}, OW = {},\n"
+      "    KD = {}, KH = {}, KW = {}, SD = {}, SH = {}, SW = {}, LD = {}, LH = {}, LW = {}, PD = {}, PH = {}, PW = {},\n"
+      "    N = {} }};\n}};\n",
+      name, p.cin, p.cg, w.in[0], w.in[1], w.in[2], w.out[0], w.out[1], w.out[2], w.kernel[0], w.kernel[1],
+      w.kernel[2], w.stride[0], w.stride[1], w.stride[2], w.dilation[0], w.dilation[1], w.dilation[2], w.padBegin[0],
+      w.padBegin[1], w.padBegin[2], p.batch * w.outSize());
+}
+
+// A = the group's weights [MG][KG] (contiguous along k), B = the im2col
+// columns (n = image x output position), one GEMM per group (`bb`).
+MainloopParts igemmCuda(const ConvProblem& p, const TileGrid& grid, const std::string& function) {
+  MainloopParts parts;
   parts.function = function;
   parts.numInputs = p.numInputs;
   parts.wideIndex = p.wideIndex;
-  parts.prologue = "  const I g = bb;";
-  parts.loadA = format("v = in1[(g * {MG} + m) * {KG} + k];", p);
-  // The im2col gather of column n = (image, output position), row k =
-  // (input channel, tap); taps in the padding read zero.
-  parts.loadB = format(R"(
-          const I img = n / {OS}, q = n % {OS};
-          const I ow = q % {OW}, oh = (q / {OW}) % {OH}, od = q / ({OW} * {OH});
-          const I c = k / {KS}, tap = k % {KS};
-          const I kw = tap % {KW}, kh = (tap / {KW}) % {KH}, kd = tap / ({KW} * {KH});
-          const I id = od * {SD} - {PD} + kd * {LD}, ih = oh * {SH} - {PH} + kh * {LH}, iw = ow * {SW} - {PW} + kw * {LW};
-          if (id >= 0 && id < {ID} && ih >= 0 && ih < {IH} && iw >= 0 && iw < {IW})
-            v = in0[(((img * {CIN} + g * {CG} + c) * {ID} + id) * {IH} + ih) * {IW} + iw];
-        )",
-                       p);
-  parts.store = format("const I img = n / {OS}, q = n % {OS};\n          out0[(img * {COUT} + g * {MG} + m) * {OS} + q] = v",
-                       p) +
-                (p.hasBias ? " + in2[g * " + std::to_string(p.mg) + " + m];" : ";");
-  parts.aKContiguous = true;
-  parts.bNContiguous = true;
+  const std::string geom = function + "_geometry";
+  parts.declarations = geometryStruct(p, geom);
+  parts.aKMajor = true;
+  parts.bKMajor = false;
+  parts.operandA = stridedOperand('A', "a", format("in1 + (bb * {MG} + m0) * {KG} + kbeg", p), "M - m0", p.kg(), 1);
+  parts.operandB = fmt::format("RammerIm2colOperand<I, T::MapB::L, TK, {}> b(in0 + bb * {}, n0, kbeg, klen);", geom,
+                               p.cg * p.w.inSize());
+  const std::string bias = p.hasBias ? format(" + in2[bb * {MG} + m]", p) : "";
+  const std::string at = format("out0[(img * {COUT} + bb * {MG} + m) * {OS} + q]", p);
+  parts.store = format("const I img = n / {OS}, q = n % {OS};\n    ", p) +
+                (grid.split == 1 ? at + " = v" + bias + ";"
+                                 : "atomicAdd(&" + at + ", v" + (bias.empty() ? "" : " + (ks == 0 ? 0.0f" + bias + " : 0.0f)") + ");");
   return parts;
 }
 
@@ -162,10 +171,10 @@ void im2colColumns(const ConvProblem& p, const float* x, int64_t g, int64_t n0, 
 void runIgemmTile(const ConvProblem& p, const TileGrid& grid, const GemmTile& tile, int64_t rtask,
                   const TaskBuffers& buf) {
   const TileGrid::Pos pos = grid.locate(rtask, tile);
-  if (pos.rows <= 0 || pos.cols <= 0) return;
+  if (pos.rows <= 0 || pos.cols <= 0 || pos.kLen <= 0) return;
   const int64_t g = pos.batch, kg = p.kg(), outSize = p.w.outSize();
   const float* x = buf.inputs[0];
-  const float* wt = buf.inputs[1] + (g * p.mg + pos.m0) * kg;
+  const float* wt = buf.inputs[1] + (g * p.mg + pos.m0) * kg + pos.k0;
   const int64_t firstImg = pos.n0 / outSize, lastImg = (pos.n0 + pos.cols - 1) / outSize;
   std::vector<float> work(static_cast<size_t>(pos.rows * pos.cols + (kg * pos.cols)));
   float* tmp = work.data();
@@ -173,17 +182,18 @@ void runIgemmTile(const ConvProblem& p, const TileGrid& grid, const GemmTile& ti
   int64_t ldb;
   if (p.w.isPointwise() && firstImg == lastImg) {
     // A 1x1 window over one image: the input channels are the GEMM rows as they are.
-    B = x + (firstImg * p.cin + g * p.cg) * outSize + pos.n0 % outSize;
+    B = x + (firstImg * p.cin + g * p.cg + pos.k0) * outSize + pos.n0 % outSize;
     ldb = outSize;
   } else {
     float* col = tmp + pos.rows * pos.cols;
     im2colColumns(p, x, g, pos.n0, pos.cols, col);
-    B = col;
+    B = col + pos.k0 * pos.cols;
     ldb = pos.cols;
   }
-  ops::sgemm(false, false, pos.rows, pos.cols, kg, 1.0f, wt, kg, B, ldb, 0.0f, tmp, pos.cols);
+  ops::sgemm(false, false, pos.rows, pos.cols, pos.kLen, 1.0f, wt, kg, B, ldb, 0.0f, tmp, pos.cols);
   // Scatter per image: the tile's columns may straddle image boundaries.
-  const float* bias = p.hasBias ? buf.inputs[2] + g * p.mg + pos.m0 : nullptr;
+  // Split-K chunks add into outputs that start at zero, the first with the bias.
+  const float* bias = p.hasBias && pos.split == 0 ? buf.inputs[2] + g * p.mg + pos.m0 : nullptr;
   for (int64_t j0 = 0; j0 < pos.cols;) {
     const int64_t n = pos.n0 + j0, img = n / outSize, q = n % outSize;
     const int64_t run = std::min(pos.cols - j0, outSize - q);
@@ -191,29 +201,38 @@ void runIgemmTile(const ConvProblem& p, const TileGrid& grid, const GemmTile& ti
       float* y = buf.outputs[0] + (img * p.cout + g * p.mg + pos.m0 + i) * outSize + q;
       const float* t = tmp + i * pos.cols + j0;
       const float b = bias ? bias[i] : 0.0f;
-      for (int64_t j = 0; j < run; ++j) y[j] = t[j] + b;
+      if (grid.split > 1) {
+        for (int64_t j = 0; j < run; ++j) std::atomic_ref<float>(y[j]).fetch_add(t[j] + b);
+      } else {
+        for (int64_t j = 0; j < run; ++j) y[j] = t[j] + b;
+      }
     }
     j0 += run;
   }
 }
 
-RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile) {
-  const TileGrid grid = makeTileGrid(p.group, p.mg, p.batch * p.w.outSize(), p.kg(), tile);
+RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile, int64_t split = 1) {
+  const TileGrid grid = makeTileGrid(p.group, p.mg, p.batch * p.w.outSize(), p.kg(), tile, split);
   RKernel k;
-  k.name = fmt::format("conv_igemm_{}x{}", tile.tm, tile.tn);
-  k.family = "conv_igemm";
-  k.params = {{"tile_m", tile.tm}, {"tile_n", tile.tn}, {"tile_k", tile.tk}, {"split_k", 1},
-              {"M", grid.M},       {"N", grid.N},       {"K", grid.K},       {"groups", p.group}};
+  k.name = grid.split > 1 ? fmt::format("conv_igemm_{}x{}_splitk{}", tile.tm, tile.tn, grid.split)
+                          : fmt::format("conv_igemm_{}x{}", tile.tm, tile.tn);
+  k.family = grid.split > 1 ? "conv_igemm_splitk" : "conv_igemm";
+  k.params = {{"tile_m", tile.tm}, {"tile_n", tile.tn}, {"tile_k", tile.tk}, {"split_k", grid.split},
+              {"M", grid.M},       {"N", grid.N},       {"K", grid.K},       {"groups", p.group},
+              {"register_budget", tile.registerBudget()}};
   k.numRTasks = grid.numRTasks();
   k.block = Dim3{tile.tx(), tile.ty(), 1};
-  k.sharedBytes = tile.sharedBytes();
-  k.regsEstimate = tile.regsEstimate();
+  k.regsEstimate = tile.registerBudget();
   k.syncCount = grid.syncCount(tile);
   k.flops = 2.0 * static_cast<double>(p.group) * static_cast<double>(grid.M) * static_cast<double>(grid.N) *
             static_cast<double>(grid.K);
   k.bytes = tiledGemmBytes(grid, tile, 0.0);
+  k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
-  k.cudaSource = tiledGemmCuda(igemmCuda(p, k.cudaFunction), tile, grid);
+  const MainloopParts parts = igemmCuda(p, grid, k.cudaFunction);
+  k.sharedBytes = tile.sharedBytes(parts.aKMajor, parts.bKMajor);
+  k.cudaSource = mainloopCuda(parts, tile, grid);
+  k.cudaLibraries = {kGemmMainloop};
   k.cpu = [p, grid, tile](int64_t rtask, const TaskBuffers& buf, float*) { runIgemmTile(p, grid, tile, rtask, buf); };
   return k;
 }
@@ -339,8 +358,21 @@ std::vector<RKernel> convKernels(const ir::Graph& graph, ir::NodeId node) {
   std::vector<RKernel> out;
   // One input channel per group: a direct loop beats a GEMM of depth kernel-size.
   if (p.cg == 1) out.push_back(depthwiseKernel(p, node));
-  out.push_back(igemmKernel(p, node, GemmTile{64, 64, 16, 4, 4}));
-  out.push_back(igemmKernel(p, node, GemmTile{32, 32, 16, 4, 4}));
+  // The im2col loader's counters cost the registers the GEMM tiles spare:
+  // at 64 registers these tiles spill (tests/core/runtime/
+  // mainloop_kernels_test.cpp), so convolutions are offered at 128 (two
+  // vEUs of 256 threads per SM), where none does.
+  out.push_back(igemmKernel(p, node, GemmTile{128, 64, 8, 8, 4, 128}));
+  out.push_back(igemmKernel(p, node, GemmTile{64, 64, 8, 4, 4, 128}));
+  out.push_back(igemmKernel(p, node, GemmTile{32, 32, 8, 4, 4, 128}));
+  // Deep K over few tiles (alexnet conv3-5, resnext29's stage 3): split-K,
+  // chunks of >= 128, so that every SM gets rTasks.
+  const GemmTile splitTile{64, 64, 8, 4, 4, 128};
+  const int64_t tiles = p.group * ceilDiv64(p.mg, splitTile.tm) * ceilDiv64(p.batch * p.w.outSize(), splitTile.tn);
+  if (const int64_t split = chooseSplitK(tiles, p.kg(), 128); split >= 2) {
+    RKernel k = igemmKernel(p, node, splitTile, split);
+    if (k.params.at("split_k") > 1) out.push_back(std::move(k));
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/kernels/cuda_library.h"
 #include "core/kernels/tile_gemm.h"
 #include "core/ops/math/gemm.h"
 #include "core/ops/op_context.h"
@@ -163,8 +164,8 @@ void normaliseStrides(GemmProblem& p) {
   if (p.N == 1) p.sBn = std::max<int64_t>(p.K, 1);
 }
 
-GemmCudaParts cudaParts(const GemmProblem& p, const TileGrid& grid, const std::string& function) {
-  GemmCudaParts parts;
+MainloopParts cudaParts(const GemmProblem& p, const TileGrid& grid, const std::string& function) {
+  MainloopParts parts;
   parts.function = function;
   parts.numInputs = p.numInputs;
   parts.numOutputs = 1;
@@ -174,12 +175,16 @@ GemmCudaParts cudaParts(const GemmProblem& p, const TileGrid& grid, const std::s
   for (size_t i = p.batchDims.size(); i-- > 0;)
     pro += fmt::format("  {{ const I d = r % {0}; r /= {0}; offA += d * {1}; offB += d * {2}; }}\n", p.batchDims[i],
                        p.batchA[i], p.batchB[i]);
-  pro += fmt::format("  const I offY = bb * {};", p.M * p.N);
   parts.prologue = pro;
-  parts.loadA = fmt::format("v = in0[offA + m * {} + k * {}];", p.sAm, p.sAk);
-  parts.loadB = fmt::format("v = in1[offB + k * {} + n * {}];", p.sBk, p.sBn);
-  parts.aKContiguous = p.sAk == 1;
-  parts.bNContiguous = p.sBn == 1;
+  parts.storeSetup = fmt::format("    const I offY = bb * {};", p.M * p.N);
+  // A is read along k where it is contiguous along k (row-major A), B
+  // along n where it is contiguous along n (row-major B): coalesced loads.
+  parts.aKMajor = p.sAk == 1 || p.sAm != 1;
+  parts.bKMajor = p.sBn != 1 && p.sBk == 1;
+  parts.operandA = stridedOperand('A', "a", fmt::format("in0 + offA + m0 * {} + kbeg * {}", p.sAm, p.sAk), "M - m0",
+                                  p.sAm, p.sAk);
+  parts.operandB = stridedOperand('B', "b", fmt::format("in1 + offB + n0 * {} + kbeg * {}", p.sBn, p.sBk), "N - n0",
+                                  p.sBn, p.sBk);
   std::string value = p.alpha == 1.0f ? "v" : tileCudaFloat(p.alpha) + " * v";
   std::string bias;
   if (p.hasC) bias = fmt::format("{} * in2[m * {} + n * {}]", tileCudaFloat(p.beta), p.sCm, p.sCn);
@@ -194,7 +199,7 @@ GemmCudaParts cudaParts(const GemmProblem& p, const TileGrid& grid, const std::s
 }
 
 // One rTask on the CPU: the same tile through the shared sgemm.
-void runTile(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, int64_t rtask,
+void runTile(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, int64_t sharedBytes, int64_t rtask,
              const TaskBuffers& buf, float* scratch) {
   const TileGrid::Pos pos = grid.locate(rtask, tile);
   if (pos.rows <= 0 || pos.cols <= 0) return;
@@ -212,7 +217,7 @@ void runTile(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, i
   int64_t ldt = p.N;
   if (grid.split > 1) {
     const size_t need = static_cast<size_t>(pos.rows * pos.cols);
-    if (!scratch || tile.sharedBytes() < static_cast<int64_t>(need * sizeof(float))) {
+    if (!scratch || sharedBytes < static_cast<int64_t>(need * sizeof(float))) {
       local.resize(need);
       scratch = local.data();
     }
@@ -236,31 +241,108 @@ RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, 
                      : fmt::format("gemm_{}x{}", tile.tm, tile.tn);
   k.family = split > 1 ? "gemm_splitk" : "gemm";
   k.params = {{"tile_m", tile.tm}, {"tile_n", tile.tn}, {"tile_k", tile.tk}, {"split_k", grid.split},
-              {"M", p.M},          {"N", p.N},          {"K", p.K},          {"batch", p.batches()}};
+              {"M", p.M},          {"N", p.N},          {"K", p.K},          {"batch", p.batches()},
+              {"register_budget", tile.registerBudget()}};
   k.numRTasks = grid.numRTasks();
   k.block = Dim3{tile.tx(), tile.ty(), 1};
-  k.sharedBytes = tile.sharedBytes();
-  k.regsEstimate = tile.regsEstimate();
+  k.regsEstimate = tile.registerBudget();
   k.syncCount = grid.syncCount(tile);
   k.flops = 2.0 * static_cast<double>(p.batches()) * static_cast<double>(p.M) * static_cast<double>(p.N) *
             static_cast<double>(p.K);
   k.bytes = tiledGemmBytes(grid, tile, p.hasC ? 1.0 : 0.0);
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
-  k.cudaSource = tiledGemmCuda(cudaParts(p, grid, k.cudaFunction), tile, grid);
-  k.cpu = [p, grid, tile](int64_t rtask, const TaskBuffers& buf, float* scratch) {
-    runTile(p, grid, tile, rtask, buf, scratch);
+  const MainloopParts parts = cudaParts(p, grid, k.cudaFunction);
+  k.sharedBytes = tile.sharedBytes(parts.aKMajor, parts.bKMajor);
+  k.cudaSource = mainloopCuda(parts, tile, grid);
+  k.cudaLibraries = {kGemmMainloop};
+  k.cpu = [p, grid, tile, shared = k.sharedBytes](int64_t rtask, const TaskBuffers& buf, float* scratch) {
+    runTile(p, grid, tile, shared, rtask, buf, scratch);
   };
   return k;
 }
 
-// Enough K chunks that the 32x32 split-K kernel has several rTasks per SM of
-// a large GPU, each chunk still at least 64 deep (4 K-steps). 0: no split-K.
-int64_t chooseSplit(const GemmProblem& p) {
-  const int64_t maxSplit = std::min<int64_t>(16, p.K / 64);
-  if (maxSplit < 2) return 0;
-  const int64_t tiles = p.batches() * ceilDiv64(p.M, 32) * ceilDiv64(p.N, 32);
-  return std::clamp<int64_t>(ceilDiv64(512, std::max<int64_t>(tiles, 1)), 2, maxSplit);
+// ---- skinny GEMM / GEMV (M <= 16), core/kernels/cuda/gemv.cuh ----
+
+constexpr int64_t kGemvMaxM = 16;
+
+// W contiguous along k (a Gemm with transB: PyTorch's Linear) or along n.
+bool gemvApplies(const GemmProblem& p) {
+  return p.M <= kGemvMaxM && p.sAk == 1 && (p.sBk == 1 || p.sBn == 1) && !p.wideIndex;
+}
+
+RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
+  const bool kMajor = p.sBk == 1 && p.N > 1;
+  // Outputs per warp (K-major) or per thread (N-major): 16 accumulators at most.
+  const int per = kMajor ? (p.M <= 2 ? 4 : (p.M <= 4 ? 2 : 1)) : (p.M <= 4 ? 4 : 1);
+  const int64_t cols = kMajor ? 8 * per : 256 * per;
+  const GemmTile tile{static_cast<int>(kGemvMaxM), static_cast<int>(cols), 4, 4, 4};
+  const int64_t blocks = p.batches() * ceilDiv64(p.N, cols);
+  // Enough rTasks for every vEU of a large GPU, chunks of >= 256 k.
+  const int64_t split = std::max<int64_t>(1, chooseSplitK(blocks, p.K, 256, 4 * 132));
+  const TileGrid grid = makeTileGrid(p.batches(), p.M, p.N, p.K, tile, split);
+  // K-major: 512 B per warp per column per step, so 4 columns keep 16 KB
+  // per rTask (64 KB per SM at 4 vEUs) in flight without unrolling, which
+  // would spill at 64 registers.
+  const int unroll = kMajor ? 1 : 4;
+
+  RKernel k;
+  k.name = fmt::format("gemv_{}{}", kMajor ? "kmajor" : "nmajor", grid.split > 1 ? fmt::format("_splitk{}", grid.split) : "");
+  k.family = "gemv";
+  k.params = {{"columns_per_rtask", cols}, {"split_k", grid.split}, {"M", p.M}, {"N", p.N},
+              {"K", p.K},                  {"batch", p.batches()},  {"register_budget", 64}};
+  k.numRTasks = grid.numRTasks();
+  k.block = Dim3{256, 1, 1};
+  k.regsEstimate = 64;
+  k.sharedBytes = kMajor ? 4 * 8 * 32 * p.M * per : 0;
+  k.syncCount = kMajor ? 2 : 0;
+  k.flops = 2.0 * static_cast<double>(p.batches()) * static_cast<double>(p.M) * static_cast<double>(p.N) *
+            static_cast<double>(p.K);
+  // W once, A once per column block, the outputs (split-K: read-modify-write per chunk).
+  const double b = static_cast<double>(p.batches());
+  k.bytes = 4.0 * b *
+            (static_cast<double>(p.K * p.N) + static_cast<double>(grid.tilesN * p.M * p.K) +
+             static_cast<double>(p.M * p.N) * (grid.split > 1 ? 2.0 * static_cast<double>(grid.split) + 1.0 : 1.0));
+  k.zeroOutputsFirst = grid.split > 1;
+  k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
+  const MainloopParts parts = cudaParts(p, grid, k.cudaFunction);  // batch offsets and the store
+  const std::string call =
+      kMajor ? fmt::format("rammer_gemv_kmajor<{}, {}, {}, {}LL, {}LL, I>(tid, smem, in0 + offA + kbeg, in1 + offB + "
+                           "n0 * {} + kbeg, cols, klen, store);",
+                           p.M, per, unroll, p.sAm, p.sBn, p.sBn)
+             : fmt::format("rammer_gemv_nmajor<{}, {}, {}, {}LL, {}LL, I>(tid, in0 + offA + kbeg, in1 + offB + kbeg * "
+                           "{} + n0, cols, klen, store);",
+                           p.M, per, unroll, p.sAm, p.sBk, p.sBk);
+  k.cudaSource = fmt::format(R"({sig} {{
+  typedef int I;
+  constexpr I M = {M}, N = {N}, K = {K}, KCHUNK = {kchunk}, TILES_N = {tilesN}, SPLIT = {split}, COLS = {cols};
+  I t = rtask_id;
+  const I tn = t % TILES_N; t /= TILES_N;
+  const I ks = t % SPLIT;
+  const I bb = t / SPLIT;
+  const I n0 = tn * COLS, kbeg = ks * KCHUNK;
+  const I klen = K - kbeg < KCHUNK ? K - kbeg : KCHUNK;
+  const I cols = N - n0 < COLS ? N - n0 : COLS;
+{prologue}
+{storeSetup}
+  auto store = [=](int m, int c, float v) {{
+    const I n = n0 + c;
+    {store}
+  }};
+  {call}
+  (void)smem; (void)ks; (void)bb; (void)M;
+}}
+)",
+                             fmt::arg("sig", tileCudaSignature(k.cudaFunction, p.numInputs, 1)), fmt::arg("M", p.M),
+                             fmt::arg("N", p.N), fmt::arg("K", p.K), fmt::arg("kchunk", grid.kChunk),
+                             fmt::arg("tilesN", grid.tilesN), fmt::arg("split", grid.split), fmt::arg("cols", cols),
+                             fmt::arg("prologue", parts.prologue), fmt::arg("storeSetup", parts.storeSetup),
+                             fmt::arg("store", parts.store), fmt::arg("call", call));
+  k.cudaLibraries = {kGemv};
+  k.cpu = [p, grid, tile, shared = k.sharedBytes](int64_t rtask, const TaskBuffers& buf, float* scratch) {
+    runTile(p, grid, tile, shared, rtask, buf, scratch);
+  };
+  return k;
 }
 
 }  // namespace
@@ -275,13 +357,20 @@ std::vector<RKernel> gemmKernels(const ir::Graph& graph, ir::NodeId node) {
   normaliseStrides(p);
 
   std::vector<RKernel> out;
-  out.push_back(makeKernel(p, node, GemmTile{64, 64, 16, 4, 4}, 1));
-  out.push_back(makeKernel(p, node, GemmTile{32, 32, 16, 4, 4}, 1));
-  out.push_back(makeKernel(p, node, GemmTile{16, 64, 16, 4, 4}, 1));
-  if (const int64_t split = chooseSplit(p); split >= 2) {
-    RKernel k = makeKernel(p, node, GemmTile{32, 32, 16, 4, 4}, split);
+  // 128 x 128 only where it has whole tiles to fill (it idles, and spills
+  // in its epilogue, on skinny shapes).
+  if (std::min(p.M, p.N) > 64) out.push_back(makeKernel(p, node, GemmTile{128, 128, 8, 8, 8}, 1));
+  out.push_back(makeKernel(p, node, GemmTile{64, 64, 8, 4, 4}, 1));
+  out.push_back(makeKernel(p, node, GemmTile{32, 32, 8, 4, 4}, 1));
+  out.push_back(makeKernel(p, node, GemmTile{16, 64, 8, 4, 4}, 1));
+  // Deep K over few tiles: more, shorter rTasks (chunks of >= 64).
+  const GemmTile splitTile{32, 32, 8, 4, 4};
+  const int64_t tiles = p.batches() * ceilDiv64(p.M, splitTile.tm) * ceilDiv64(p.N, splitTile.tn);
+  if (const int64_t split = chooseSplitK(tiles, p.K, 64); split >= 2) {
+    RKernel k = makeKernel(p, node, splitTile, split);
     if (k.params.at("split_k") > 1) out.push_back(std::move(k));
   }
+  if (gemvApplies(p)) out.push_back(gemvKernel(p, node));
   return out;
 }
 

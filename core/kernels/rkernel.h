@@ -63,6 +63,9 @@ struct RKernel {
   // threads with tid >= block.count() skip the work but reach every barrier.
   std::string cudaFunction;
   std::string cudaSource;
+  // core/kernels/cuda/*.cuh files the source instantiates (cuda_library.h),
+  // written once into a program ahead of every rKernel function.
+  std::vector<std::string> cudaLibraries;
   CpuTaskFn cpu;
 
   // Where the kernel knows them (a fused group's instances): the range of

@@ -1,5 +1,6 @@
 #include "core/kernels/tile_gemm.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -68,96 +69,56 @@ std::string tileCudaFloat(float v) {
   return s + "f";
 }
 
-std::string tiledGemmCuda(const GemmCudaParts& p, const GemmTile& t, const TileGrid& g) {
-  // Loads walk the tile in the operand's memory order (consecutive threads,
-  // consecutive addresses); shared memory always holds As[k][m] and Bs[k][n]
-  // so the inner product reads rows of both.
-  const std::string aIndex = p.aKContiguous ? "const I m = m0 + i / TK, k = k0 + i % TK;\n"
-                                              "        float* dst = As + (i % TK) * TM + i / TK;\n"
-                                            : "const I m = m0 + i % TM, k = k0 + i / TM;\n"
-                                              "        float* dst = As + i;\n";
-  const std::string bIndex = p.bNContiguous ? "const I n = n0 + i % TN, k = k0 + i / TN;\n"
-                                              "        float* dst = Bs + i;\n"
-                                            : "const I n = n0 + i / TK, k = k0 + i % TK;\n"
-                                              "        float* dst = Bs + (i % TK) * TN + i / TK;\n";
-  return fmt::format(
-      R"({sig} {{
-  typedef {itype} I;
-  constexpr int TM = {tm}, TN = {tn}, TK = {tk}, RM = {rm}, RN = {rn}, TX = {tx}, NT = {nt};
-  constexpr I M = {M}, N = {N}, K = {K}, KCHUNK = {kchunk}, TILES_M = {tilesM}, TILES_N = {tilesN}, SPLIT = {split};
-  I t = rtask_id;
+std::string stridedOperand(char which, const std::string& name, const std::string& base, const std::string& rows,
+                           int64_t smn, int64_t sk) {
+  return fmt::format("RammerStridedOperand<I, T::Map{}::L, TK, {}LL, {}LL> {}({}, {}, klen);", which, smn, sk, name, base,
+                     rows);
+}
+
+int64_t chooseSplitK(int64_t tiles, int64_t K, int64_t minChunk, int64_t target) {
+  const int64_t maxSplit = std::min<int64_t>(16, K / std::max<int64_t>(minChunk, 1));
+  if (maxSplit < 2) return 0;
+  return std::clamp<int64_t>(ceilDiv64(target, std::max<int64_t>(tiles, 1)), 2, maxSplit);
+}
+
+std::string mainloopCuda(const MainloopParts& p, const GemmTile& t, const TileGrid& g) {
+  // The rTask's place, computed at the start and again in the store (the
+  // mainloop keeps no registers for it across the K loop).
+  const std::string locate = R"(I t = rtask_id;
   const I tn = t % TILES_N; t /= TILES_N;
   const I tm = t % TILES_M; t /= TILES_M;
   const I ks = t % SPLIT;
   const I bb = t / SPLIT;
-  (void)ks; (void)bb;
-{prologue}
   const I m0 = tm * TM, n0 = tn * TN, kbeg = ks * KCHUNK;
-  const I kend = kbeg + KCHUNK < K ? kbeg + KCHUNK : K;
-  const bool active = tid < NT;
-  const int tx = tid % TX, ty = tid / TX;
-  // A thread whose first row or column lies past the matrix computes nothing
-  // useful (a thin GEMM's edge tile): it still loads and meets every barrier.
-  const bool computes = active && m0 + ty < M && n0 + tx < N;
-  float* As = smem;
-  float* Bs = smem + TK * TM;
-  float acc[RM][RN];
-#pragma unroll
-  for (int r = 0; r < RM; ++r)
-#pragma unroll
-    for (int c = 0; c < RN; ++c) acc[r][c] = 0.0f;
-  for (I k0 = kbeg; k0 < kbeg + KCHUNK; k0 += TK) {{
-    if (active) {{
-      for (int i = tid; i < TK * TM; i += NT) {{
-        {aIndex}        float v = 0.0f;
-        if (m < M && k < kend) {{ {loadA} }}
-        *dst = v;
-      }}
-      for (int i = tid; i < TK * TN; i += NT) {{
-        {bIndex}        float v = 0.0f;
-        if (n < N && k < kend) {{ {loadB} }}
-        *dst = v;
-      }}
-    }}
-    __syncthreads();
-    if (computes) {{
-#pragma unroll
-      for (int kk = 0; kk < TK; ++kk) {{
-        float a[RM], b[RN];
-#pragma unroll
-        for (int r = 0; r < RM; ++r) a[r] = As[kk * TM + ty + r * (TM / RM)];
-#pragma unroll
-        for (int c = 0; c < RN; ++c) b[c] = Bs[kk * TN + tx + c * TX];
-#pragma unroll
-        for (int r = 0; r < RM; ++r)
-#pragma unroll
-          for (int c = 0; c < RN; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
-      }}
-    }}
-    __syncthreads();
-  }}
-  if (computes) {{
-#pragma unroll
-    for (int r = 0; r < RM; ++r)
-#pragma unroll
-      for (int c = 0; c < RN; ++c) {{
-        const I m = m0 + ty + r * (TM / RM), n = n0 + tx + c * TX;
-        if (m < M && n < N) {{
-          float v = acc[r][c];
-          {store}
-        }}
-      }}
-  }}
+  const I klen = K - kbeg < KCHUNK ? K - kbeg : KCHUNK;
+  (void)bb; (void)m0; (void)n0; (void)kbeg; (void)klen;)";
+  return fmt::format(
+      R"({decl}{sig} {{
+  typedef {itype} I;
+  constexpr int TM = {tm}, TN = {tn}, TK = {tk}, RM = {rm}, RN = {rn};
+  using T = RammerGemmTile<TM, TN, TK, RM, RN, {ak}, {bk}>;
+  constexpr I M = {M}, N = {N}, K = {K}, KCHUNK = {kchunk}, TILES_M = {tilesM}, TILES_N = {tilesN}, SPLIT = {split};
+  {locate}
+{prologue}
+  {opA}
+  {opB}
+  auto store = [=](int mi, int ni, float v) {{
+    {locate}
+{storeSetup}
+    const I m = m0 + mi, n = n0 + ni;
+    if (m >= M || n >= N) return;
+    {store}
+  }};
+  rammer_gemm_mainloop<TM, TN, TK, RM, RN, {ak}, {bk}>(tid, smem, KCHUNK / TK, a, b, store);
 }}
 )",
-      fmt::arg("sig", tileCudaSignature(p.function, p.numInputs, p.numOutputs)),
+      fmt::arg("decl", p.declarations), fmt::arg("sig", tileCudaSignature(p.function, p.numInputs, p.numOutputs)),
       fmt::arg("itype", p.wideIndex ? "long long" : "int"), fmt::arg("tm", t.tm), fmt::arg("tn", t.tn),
-      fmt::arg("tk", t.tk), fmt::arg("rm", t.rm), fmt::arg("rn", t.rn), fmt::arg("tx", t.tx()),
-      fmt::arg("nt", t.threads()), fmt::arg("M", g.M), fmt::arg("N", g.N), fmt::arg("K", g.K),
+      fmt::arg("tk", t.tk), fmt::arg("rm", t.rm), fmt::arg("rn", t.rn), fmt::arg("ak", p.aKMajor ? "true" : "false"),
+      fmt::arg("bk", p.bKMajor ? "true" : "false"), fmt::arg("M", g.M), fmt::arg("N", g.N), fmt::arg("K", g.K),
       fmt::arg("kchunk", g.kChunk), fmt::arg("tilesM", g.tilesM), fmt::arg("tilesN", g.tilesN),
-      fmt::arg("split", g.split), fmt::arg("prologue", p.prologue), fmt::arg("aIndex", aIndex),
-      fmt::arg("bIndex", bIndex), fmt::arg("loadA", p.loadA), fmt::arg("loadB", p.loadB),
-      fmt::arg("store", p.store));
+      fmt::arg("split", g.split), fmt::arg("locate", locate), fmt::arg("prologue", p.prologue), fmt::arg("storeSetup", p.storeSetup),
+      fmt::arg("opA", p.operandA), fmt::arg("opB", p.operandB), fmt::arg("store", p.store));
 }
 
 void atomicAddTile(float* dst, int64_t ldd, const float* src, int64_t lds, int64_t rows, int64_t cols) {

@@ -9,17 +9,25 @@
 namespace rammer::kernels {
 
 // One output tile of TM x TN computed by (TM/RM) x (TN/RN) threads, each
-// owning an RM x RN micro-tile, stepping through K by TK via shared memory.
+// owning RM x RN accumulators (fragments of 4 x 4), stepping through K by TK
+// (core/kernels/cuda/gemm_mainloop.cuh). Two register budgets: 8 x 8 per
+// thread at 128 registers (2 vEUs of 256 threads per SM), 4 x 4 at 64 (4).
 struct GemmTile {
-  int tm = 64, tn = 64, tk = 16, rm = 4, rn = 4;
+  int tm = 64, tn = 64, tk = 8, rm = 4, rn = 4;
+  int budget = 0;  // registers per thread the variant is offered at; 0: by its accumulators
 
   int tx() const { return tn / rn; }  // threads along N (the fast thread dim)
   int ty() const { return tm / rm; }
   int threads() const { return tx() * ty(); }
-  // A tile [TK][TM] and a B tile [TK][TN] of floats.
-  int64_t sharedBytes() const { return 4 * static_cast<int64_t>(tk) * (tm + tn); }
-  // Accumulators + one column of A and one row of B + addressing.
-  int regsEstimate() const { return rm * rn + rm + rn + 40; }
+  // The registers the variant is built for: NVRTC compiles it without
+  // spills within them (tests/core/kernels/mainloop_registers_test.cpp).
+  int registerBudget() const { return budget > 0 ? budget : (rm * rn > 16 ? 128 : 64); }
+  // Two buffers of As[TK][TM + pad] and Bs[TK][TN + pad], as the mainloop
+  // lays them out (RammerGemmTile::SHARED_WORDS; checked by a test).
+  int64_t sharedBytes(bool aKMajor, bool bKMajor) const {
+    return 4 * 2 * static_cast<int64_t>(tk) * (tm + padOf(tm, aKMajor) + tn + padOf(tn, bKMajor));
+  }
+  static int padOf(int rows, bool kMajor) { return !kMajor && rows == 16 ? 8 : 4; }
 };
 
 // Where the rTasks of a tiled GEMM sit: batch-major, then K split, then tile
@@ -32,7 +40,8 @@ struct TileGrid {
 
   int64_t numRTasks() const { return batches * split * tilesM * tilesN; }
   int64_t kSteps(const GemmTile& t) const { return kChunk / t.tk; }
-  int syncCount(const GemmTile& t) const { return static_cast<int>(2 * kSteps(t)); }
+  // The mainloop: one barrier per K step and one before the first.
+  int syncCount(const GemmTile& t) const { return static_cast<int>(kSteps(t) + 1); }
 
   // The tile one rTask computes, clipped at the matrix edges.
   struct Pos {
@@ -51,22 +60,40 @@ TileGrid makeTileGrid(int64_t batches, int64_t M, int64_t N, int64_t K, const Ge
 // counts extra reads per output element (bias, Gemm's C).
 double tiledGemmBytes(const TileGrid& g, const GemmTile& t, double epilogueReadsPerOutput);
 
-// Operator-specific pieces of the CUDA tiled GEMM. Code sees `I` (the index
-// type), `bb` (batch) and `ks` (K chunk) as constants of the rTask, and:
-//   prologue: statements run once per rTask (e.g. batch offsets);
-//   loadA:    sets `float v` to A(m, k) for in-range `I m, k`;
-//   loadB:    sets `float v` to B(k, n) for in-range `I k, n`;
-//   store:    consumes the accumulated `float v` of in-range output (m, n).
-struct GemmCudaParts {
+// Operator-specific pieces of one rKernel on the shared mainloop. The
+// function computes, from rtask_id, the constants of the rTask as `I`
+// values: `bb` (batch or group), `ks` (K chunk), `m0`, `n0` (the tile's
+// origin), `kbeg`, `klen` (its K range); then
+//   prologue:  statements (e.g. batch offsets) run before the loaders;
+//   storeSetup: statements run in the store before `store` (e.g. the
+//              output's batch offset);
+//   operandA:  a statement declaring loader `a` for A (tile rows: M);
+//   operandB:  a statement declaring loader `b` for B (tile rows: N);
+//   store:     statements that consume `float v` for the in-range output
+//              element (`I m`, `I n`, absolute);
+//   declarations: text placed before the function (e.g. a geometry struct).
+// Each operand is K-major (contiguous along k) or not; the loaders are the
+// mainloop's (RammerStridedOperand, RammerIm2colOperand), whose element
+// count per thread is `T::MapA::L` / `T::MapB::L`.
+struct MainloopParts {
   std::string function;
   int numInputs = 0, numOutputs = 1;
   bool wideIndex = false;  // 64-bit indices (some tensor has >= 2^31 elements)
-  std::string prologue, loadA, loadB, store;
-  // Which operand index is contiguous in memory, to pick coalesced load order.
-  bool aKContiguous = true, bNContiguous = true;
+  std::string declarations, prologue, operandA, operandB, storeSetup, store;
+  bool aKMajor = true, bKMajor = false;
 };
 
-std::string tiledGemmCuda(const GemmCudaParts& parts, const GemmTile& tile, const TileGrid& grid);
+std::string mainloopCuda(const MainloopParts& parts, const GemmTile& tile, const TileGrid& grid);
+
+// "RammerStridedOperand<I, T::Map{X}::L, TK, smn, sk> {name}(base, rows, klen);"
+// for an operand element (row, k) at base[row * smn + k * sk].
+std::string stridedOperand(char which, const std::string& name, const std::string& base, const std::string& rows,
+                           int64_t smn, int64_t sk);
+
+// Chooses the K chunks of a split-K variant: enough rTasks to give a large
+// GPU several per SM (`target` in all), each chunk still at least
+// `minChunk` deep. 0 when splitting would not help.
+int64_t chooseSplitK(int64_t tiles, int64_t K, int64_t minChunk, int64_t target = 512);
 
 // `__device__ void name(int rtask_id, int tid, float* smem, const float* in0, ..., float* out0, ...)`
 std::string tileCudaSignature(const std::string& function, int numInputs, int numOutputs);

@@ -77,7 +77,7 @@ ir::Result<GpuExecution> executeOnGpu(schedule::Plan& plan, const ir::Graph& giv
     // build's register counts: that is the code whose latency is reported.
     schedule::Plan scratch;
     if (instrument) scratch = plan;
-    auto resources = applyCompiledResources(instrument ? scratch : plan, *program, compiled->kernels);
+    auto resources = applyCompiledResources(instrument ? scratch : plan, *program, compiled->kernels, compiled->functions);
     if (!resources) return resources.errors();
     if (!instrument) out.resources = std::move(resources).value();
     return std::make_pair(std::move(program).value(), std::move(compiled).value());

@@ -60,6 +60,7 @@ ir::Result<CompiledProgram> compileProgram(const NvrtcCompiler& nvrtc, const cod
   c.log = std::move(out->log);
   if (auto regs = readCubinRegisterCounts(c.cubin)) c.cubinRegisters = std::move(regs).value();
   c.kernels = kernelResources(c.log, c.cubinRegisters, c.cubin);
+  c.functions = parsePtxasFunctions(c.log);
 
   std::vector<ir::Diagnostic> errors;
   for (size_t i = 0; i < program.launches.size(); ++i) {

@@ -19,6 +19,9 @@ struct CompiledProgram {
   std::string ptx;
   std::string log;  // NVRTC + ptxas report
   std::map<std::string, KernelResourceUsage> kernels;  // per __global__ (kernelResources)
+  // Per non-inlined device function (the rKernel wrappers rammer_fnN): its
+  // stack frame and spills from ptxas's report (parsePtxasFunctions).
+  std::map<std::string, KernelResourceUsage> functions;
   // Registers per kernel read from the cubin's records; empty when they
   // could not be read (the log stays authoritative).
   std::map<std::string, int> cubinRegisters;

@@ -37,7 +37,8 @@ std::set<int32_t> opsOf(const schedule::RProgram& p) {
 
 ir::Result<std::vector<ProgramResources>> applyCompiledResources(
     schedule::Plan& plan, const codegen::GeneratedProgram& program,
-    const std::map<std::string, KernelResourceUsage>& usage) {
+    const std::map<std::string, KernelResourceUsage>& usage,
+    const std::map<std::string, KernelResourceUsage>& functions) {
   const device::DeviceSpec& d = plan.device;
   std::vector<ProgramResources> out;
   std::vector<ir::Diagnostic> errors;
@@ -56,11 +57,19 @@ ir::Result<std::vector<ProgramResources>> applyCompiledResources(
     r.blockThreads = l.blockThreads;
     r.usage = u->second;
     r.sharedBytes = u->second.staticSharedBytes + l.dynamicSharedBytes;
+    for (const std::string& f : l.functions) {
+      auto it = functions.find(f);
+      if (it == functions.end()) continue;  // inlined, or not reported
+      r.functions.emplace_back(f, it->second);
+      r.functionSpillStoreBytes += it->second.spillStoreBytes;
+      r.functionSpillLoadBytes += it->second.spillLoadBytes;
+    }
     r.occupancy = device::computeOccupancy(d, {l.blockThreads, r.usage.registers, r.sharedBytes});
     r.coResident = r.occupancy.blocksPerSM * d.sms;
-    r.summary = fmt::format("{}: {} vEUs x {} threads, {} registers, {} B shared, {} B spilled -> {} blocks/SM",
-                            who, l.gridBlocks, l.blockThreads, r.usage.registers, r.sharedBytes,
-                            r.usage.spillStoreBytes, r.occupancy.blocksPerSM);
+    r.summary = fmt::format("{}: {} vEUs x {} threads, {} registers, {} B shared, {} B spilled ({} in rKernel "
+                            "functions) -> {} blocks/SM",
+                            who, l.gridBlocks, l.blockThreads, r.usage.registers, r.sharedBytes, r.spillStoreBytes(),
+                            r.functionSpillStoreBytes, r.occupancy.blocksPerSM);
     if (r.occupancy.blocksPerSM == 0) {
       errors.push_back(ir::makeError(fmt::format("{} cannot run on {}: {}", who, d.id, r.occupancy.whyNone)));
     } else {

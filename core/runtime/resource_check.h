@@ -25,6 +25,12 @@ struct ProgramResources {
   int64_t sharedBytes = 0;  // static + dynamic, per block
   device::Occupancy occupancy;
   int coResident = 0;  // blocks per SM x SMs
+  // The rKernel functions the kernel calls (KernelLaunch::functions), as
+  // ptxas reported them, and their spills summed: an rKernel that spills
+  // shows here, not in `usage`, which is the kernel's own frame.
+  std::vector<std::pair<std::string, KernelResourceUsage>> functions;
+  int64_t functionSpillStoreBytes = 0, functionSpillLoadBytes = 0;
+  int64_t spillStoreBytes() const { return usage.spillStoreBytes + functionSpillStoreBytes; }
   std::string summary;  // one line for the CLI and the GUI
 };
 
@@ -36,6 +42,7 @@ struct ProgramResources {
 // its kernel and the limiting resource.
 ir::Result<std::vector<ProgramResources>> applyCompiledResources(
     schedule::Plan& plan, const codegen::GeneratedProgram& program,
-    const std::map<std::string, KernelResourceUsage>& usage);
+    const std::map<std::string, KernelResourceUsage>& usage,
+    const std::map<std::string, KernelResourceUsage>& functions = {});
 
 }  // namespace rammer::runtime

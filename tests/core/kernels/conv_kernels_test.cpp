@@ -28,13 +28,21 @@ void checkConv(const ir::Shape& x, const ir::Shape& w, bool bias, ir::Attributes
   testutil::checkAllCandidates(t, convKernels, 2);
 }
 
-const std::vector<std::string> kIgemm = {"conv_igemm_64x64", "conv_igemm_32x32"};
-const std::vector<std::string> kAll = {"conv_depthwise", "conv_igemm_64x64", "conv_igemm_32x32"};
+const std::vector<std::string> kIgemm = {"conv_igemm_128x128", "conv_igemm_64x64", "conv_igemm_32x32"};
+const std::vector<std::string> kAll = {"conv_depthwise", "conv_igemm_128x128", "conv_igemm_64x64", "conv_igemm_32x32"};
 
 TEST(ConvKernels, PlainAndPointwise) {
   checkConv({2, 3, 9, 10}, {5, 3, 3, 3}, true, {}, kIgemm);
   checkConv({3, 20, 7, 7}, {70, 20, 1, 1}, false, {}, kIgemm);  // 1x1: tiles straddle images
   checkConv({1, 40, 9, 9}, {33, 40, 1, 1}, true, {}, kIgemm);
+}
+
+TEST(ConvKernels, DeepKOverFewTilesAddsASplitKVariant) {
+  // K = 64 x 9 = 576 over one 64 x 64 tile: four chunks of 144, added
+  // atomically (the bias by the first) from shuffled rTasks.
+  std::vector<std::string> names = kIgemm;
+  names.push_back("conv_igemm_64x64_splitk4");
+  checkConv({1, 64, 6, 6}, {32, 64, 3, 3}, true, attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}), names);
 }
 
 TEST(ConvKernels, PadsStridesDilationsAutoPad) {
@@ -89,14 +97,15 @@ TEST(ConvKernels, HandWorkedFigures) {
   t.add("B", {32}, rng);
   t.finish("Conv", attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}));
   const std::vector<RKernel> ks = convKernels(t.graph(), t.node);
-  ASSERT_EQ(ks.size(), 2u);
-  const RKernel& big = ks[0];
+  ASSERT_EQ(ks.size(), 3u);
+  EXPECT_EQ(ks[0].name, "conv_igemm_128x128");
+  const RKernel& big = ks[1];
   EXPECT_EQ(big.name, "conv_igemm_64x64");
   EXPECT_EQ(big.numRTasks, 1);
-  EXPECT_EQ(big.syncCount, 2 * 9);  // 144 / 16
-  EXPECT_EQ(big.sharedBytes, 8192);
+  EXPECT_EQ(big.syncCount, 144 / 8 + 1);
+  EXPECT_EQ(big.sharedBytes, 4 * 2 * 8 * (68 + 68));  // weights K-major, im2col columns N-major
   EXPECT_DOUBLE_EQ(big.flops, 2.0 * 32 * 64 * 144);
-  const RKernel& small = ks[1];
+  const RKernel& small = ks[2];
   EXPECT_EQ(small.numRTasks, 2);  // 1 tile row x 2 tile columns
   EXPECT_EQ(small.params.at("K"), 144);
   // Weights: 32x144 once per tile column; columns: 144x64 once per tile row; output once.

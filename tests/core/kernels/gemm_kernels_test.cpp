@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <optional>
+#include <set>
 
 #include "core/kernels/conv_kernels.h"
+#include "core/kernels/cuda_library.h"
 #include "core/ops/op_context.h"
 #include "tests/core/kernels/gemm_conv_test_util.h"
 
@@ -91,12 +93,23 @@ TEST(GemmKernels, HandWorkedFiguresAndTheTileTradeOff) {
   t.add("B", {512, 512}, rng);
   t.finish("MatMul");
   const std::vector<RKernel> ks = gemmKernels(t.graph(), t.node);
-  ASSERT_EQ(ks.size(), 4u);
+  ASSERT_EQ(ks.size(), 5u);
+  // 8 x 8 per thread at 128 registers: 2 vEUs of 256 threads per SM.
+  const RKernel& huge = byName(ks, "gemm_128x128");
+  EXPECT_EQ(huge.numRTasks, 16);
+  EXPECT_EQ(huge.threads(), 256);
+  EXPECT_EQ(huge.regsEstimate, 128);
+  EXPECT_EQ(huge.params.at("register_budget"), 128);
+  // Two buffers of A [8][128 + 4] and B [8][128 + 4].
+  EXPECT_EQ(huge.sharedBytes, 4 * 2 * 8 * (132 + 132));
+  EXPECT_EQ(huge.cudaLibraries, std::vector<std::string>{"gemm_mainloop.cuh"});
+
   const RKernel& big = byName(ks, "gemm_64x64");
   EXPECT_EQ(big.numRTasks, 64);  // 8 x 8 tiles
   EXPECT_EQ(big.threads(), 256);
-  EXPECT_EQ(big.sharedBytes, 4 * 16 * (64 + 64));
-  EXPECT_EQ(big.syncCount, 2 * 32);  // 512 / 16 K-steps, two barriers each
+  EXPECT_EQ(big.regsEstimate, 64);
+  EXPECT_EQ(big.sharedBytes, 4 * 2 * 8 * (68 + 68));
+  EXPECT_EQ(big.syncCount, 512 / 8 + 1);  // one barrier per K step and one before the first
   EXPECT_DOUBLE_EQ(big.flops, 2.0 * 512 * 512 * 512);
   // A read once per tile column (8), B once per tile row (8), Y written once.
   EXPECT_DOUBLE_EQ(big.bytes, 4.0 * (8 + 8 + 1) * 512 * 512);
@@ -106,11 +119,12 @@ TEST(GemmKernels, HandWorkedFiguresAndTheTileTradeOff) {
   const RKernel& small = byName(ks, "gemm_32x32");
   EXPECT_EQ(small.numRTasks, 256);
   EXPECT_EQ(small.threads(), 64);
-  EXPECT_EQ(small.sharedBytes, 4 * 16 * 64);
+  EXPECT_EQ(small.sharedBytes, 4 * 2 * 8 * (36 + 36));
   EXPECT_DOUBLE_EQ(small.bytes, 4.0 * (16 + 16 + 1) * 512 * 512);
   // The trade-off the policies choose on: fewer, more efficient rTasks vs more parallelism.
   EXPECT_LT(big.numRTasks, small.numRTasks);
   EXPECT_LT(big.bytes, small.bytes);
+  EXPECT_LT(huge.bytes, big.bytes);
 
   const RKernel& wide = byName(ks, "gemm_16x64");
   EXPECT_EQ(wide.numRTasks, 32 * 8);
@@ -120,7 +134,7 @@ TEST(GemmKernels, HandWorkedFiguresAndTheTileTradeOff) {
   const RKernel& split = byName(ks, "gemm_32x32_splitk2");
   EXPECT_EQ(split.family, "gemm_splitk");
   EXPECT_EQ(split.numRTasks, 512);
-  EXPECT_EQ(split.syncCount, 2 * 16);
+  EXPECT_EQ(split.syncCount, 256 / 8 + 1);
   EXPECT_TRUE(split.zeroOutputsFirst);
   EXPECT_EQ(split.params.at("split_k"), 2);
 }
@@ -132,8 +146,10 @@ TEST(GemmKernels, SyncCountRoundsKUp) {
   t.add("B", {20, 10}, rng);
   t.finish("MatMul");
   const std::vector<RKernel> ks = gemmKernels(t.graph(), t.node);
-  ASSERT_EQ(ks.size(), 3u);  // K = 20: too shallow to split
-  for (const RKernel& k : ks) EXPECT_EQ(k.syncCount, 4) << k.name;
+  ASSERT_EQ(ks.size(), 5u);  // K = 20: too shallow to split; M = 10 adds the GEMV
+  for (const RKernel& k : ks)
+    if (k.family == "gemm") EXPECT_EQ(k.syncCount, 3 + 1) << k.name;  // 20 -> 24: 3 K steps
+  EXPECT_EQ(byName(ks, "gemv_nmajor").syncCount, 0);
   EXPECT_EQ(byName(ks, "gemm_64x64").numRTasks, 1);
 }
 
@@ -163,18 +179,21 @@ TEST(GemmKernels, CudaSourcesCompileWithNvcc) {
   if (!std::filesystem::exists(testutil::kNvcc)) GTEST_SKIP() << "nvcc not found at " << testutil::kNvcc;
   std::mt19937 rng(5);
   std::string cu;
+  std::set<std::string> libraries;  // the .cuh bodies the sources instantiate
   size_t count = 0;
   auto addAll = [&](OneNode& t, const std::vector<RKernel>& ks, const std::string& tag) {
     const int inputs = static_cast<int>(t.inputs.size());
     for (RKernel k : ks) {
       // Nodes of separate graphs share ids: make the names unique in this file.
       const std::string fresh = tag + "_" + k.cudaFunction;
-      const size_t at = k.cudaSource.find(k.cudaFunction);
-      ASSERT_NE(at, std::string::npos);
-      k.cudaSource.replace(at, k.cudaFunction.size(), fresh);
+      // Every occurrence: the function and what is named after it (a conv's geometry).
+      ASSERT_NE(k.cudaSource.find(k.cudaFunction), std::string::npos);
+      for (size_t at = 0; (at = k.cudaSource.find(k.cudaFunction, at)) != std::string::npos; at += fresh.size())
+        k.cudaSource.replace(at, k.cudaFunction.size(), fresh);
       k.cudaFunction = fresh;
       EXPECT_EQ(k.cudaSource.find("blockIdx"), std::string::npos) << k.name;
       cu += k.cudaSource + testutil::cudaWrapper(k, inputs);
+      for (const std::string& lib : k.cudaLibraries) libraries.insert(lib);
       ++count;
     }
   };
@@ -220,7 +239,9 @@ TEST(GemmKernels, CudaSourcesCompileWithNvcc) {
   ASSERT_GE(count, 14u);
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("rammer_gemm_nvcc_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  { std::ofstream(dir / "kernels.cu") << cu; }
+  std::string head = "#define RAMMER_TARGET_CUDA 1\n";
+  for (const std::string& lib : libraries) head += std::string(cudaLibrary(lib));
+  { std::ofstream(dir / "kernels.cu") << head << cu; }
   const std::string cmd = std::string(testutil::kNvcc) + " -arch=sm_90 -c " + (dir / "kernels.cu").string() + " -o " +
                           (dir / "kernels.o").string() + " > " + (dir / "log.txt").string() + " 2>&1";
   const int rc = std::system(cmd.c_str());

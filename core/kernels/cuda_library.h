@@ -1,0 +1,27 @@
+#pragma once
+// The fixed-algorithm rKernel bodies written as real CUDA (core/kernels/
+// cuda/*.cuh: templates over the shapes), compiled into rammer as text. An
+// rKernel names the files its source needs (RKernel::cudaLibraries); code
+// generation writes each one once, after the target's prelude, into the
+// program (CUDA, HIP and the host target alike), so a generator only emits
+// a short instantiation and the constants still fold.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rammer::kernels {
+
+struct CudaLibraryFile {
+  const char* name;  // "gemm_mainloop.cuh"
+  const char* text;
+};
+
+const std::vector<CudaLibraryFile>& cudaLibraryFiles();
+
+// The text of one file by name; empty when unknown.
+std::string_view cudaLibrary(std::string_view name);
+
+inline constexpr const char* kGemmMainloop = "gemm_mainloop.cuh";
+inline constexpr const char* kGemv = "gemv.cuh";
+
+}  // namespace rammer::kernels
