@@ -2,10 +2,6 @@
 
 namespace rammer::codegen {
 
-std::string_view hostSource(std::string_view name) {
-  for (const HostSourceFile& f : hostSourceFiles())
-    if (name == f.name) return f.text;
-  return {};
-}
+std::string_view hostSource(std::string_view name) { return ir::findTextFile(hostSourceFiles(), name); }
 
 }  // namespace rammer::codegen

@@ -4,18 +4,14 @@
 // and the ABI between kernels, runtime and harness) and
 // rammer_host_runtime.cpp (workers, vEU and CUDA-thread fibers, barriers,
 // deadlock detection). Generated host programs and host exports carry them.
-#include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/ir/text_file.h"
+
 namespace rammer::codegen {
 
-struct HostSourceFile {
-  const char* name;  // "rammer_host.h"
-  const char* text;
-};
-
-const std::vector<HostSourceFile>& hostSourceFiles();
+const std::vector<ir::TextFile>& hostSourceFiles();
 
 // The text of one of them by name; empty when unknown.
 std::string_view hostSource(std::string_view name);

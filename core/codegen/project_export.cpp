@@ -237,7 +237,7 @@ ir::Result<ExportSummary> writeProject(const fs::path& dir, const GeneratedProgr
   w.text("kernels." + ext, kernelsFileSource(program));
   w.text("main." + ext, harnessSource(target));
   if (target == Target::Host)
-    for (const HostSourceFile& f : hostSourceFiles()) w.text(f.name, f.text);
+    for (const ir::TextFile& f : hostSourceFiles()) w.text(std::string(f.name), std::string(f.text));
   w.text("CMakeLists.txt", projectCMakeLists(target));
   w.text("README.txt",
          fmt::format("Rammer Studio export of {} (policy {}, planned for {}, {} code).\n\n"

@@ -1,16 +1,13 @@
 #pragma once
 // The JSON texts of resources/devices/*.json, compiled into the binary by
-// CMake (device_presets_data.cpp is generated) so no file lookup is needed.
-#include <string_view>
+// CMake (rammer_embed_texts writes device_presets_data.cpp) so no file
+// lookup is needed: one TextFile per preset, named by its id ("h100").
 #include <vector>
+
+#include "core/ir/text_file.h"
 
 namespace rammer::device {
 
-struct PresetText {
-  std::string_view id;
-  std::string_view json;
-};
-
-const std::vector<PresetText>& devicePresetTexts();
+const std::vector<ir::TextFile>& devicePresetTexts();
 
 }  // namespace rammer::device

@@ -103,7 +103,7 @@ std::string lower(std::string s) {
 
 std::vector<std::string> presetIds() {
   std::vector<std::string> ids;
-  for (const auto& p : devicePresetTexts()) ids.emplace_back(p.id);
+  for (const auto& p : devicePresetTexts()) ids.emplace_back(p.name);
   return ids;
 }
 
@@ -151,9 +151,9 @@ ir::Result<DeviceSpec> parseDeviceJson(const std::string& text, const std::strin
 ir::Result<DeviceSpec> presetDevice(const std::string& id) {
   const std::string want = lower(id);
   for (const auto& p : devicePresetTexts())
-    if (p.id == want) return parseDeviceJson(std::string(p.json), "preset " + std::string(p.id));
+    if (p.name == want) return parseDeviceJson(std::string(p.text), "preset " + std::string(p.name));
   std::string ids;
-  for (const auto& p : devicePresetTexts()) ids += (ids.empty() ? "" : ", ") + std::string(p.id);
+  for (const auto& p : devicePresetTexts()) ids += (ids.empty() ? "" : ", ") + std::string(p.name);
   return ir::makeError("unknown device '" + id + "'; presets: " + ids + " (or a path to a JSON file)");
 }
 

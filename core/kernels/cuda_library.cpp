@@ -2,10 +2,6 @@
 
 namespace rammer::kernels {
 
-std::string_view cudaLibrary(std::string_view name) {
-  for (const CudaLibraryFile& f : cudaLibraryFiles())
-    if (name == f.name) return f.text;
-  return {};
-}
+std::string_view cudaLibrary(std::string_view name) { return ir::findTextFile(cudaLibraryFiles(), name); }
 
 }  // namespace rammer::kernels

@@ -5,18 +5,14 @@
 // generation writes each one once, after the target's prelude, into the
 // program (CUDA, HIP and the host target alike), so a generator only emits
 // a short instantiation and the constants still fold.
-#include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/ir/text_file.h"
+
 namespace rammer::kernels {
 
-struct CudaLibraryFile {
-  const char* name;  // "gemm_mainloop.cuh"
-  const char* text;
-};
-
-const std::vector<CudaLibraryFile>& cudaLibraryFiles();
+const std::vector<ir::TextFile>& cudaLibraryFiles();
 
 // The text of one file by name; empty when unknown.
 std::string_view cudaLibrary(std::string_view name);

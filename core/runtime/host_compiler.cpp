@@ -166,7 +166,7 @@ ir::Result<HostBuild> buildHostProgram(const codegen::GeneratedProgram& program,
   common.add(b.compiler);
   for (const std::string& f : flags) common.add(f);
   common.add(harness);
-  for (const codegen::HostSourceFile& f : codegen::hostSourceFiles()) common.add(f.name).add(f.text);
+  for (const ir::TextFile& f : codegen::hostSourceFiles()) common.add(f.name).add(f.text);
   const fs::path commonDir = cache / ("common-" + common.hex());
 
   const std::string kernels = codegen::kernelsFileSource(program);
@@ -197,7 +197,7 @@ ir::Result<HostBuild> buildHostProgram(const codegen::GeneratedProgram& program,
   const fs::path runtimeObject = commonDir / "rammer_host_runtime.o", harnessObject = commonDir / "main.o";
   if (!fs::exists(runtimeObject, ec) || !fs::exists(harnessObject, ec)) {
     if (o.status) o.status("compiling the host runtime and harness (once per cache)...");
-    for (const codegen::HostSourceFile& f : codegen::hostSourceFiles())
+    for (const ir::TextFile& f : codegen::hostSourceFiles())
       if (!writeFile(commonDir / f.name, f.text)) return ir::makeError("cannot write " + (commonDir / f.name).string());
     if (!writeFile(commonDir / "main.cpp", harness)) return ir::makeError("cannot write " + (commonDir / "main.cpp").string());
     if (!fs::exists(runtimeObject, ec))

@@ -28,8 +28,8 @@ void checkConv(const ir::Shape& x, const ir::Shape& w, bool bias, ir::Attributes
   testutil::checkAllCandidates(t, convKernels, 2);
 }
 
-const std::vector<std::string> kIgemm = {"conv_igemm_128x128", "conv_igemm_64x64", "conv_igemm_32x32"};
-const std::vector<std::string> kAll = {"conv_depthwise", "conv_igemm_128x128", "conv_igemm_64x64", "conv_igemm_32x32"};
+const std::vector<std::string> kIgemm = {"conv_igemm_128x64", "conv_igemm_64x64", "conv_igemm_32x32"};
+const std::vector<std::string> kAll = {"conv_depthwise", "conv_igemm_128x64", "conv_igemm_64x64", "conv_igemm_32x32"};
 
 TEST(ConvKernels, PlainAndPointwise) {
   checkConv({2, 3, 9, 10}, {5, 3, 3, 3}, true, {}, kIgemm);
@@ -98,9 +98,11 @@ TEST(ConvKernels, HandWorkedFigures) {
   t.finish("Conv", attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}}));
   const std::vector<RKernel> ks = convKernels(t.graph(), t.node);
   ASSERT_EQ(ks.size(), 3u);
-  EXPECT_EQ(ks[0].name, "conv_igemm_128x128");
+  EXPECT_EQ(ks[0].name, "conv_igemm_128x64");
+  EXPECT_EQ(ks[0].regsEstimate, 128);
   const RKernel& big = ks[1];
   EXPECT_EQ(big.name, "conv_igemm_64x64");
+  EXPECT_EQ(big.regsEstimate, 128);  // convolutions are offered at 128 registers
   EXPECT_EQ(big.numRTasks, 1);
   EXPECT_EQ(big.syncCount, 144 / 8 + 1);
   EXPECT_EQ(big.sharedBytes, 4 * 2 * 8 * (68 + 68));  // weights K-major, im2col columns N-major

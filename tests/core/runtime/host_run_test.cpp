@@ -121,7 +121,8 @@ TEST(HostRun, HundredsOfVeusShareOneWorker) {
   const Planned p = plannedSample("inception_block");
   int veus = 0;
   for (const auto& prog : p.plan.programs) veus = std::max(veus, prog.program.numVEUs());
-  ASSERT_GE(veus, 400) << "the H100 plan should use most of its 528 vEUs";
+  // Its convolutions run at 128 registers: 2 vEUs per SM, 264 on an H100.
+  ASSERT_GE(veus, 250) << "the H100 plan should use most of its 264 vEUs";
   auto want = exec::runReference(p.graph, p.inputs);
   ASSERT_TRUE(want.ok()) << want.errorText();
   HostExecutionOptions o = hostTestOptions();

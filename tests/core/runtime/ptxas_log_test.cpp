@@ -49,5 +49,41 @@ TEST(PtxasLog, IgnoresTextItDoesNotKnow) {
   EXPECT_EQ(r.at("k").registers, 8);
 }
 
+// NVRTC 13's report of a persistent kernel and its non-inlined rKernel
+// wrappers: their frames follow the entry, under mangled names.
+const char* kCallees = R"(ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'rammer_p0' for 'sm_90'
+ptxas info    : Function properties for rammer_p0
+ptxas         .     456 bytes stack frame, 80 bytes spill stores, 168 bytes spill loads
+ptxas info    : Used 64 registers, used 1 barriers, 456 bytes cumulative stack size
+ptxas info    : Compile time = 3008.967 ms
+ptxas info    : Function properties for _ZN34_INTERNAL_00000000_4_k_cu_800d840a10rammer_fn0EiiPfPKS0_PKi
+ptxas         .     0 bytes stack frame, 20 bytes spill stores, 28 bytes spill loads
+ptxas info    : Function properties for _ZN34_INTERNAL_00000000_4_k_cu_800d840a11rammer_fn13EiiPfPKS0_PKi
+ptxas         .     8 bytes stack frame, 360 bytes spill stores, 400 bytes spill loads
+)";
+
+TEST(PtxasLog, DeviceFunctionFramesAreReadUnderTheirOwnNames) {
+  auto f = parsePtxasFunctions(kCallees);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f.at("rammer_fn0").spillStoreBytes, 20);
+  EXPECT_EQ(f.at("rammer_fn0").spillLoadBytes, 28);
+  EXPECT_EQ(f.at("rammer_fn13").stackBytes, 8);
+  EXPECT_EQ(f.at("rammer_fn13").spillStoreBytes, 360);
+  EXPECT_EQ(f.at("rammer_fn13").spillLoadBytes, 400);
+  // The entry keeps its own frame only; the first log's helper is a function too.
+  EXPECT_EQ(parsePtxasLog(kCallees).at("rammer_p0").spillStoreBytes, 80);
+  auto g = parsePtxasFunctions(kLog);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g.at("helper").stackBytes, 64);
+}
+
+TEST(PtxasLog, FunctionBaseNamesFromManglings) {
+  EXPECT_EQ(functionBaseName("_ZN34_INTERNAL_00000000_4_k_cu_800d840a10rammer_fn0EiiPfPKS0_PKi"), "rammer_fn0");
+  EXPECT_EQ(functionBaseName("_Z6helperPf"), "helper");
+  EXPECT_EQ(functionBaseName("rammer_p3"), "rammer_p3");
+  EXPECT_EQ(functionBaseName("_Z999x"), "_Z999x");  // a length past the end: left as it is
+}
+
 }  // namespace
 }  // namespace rammer::runtime

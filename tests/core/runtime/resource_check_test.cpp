@@ -40,6 +40,25 @@ TEST(ResourceCheck, AProgramThatFitsUpdatesTheRegisterEstimates) {
   EXPECT_EQ(s.plan.ops[2].kernel.regsEstimate, 16);
 }
 
+TEST(ResourceCheck, TheRKernelFunctionsSpillsBelongToTheLaunchThatCallsThem) {
+  Launch0 s(132, 256, 32, 0);
+  s.usage["hand_program0"].spillStoreBytes = 8;
+  s.program.launches[0].functions = {"rammer_fn0", "rammer_fn1", "rammer_fn9"};
+  std::map<std::string, KernelResourceUsage> functions;
+  functions["rammer_fn0"] = KernelResourceUsage{0, 0, 16, 20, 28, 0};
+  functions["rammer_fn1"] = KernelResourceUsage{0, 0, 0, 4, 4, 0};
+  functions["rammer_fn2"] = KernelResourceUsage{0, 0, 0, 500, 500, 0};  // called by no launch
+  auto r = applyCompiledResources(s.plan, s.program, s.usage, functions);
+  ASSERT_TRUE(r.ok()) << r.errorText();
+  const ProgramResources& p0 = (*r)[0];
+  ASSERT_EQ(p0.functions.size(), 2u);  // rammer_fn9 was inlined or not reported
+  EXPECT_EQ(p0.functionSpillStoreBytes, 24);
+  EXPECT_EQ(p0.functionSpillLoadBytes, 32);
+  EXPECT_EQ(p0.spillStoreBytes(), 32);
+  EXPECT_NE(p0.summary.find("32 B spilled (24 in rKernel functions)"), std::string::npos) << p0.summary;
+  EXPECT_EQ((*r)[1].spillStoreBytes(), 0);
+}
+
 TEST(ResourceCheck, TooManyRegistersForTheGridIsRefused) {
   // 40 regs -> 1280 per warp -> 12 warps per register file x 4 = 48 -> 6
   // blocks of 8 warps: 6 x 132 = 792 < 1056.
