@@ -96,7 +96,8 @@ __device__ __forceinline__ float* rammer_ptr(float* const* buffers, int index) {
 // CUDA and HIP: the block's threads run the kernel text themselves, so an
 // rTask call is just the call (the host prelude fans it out instead).
 constexpr const char* kGpuProtocol = R"(
-extern __shared__ float rammer_smem[];
+// 16-byte aligned: the GEMM mainloop reads its fragments with 16-byte loads.
+extern __shared__ __attribute__((aligned(16))) float rammer_smem[];
 
 #define RAMMER_BLOCK_THREADS(syncs, call) call
 
