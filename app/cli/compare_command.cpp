@@ -156,6 +156,7 @@ Command addCompareCommand(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--batch", opts->plan.batch, "Bind symbolic batch dims to N (default 1)")->check(CLI::PositiveNumber);
   addFuseAttentionFlag(cmd, opts->plan.attention);
+  addFuseEpiloguesFlag(cmd, opts->plan.fuseEpilogues);
   cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");
   return {cmd, [opts, &global] { return runCompare(*opts, global); }};
 }

@@ -16,6 +16,7 @@ void addPlanOptions(CLI::App* cmd, PlanOptions& o) {
   cmd->add_option("--schedule", o.scheduleFile, "Schedule edits (JSON, see docs/SCHEDULE_EDITS.md)");
   cmd->add_option("--batch", o.batch, "Bind symbolic batch dims to N (default 1)")->check(CLI::PositiveNumber);
   addFuseAttentionFlag(cmd, o.attention);
+  addFuseEpiloguesFlag(cmd, o.fuseEpilogues);
   addIosOptions(cmd, o.ios);
   addGraphTurboOptions(cmd, o.graphturbo);
 }
@@ -29,6 +30,12 @@ void addFuseAttentionFlag(CLI::App* cmd, pipeline::AttentionFusion& mode) {
           "or auto (default: plan both ways, keep the one predicted faster); give a value as --fuse-attention=off")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->each([&mode](const std::string& v) { mode = kModes.at(v); });
+}
+
+void addFuseEpiloguesFlag(CLI::App* cmd, bool& on) {
+  cmd->add_flag("--fuse-epilogues", on,
+                "Element-wise operators (bias, activation, residual add) into the epilogue of the Conv, Gemm or MatMul "
+                "they read: FusedConv/FusedGemm/FusedMatMul, one tensor less written and read (off by default)");
 }
 
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
@@ -67,6 +74,7 @@ pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& o
   p.scheduleEditsFile = o.scheduleFile;
   p.costModel = o.costModel;
   p.attention = o.attention;
+  p.fuseEpilogues = o.fuseEpilogues;
   return p;
 }
 

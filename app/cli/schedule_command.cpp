@@ -1,6 +1,6 @@
 // rammer schedule MODEL [--policy P] [--device D] [--schedule EDITS.json]
 //                 [--batch N] [--json] [--trace OUT.json] [--decisions]
-//                 [--max-rows N] [--profile-db FILE] [--redundant-barriers]
+//                 [--max-rows N] [--profile-db FILE] [--redundant-barriers] [--compile]
 // (alias: rammer simulate.) Plans the model and predicts its run with the
 // analytic cost model (or, with --profile-db, with the measured rTask times
 // `rammer profile` recorded, falling back to the analytic model per rKernel): the rPrograms (vEUs per SM and in total, why each
@@ -9,6 +9,12 @@
 // timeline as Chrome trace JSON (Perfetto, chrome://tracing);
 // --redundant-barriers lists the barriers the plan would stay valid without
 // (each alone: deleting two redundant ones together may break something).
+//
+// --compile compiles the plan's CUDA with NVRTC for the device's
+// architecture (no GPU needed) and reports what ptxas gave each program:
+// registers, stack and spills (its rKernel functions' included), blocks per
+// SM; the rKernels then show the compiled registers, and a program whose
+// vEUs the compiled kernel cannot keep co-resident is refused.
 //
 // --json keys: model, policy, device, device_name, cost_model,
 // schedule_seconds, predicted_latency_us, sm_efficiency (0..1), veus and
@@ -21,13 +27,18 @@
 // kernels[] per operator {op, type, view, kernel (null for views), family,
 // rule, rtasks, threads, shared_bytes, flops, bytes, l2_bytes, program}, and with
 // --decisions decisions[], with --trace the trace file, with
-// --redundant-barriers redundant_barriers[] {program, veu, order, guards}.
+// --redundant-barriers redundant_barriers[] {program, veu, order, guards},
+// with --compile compiled {arch, nvrtc, programs[] {program, kernel,
+// registers, stack_bytes, spill_bytes, function_spill_bytes,
+// blocks_per_sm, co_resident, limited_by}} and kernels[].registers (the
+// compiled count of the program the operator runs in).
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <variant>
 
 #include "app/cli/commands.h"
@@ -36,6 +47,7 @@
 #include "app/cli/plan_loading.h"
 #include "app/cli/trace_file.h"
 #include "core/ops/model_summary.h"
+#include "core/runtime/offline_compile.h"
 #include "core/schedule/barrier_removal.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/profile_db.h"
@@ -55,7 +67,25 @@ struct ScheduleOptions {
   size_t maxRows = 40;
   std::string profileDb;  // measured rTask times (rammer profile); empty: analytic only
   bool redundantBarriers = false;
+  bool compile = false;  // NVRTC's registers and spills per program
 };
+
+// The plan as NVRTC compiled it: per program what ptxas reported, and the
+// plan's rKernels with the compiled registers.
+struct CompiledPlan {
+  runtime::OfflineCompile result;
+  schedule::Plan plan;
+};
+
+CompiledPlan compilePlan(const schedule::Plan& plan, const ir::Graph& graph) {
+  auto nvrtc = runtime::NvrtcCompiler::load();
+  if (!nvrtc) throwDiagnostics(nvrtc.errors(), "--compile needs NVRTC (the CUDA toolkit's libnvrtc)");
+  CompiledPlan c{{}, plan};
+  auto r = runtime::compileOffline(c.plan, graph, **nvrtc);
+  if (!r) throwDiagnostics(r.errors(), "compiling the plan with NVRTC");
+  c.result = std::move(r).value();
+  return c;
+}
 
 struct RedundantBarrier {
   int program = 0;
@@ -86,7 +116,7 @@ std::vector<RedundantBarrier> findRedundantBarriers(const schedule::Plan& plan, 
 }
 
 Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
-            const std::vector<RedundantBarrier>& redundant) {
+            const std::vector<RedundantBarrier>& redundant, const CompiledPlan* compiled) {
   const schedule::Plan& plan = *pm.plan;
   const sim::PlanFigures s = sim::figuresOf(plan, &trace);
   const std::vector<int> programOf = sim::programOfOps(plan);
@@ -144,11 +174,29 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
       e["bytes"] = op.kernel.bytes;
       e["l2_bytes"] = op.kernel.l2Bytes;
       e["program"] = programOf[i];
+      if (compiled) e["registers"] = compiled->plan.ops[i].kernel.regsEstimate;
     }
     j["kernels"].push_back(std::move(e));
   }
   if (o.decisions) j["decisions"] = plan.decisions;
   if (!o.traceFile.empty()) j["trace"] = o.traceFile;
+  if (compiled) {
+    Json c;
+    c["arch"] = compiled->result.arch;
+    c["nvrtc"] = compiled->result.nvrtcVersion;
+    c["programs"] = Json::array();
+    for (const runtime::ProgramResources& r : compiled->result.programs)
+      c["programs"].push_back({{"program", r.program},
+                               {"kernel", r.kernel},
+                               {"registers", r.usage.registers},
+                               {"stack_bytes", r.usage.stackBytes},
+                               {"spill_bytes", r.spillStoreBytes()},
+                               {"function_spill_bytes", r.functionSpillStoreBytes},
+                               {"blocks_per_sm", r.occupancy.blocksPerSM},
+                               {"co_resident", r.coResident},
+                               {"limited_by", device::limitName(r.occupancy.limitedBy)}});
+    j["compiled"] = std::move(c);
+  }
   if (o.redundantBarriers) {
     j["redundant_barriers"] = Json::array();
     for (const auto& r : redundant)
@@ -183,7 +231,7 @@ void printMore(size_t shown, size_t total) {
 }
 
 void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
-               const std::vector<RedundantBarrier>& redundant) {
+               const std::vector<RedundantBarrier>& redundant, const CompiledPlan* compiled) {
   const schedule::Plan& plan = *pm.plan;
   const sim::PlanFigures s = sim::figuresOf(plan, &trace);
   const size_t rows = o.maxRows == 0 ? SIZE_MAX : o.maxRows;
@@ -247,6 +295,13 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
                  redundant[i].at.order, redundant[i].guards);
     printMore(nr, redundant.size());
   }
+  if (compiled) {
+    fmt::print("compiled   NVRTC {} for {}: what ptxas gave each program\n", compiled->result.nvrtcVersion,
+               compiled->result.arch);
+    const size_t nc = std::min(rows, compiled->result.programs.size());
+    for (size_t i = 0; i < nc; ++i) fmt::print("  {}\n", compiled->result.programs[i].summary);
+    printMore(nc, compiled->result.programs.size());
+  }
   if (!o.traceFile.empty())
     fmt::print("trace      {} ({} rTask and {} barrier events)\n", o.traceFile, trace.tasks.size(),
                trace.barriers.size());
@@ -281,8 +336,14 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
     progress.status("judging barriers...");
     redundant = findRedundantBarriers(*pm.plan, graph);
   }
-  if (o.json) fmt::print("{}\n", toJson(o, pm, trace, *model, redundant).dump(2));
-  else printText(o, pm, trace, *model, redundant);
+  std::optional<CompiledPlan> compiled;
+  if (o.compile) {
+    progress.status("compiling with NVRTC...");
+    compiled = compilePlan(*pm.plan, graph);
+  }
+  const CompiledPlan* c = compiled ? &*compiled : nullptr;
+  if (o.json) fmt::print("{}\n", toJson(o, pm, trace, *model, redundant, c).dump(2));
+  else printText(o, pm, trace, *model, redundant, c);
   return 0;
 }
 
@@ -298,6 +359,9 @@ Command addScheduleCommand(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");
   cmd->add_option("--trace", opts->traceFile, "Write the predicted timeline as Chrome trace JSON (Perfetto)");
   cmd->add_flag("--decisions", opts->decisions, "List the policy's decisions, one per line");
+  cmd->add_flag("--compile", opts->compile,
+                "Compile the plan's CUDA with NVRTC for the device (no GPU needed): each program's registers, stack "
+                "and spills as ptxas reports them; refuses a program the compiled kernel cannot keep co-resident");
   cmd->add_option("--profile-db", opts->profileDb,
                   "Plan and predict with the rTask times measured by `rammer profile` (JSON); the analytic model "
                   "covers rKernels it lacks");

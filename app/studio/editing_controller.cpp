@@ -95,6 +95,17 @@ void EditingController::createActions() {
           [this] { editor_->mergeBefore(selectedNode()); });
   connect(make(QStringLiteral("moveToVeu"), tr("Move Operator to &vEU…")), &QAction::triggered, this,
           &EditingController::moveSelected);
+  // The vDevice shape of the selected operator's program (issue #27 item 2).
+  for (const int shape : {0, 1, 2, 4}) {
+    const QString name = QStringLiteral("shape%1").arg(shape);
+    QAction* a = make(name, shape == 0 ? tr("Shape Chosen by the &Policy")
+                                       : tr("&%1 vEU%2 per SM (up to %3 registers)")
+                                             .arg(shape)
+                                             .arg(shape == 1 ? QString() : QStringLiteral("s"))
+                                             .arg(shape == 1 ? 255 : 256 / shape));
+    a->setCheckable(true);
+    connect(a, &QAction::triggered, this, [this, shape] { editor_->pinShape(selectedNode(), shape); });
+  }
   connect(make(QStringLiteral("loadEdits"), tr("&Load Schedule Edits…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)),
           &QAction::triggered, this, &EditingController::loadEdits);
   connect(make(QStringLiteral("saveEdits"), tr("&Save Schedule Edits…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)),
@@ -109,6 +120,9 @@ void EditingController::createActions() {
   menu->addAction(action(QStringLiteral("cutBefore")));
   menu->addAction(action(QStringLiteral("mergeBefore")));
   menu->addAction(action(QStringLiteral("moveToVeu")));
+  QMenu* shapes = menu->addMenu(tr("v&Device Shape"));
+  shapes->setObjectName(QStringLiteral("shapeMenu"));
+  for (const char* name : {"shape0", "shape1", "shape2", "shape4"}) shapes->addAction(action(QLatin1String(name)));
   menu->addSeparator();
   menu->addAction(action(QStringLiteral("loadEdits")));
   menu->addAction(action(QStringLiteral("saveEdits")));
@@ -174,7 +188,15 @@ void EditingController::updateActions() {
   const bool plan = s->plan() != nullptr;
   const bool op = plan && selected_ >= 0 && static_cast<size_t>(selected_) < s->plan()->ops.size() &&
                   !s->plan()->ops[static_cast<size_t>(selected_)].isView;
-  for (const char* name : {"cutBefore", "mergeBefore", "moveToVeu"}) action(QLatin1String(name))->setEnabled(op);
+  for (const char* name : {"cutBefore", "mergeBefore", "moveToVeu", "shape0", "shape1", "shape2", "shape4"})
+    action(QLatin1String(name))->setEnabled(op);
+  // The checked shape: the operator's pin, else "chosen by the policy".
+  int pinned = 0;
+  if (op) {
+    const auto& shapes = s->constraints().shapeFor;
+    if (auto it = shapes.find(s->plan()->ops[static_cast<size_t>(selected_)].name); it != shapes.end()) pinned = it->second;
+  }
+  for (const int shape : {0, 1, 2, 4}) action(QStringLiteral("shape%1").arg(shape))->setChecked(op && shape == pinned);
   action(QStringLiteral("loadEdits"))->setEnabled(plan);
   action(QStringLiteral("saveEdits"))->setEnabled(plan);
   action(QStringLiteral("compare"))->setEnabled(s->graph() != nullptr);

@@ -42,8 +42,9 @@ class EditingController : public QObject {
   viz::KernelsView* kernelsView() const { return kernels_; }
   viz::CompareView* compareView() const { return compare_; }
   QWidget* compareWindow() const { return compareWindow_; }
-  // "undo", "redo", "cutBefore", "mergeBefore", "moveToVeu", "loadEdits",
-  // "saveEdits", "compare".
+  // "undo", "redo", "cutBefore", "mergeBefore", "moveToVeu", "shape0" (the
+  // policy's vDevice shape), "shape1", "shape2", "shape4" (pinned vEUs per
+  // SM), "loadEdits", "saveEdits", "compare".
   QAction* action(const QString& name) const { return actions_.value(name); }
 
   // The operator the edit actions apply to (Plan::ops index; -1: none).

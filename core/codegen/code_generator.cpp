@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <compare>
 #include <limits>
 #include <map>
 #include <set>
@@ -80,13 +81,28 @@ struct ProgramTable {
 };
 
 // An ordinary kernel (RammerBase): rtask = blockIdx.x, no barriers. One
-// kernel serves every operator of its function group; the launch index picks
-// the operator's argument list, so a plan with thousands of operators
-// compiles a handful of kernels (ptxas time grows with kernel entries).
-std::string ordinaryKernel(const std::string& name, int32_t fn, int threads, int32_t tableBuffer, int64_t launchArgs,
-                           int64_t launchTiming, bool inst) {
-  std::string s = fmt::format("// RammerBase: function group {}, {} threads, one launch per operator\n", fn, threads);
-  s += fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}{} {{\n", threads, name, kSignature);
+// kernel serves every operator of its function group and shape; the launch
+// index picks the operator's argument list, so a plan with thousands of
+// operators compiles a handful of kernels (ptxas time grows with kernel
+// entries).
+struct OrdinaryShape {
+  int32_t fn = 0;
+  int threads = 0;
+  int blocksPerSM = 0;  // CUDA's minimum resident blocks: the program's vEUs per SM
+  auto operator<=>(const OrdinaryShape&) const = default;
+};
+
+std::string ordinaryKernel(const CodegenOptions& options, const std::string& name, const OrdinaryShape& k,
+                           int32_t tableBuffer, int64_t launchArgs, int64_t launchTiming) {
+  const bool inst = options.instrument;
+  const int32_t fn = k.fn;
+  std::string s = fmt::format("// RammerBase: function group {}, {} threads, one launch per operator\n", fn, k.threads);
+  // As for a persistent kernel: the register budget of the planned shape
+  // (without it ptxas may pick fewer registers and spill in the rKernel).
+  const std::string bounds = options.target != Target::Hip && k.blocksPerSM > 0
+                                 ? fmt::format("__launch_bounds__({}, {})", k.threads, k.blocksPerSM)
+                                 : fmt::format("__launch_bounds__({})", k.threads);
+  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", bounds, name, kSignature);
   s += "  (void)steps; (void)epoch; (void)timing;\n";
   s += fmt::format("  const int* const table = rammer_table(buffers, {});\n", tableBuffer);
   s += "  const int tid = threadIdx.x;\n";
@@ -190,7 +206,7 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
   // Launches, and the instruction tables of the persistent ones.
   std::vector<ProgramTable> tables(plan.programs.size());
   std::vector<int32_t> launchArgs, launchTiming;  // per launch (ordinary kernels read them)
-  std::map<std::pair<int32_t, int>, std::string> ordinaryKernels;  // (group, threads) -> name
+  std::map<OrdinaryShape, std::string> ordinaryKernels;
   for (size_t p = 0; p < plan.programs.size(); ++p) {
     const schedule::ProgramInfo& info = plan.programs[p];
     const ProgramShape shape = shapeOf(plan, info.program);
@@ -233,7 +249,10 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
         l.timedTasks.push_back(TimedTask{schedule::RTask{op, r}, at.veu, at.order});
       }
       const int32_t fn = groups.groupOfOp[static_cast<size_t>(op)];
-      l.kernel = ordinaryKernels.try_emplace({fn, l.blockThreads}, fmt::format("rammer_base_f{}_t{}", fn, l.blockThreads))
+      const OrdinaryShape k{fn, l.blockThreads, std::max(1, l.veusPerSM)};
+      l.kernel = ordinaryKernels
+                     .try_emplace(k, k.blocksPerSM > 1 ? fmt::format("rammer_base_f{}_t{}_b{}", fn, k.threads, k.blocksPerSM)
+                                                       : fmt::format("rammer_base_f{}_t{}", fn, k.threads))
                      .first->second;
       launchArg = argOffset[static_cast<size_t>(op)];
       l.argsOffset = launchArg;
@@ -319,7 +338,7 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
   for (size_t p = 0; p < plan.programs.size(); ++p)
     if (out.launches[p].persistent) src += persistentKernel(options, out.launches[p], tables[p], out.tableBuffer);
   for (const auto& [key, name] : ordinaryKernels)
-    src += ordinaryKernel(name, key.first, key.second, out.tableBuffer, launchArgsAt, launchTimingAt, options.instrument);
+    src += ordinaryKernel(options, name, key, out.tableBuffer, launchArgsAt, launchTimingAt);
   out.source = std::move(src);
   return out;
 }

@@ -127,6 +127,17 @@ ir::Result<DeviceSpec> parseDeviceJson(const std::string& text, const std::strin
       if (!kb.is_array()) throw std::runtime_error("'shared_carveouts_kb' must be an array of integers");
       for (const json& v : kb) d.sharedCarveoutsKB.push_back(integerField<int>(v, "shared_carveouts_kb"));
     }
+    if (j.contains("kernel_efficiency")) {
+      const json& ke = j.at("kernel_efficiency");
+      if (!ke.is_object() || !ke.contains("families") || !ke.at("families").is_object())
+        throw std::runtime_error("'kernel_efficiency' must be {\"source\": text, \"families\": {family: number}}");
+      if (ke.contains("source")) d.kernelEfficiencySource = ke.at("source").get<std::string>();
+      for (const auto& [family, v] : ke.at("families").items()) {
+        if (!v.is_number() || !(v.get<double>() > 0) || v.get<double>() > 10)
+          throw std::runtime_error("kernel efficiency of '" + family + "' must be a number in (0, 10], not " + v.dump());
+        d.kernelEfficiency[family] = v.get<double>();
+      }
+    }
   } catch (const std::exception& e) {
     return ir::makeError(std::string("a field has the wrong type: ") + e.what(), {}, source);
   }
@@ -174,6 +185,8 @@ std::string deviceToJson(const DeviceSpec& d) {
   for (const auto& f : kInt64Fields) j[f.key] = d.*(f.member);
   for (const auto& f : kDoubleFields) j[f.key] = d.*(f.member);
   j["shared_carveouts_kb"] = d.sharedCarveoutsKB;
+  if (!d.kernelEfficiency.empty())
+    j["kernel_efficiency"] = {{"source", d.kernelEfficiencySource}, {"families", d.kernelEfficiency}};
   return j.dump(2);
 }
 

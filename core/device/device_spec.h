@@ -5,6 +5,7 @@
 // resources/devices and are compiled in; users can load their own file.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -61,7 +62,20 @@ struct DeviceSpec {
   double launchOverheadUs = 3;   // host launch + drain, per kernel
   double barrierLatencyUs = 0.7; // one global-memory release/acquire round trip
 
+  // What fraction of the roofline an rKernel family reaches on this GPU
+  // ("kernel_efficiency" in the JSON): an rTask takes its roofline time
+  // over this. Fitted from a lease's RammerBase traces
+  // (tests/bench/gpu/fit_efficiency.py) or estimated where nothing of the
+  // family's code has run on the GPU; `kernelEfficiencySource` says which.
+  // A family not listed runs at the roofline (1).
+  std::map<std::string, double> kernelEfficiency;
+  std::string kernelEfficiencySource;
+
   int maxWarpsPerSM() const { return maxThreadsPerSM / warpSize; }
+  double efficiencyOf(const std::string& family) const {
+    const auto it = kernelEfficiency.find(family);
+    return it == kernelEfficiency.end() ? 1.0 : it->second;
+  }
 };
 
 // Preset ids, in display order.

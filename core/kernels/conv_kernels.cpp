@@ -9,10 +9,12 @@
 #include <fmt/format.h>
 
 #include "core/kernels/cuda_library.h"
+#include "core/kernels/epilogue.h"
 #include "core/kernels/tile_gemm.h"
 #include "core/ops/nn/conv_geometry.h"
 #include "core/ops/math/gemm.h"
 #include "core/ops/op_context.h"
+#include "core/ops/op_registry.h"
 #include "core/ops/type_inference.h"
 
 namespace rammer::kernels {
@@ -26,6 +28,7 @@ struct ConvProblem {
   bool hasBias = false;
   int numInputs = 2;
   bool wideIndex = false;
+  Epilogue epilogue;  // FusedConv: applied where each output is stored
 
   int64_t kg() const { return cg * w.kernelSize(); }  // GEMM depth per group
 };
@@ -62,6 +65,7 @@ ConvProblem convProblem(const ir::Graph& g, const ir::Node& n) {
   const std::vector<int64_t> kernel(wt.begin() + 2, wt.end()), inSpatial(x.begin() + 2, x.end());
   p.w = ops::slidingWindow3(ctx, ops::readWindowAttrs(ctx, spatial, kernel), inSpatial);
   p.numInputs = static_cast<int>(n.inputs.size());
+  p.epilogue = Epilogue::of(g, n);
   if (n.input(2) != ir::kNone) {
     const ir::Shape b = knownShape(g, n, 2, "B");
     if (b.size() != 1 || b[0] != p.cout) fail("B " + ir::shapeToString(b) + " must be [" + std::to_string(p.cout) + "]");
@@ -133,10 +137,11 @@ MainloopParts igemmCuda(const ConvProblem& p, const TileGrid& grid, const std::s
   parts.operandB = fmt::format("RammerIm2colOperand<I, T::MapB::L, TK, {}> b(in0 + bb * {}, n0, kbeg, klen);", geom,
                                p.cg * p.w.inSize());
   const std::string bias = p.hasBias ? format(" + in2[bb * {MG} + m]", p) : "";
-  const std::string at = format("out0[(img * {COUT} + bb * {MG} + m) * {OS} + q]", p);
+  const std::string index = format("(img * {COUT} + bb * {MG} + m) * {OS} + q", p);
   parts.store = format("const I img = n / {OS}, q = n % {OS};\n    ", p) +
-                (grid.split == 1 ? at + " = v" + bias + ";"
-                                 : "atomicAdd(&" + at + ", v" + (bias.empty() ? "" : " + (ks == 0 ? 0.0f" + bias + " : 0.0f)") + ");");
+                (grid.split == 1 ? p.epilogue.cudaStore("v" + bias, index)
+                                 : "atomicAdd(&out0[" + index + "], v" +
+                                       (bias.empty() ? "" : " + (ks == 0 ? 0.0f" + bias + " : 0.0f)") + ");");
   return parts;
 }
 
@@ -198,13 +203,14 @@ void runIgemmTile(const ConvProblem& p, const TileGrid& grid, const GemmTile& ti
     const int64_t n = pos.n0 + j0, img = n / outSize, q = n % outSize;
     const int64_t run = std::min(pos.cols - j0, outSize - q);
     for (int64_t i = 0; i < pos.rows; ++i) {
-      float* y = buf.outputs[0] + (img * p.cout + g * p.mg + pos.m0 + i) * outSize + q;
+      const int64_t at = (img * p.cout + g * p.mg + pos.m0 + i) * outSize + q;
+      float* y = buf.outputs[0] + at;
       const float* t = tmp + i * pos.cols + j0;
       const float b = bias ? bias[i] : 0.0f;
       if (grid.split > 1) {
         for (int64_t j = 0; j < run; ++j) std::atomic_ref<float>(y[j]).fetch_add(t[j] + b);
       } else {
-        for (int64_t j = 0; j < run; ++j) y[j] = t[j] + b;
+        for (int64_t j = 0; j < run; ++j) y[j] = p.epilogue.apply(t[j] + b, buf, at + j);
       }
     }
     j0 += run;
@@ -226,7 +232,8 @@ RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile,
   k.syncCount = grid.syncCount(tile);
   k.flops = 2.0 * static_cast<double>(p.group) * static_cast<double>(grid.M) * static_cast<double>(grid.N) *
             static_cast<double>(grid.K);
-  k.bytes = tiledGemmBytes(grid, tile, 0.0);
+  k.flops += static_cast<double>(p.batch * p.cout * p.w.outSize()) * p.epilogue.flopsPerOutput();
+  k.bytes = tiledGemmBytes(grid, tile, p.epilogue.bytesPerOutput() / 4.0);
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
   const MainloopParts parts = igemmCuda(p, grid, k.cudaFunction);
@@ -279,7 +286,7 @@ void runDepthwiseTask(const ConvProblem& p, const DepthwiseShape& s, int64_t rta
           acc += wr[kw] * xr[o[2] * w.stride[2] - w.padBegin[2] + kw * w.dilation[2]];
       }
     }
-    y[q] = acc + bias;
+    y[q] = p.epilogue.apply(acc + bias, buf, nc * w.outSize() + q);
   }
 }
 
@@ -289,7 +296,8 @@ std::string depthwiseCuda(const ConvProblem& p, const DepthwiseShape& s, const s
   args.push_back(fmt::arg("NT", s.threads));
   args.push_back(fmt::arg("CHUNK", s.chunk));
   args.push_back(fmt::arg("CHUNKS", s.chunks));
-  args.push_back(fmt::arg("bias", p.hasBias ? " + in2[co]" : ""));
+  args.push_back(fmt::arg("store", p.epilogue.cudaStore(std::string("acc") + (p.hasBias ? " + in2[co]" : ""),
+                                                        fmt::format("nc * {} + q", p.w.outSize()))));
   const std::string body = fmt::vformat(R"(
   typedef {itype} I;
   constexpr int NT = {NT};
@@ -316,7 +324,7 @@ std::string depthwiseCuda(const ConvProblem& p, const DepthwiseShape& s, const s
           }}
         }}
       }}
-      out0[nc * {OS} + q] = acc{bias};
+      {store}
     }}
   }}
 }}
@@ -342,6 +350,8 @@ RKernel depthwiseKernel(const ConvProblem& p, ir::NodeId node) {
   // weights once per rTask, every output written once.
   k.bytes = 4.0 * (static_cast<double>(p.batch * p.cin * p.w.inSize()) * static_cast<double>(p.mg) +
                    static_cast<double>(k.numRTasks * p.w.kernelSize()) + outputs);
+  k.flops += outputs * p.epilogue.flopsPerOutput();
+  k.bytes += outputs * p.epilogue.bytesPerOutput();
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
   k.cudaSource = depthwiseCuda(p, s, k.cudaFunction);
   k.cpu = [p, s](int64_t rtask, const TaskBuffers& buf, float*) { runDepthwiseTask(p, s, rtask, buf); };
@@ -352,7 +362,8 @@ RKernel depthwiseKernel(const ConvProblem& p, ir::NodeId node) {
 
 std::vector<RKernel> convKernels(const ir::Graph& graph, ir::NodeId node) {
   const ir::Node& n = graph.node(node);
-  if (n.opType != "Conv" || (!n.domain.empty() && n.domain != "ai.onnx"))
+  const bool plain = n.opType == "Conv" && (n.domain.empty() || n.domain == "ai.onnx");
+  if (!plain && !(n.opType == "FusedConv" && n.domain == ops::kRammerDomain))
     fail("convKernels does not handle " + n.opType);
   const ConvProblem p = convProblem(graph, n);
   std::vector<RKernel> out;
@@ -369,7 +380,8 @@ std::vector<RKernel> convKernels(const ir::Graph& graph, ir::NodeId node) {
   // chunks of >= 128, so that every SM gets rTasks.
   const GemmTile splitTile{64, 64, 8, 4, 4, 128};
   const int64_t tiles = p.group * ceilDiv64(p.mg, splitTile.tm) * ceilDiv64(p.batch * p.w.outSize(), splitTile.tn);
-  if (const int64_t split = chooseSplitK(tiles, p.kg(), 128); split >= 2) {
+  // (Not with an epilogue: its chunks add partial sums into the output.)
+  if (const int64_t split = chooseSplitK(tiles, p.kg(), 128); split >= 2 && !p.epilogue.present()) {
     RKernel k = igemmKernel(p, node, splitTile, split);
     if (k.params.at("split_k") > 1) out.push_back(std::move(k));
   }

@@ -7,9 +7,11 @@
 #include <fmt/format.h>
 
 #include "core/kernels/cuda_library.h"
+#include "core/kernels/epilogue.h"
 #include "core/kernels/tile_gemm.h"
 #include "core/ops/math/gemm.h"
 #include "core/ops/op_context.h"
+#include "core/ops/op_registry.h"
 
 namespace rammer::kernels {
 
@@ -27,6 +29,7 @@ struct GemmProblem {
   int64_t sCm = 0, sCn = 0;  // C(m, n) = C[m*sCm + n*sCn] (0 where broadcast)
   int numInputs = 2;
   bool wideIndex = false;
+  Epilogue epilogue;  // FusedGemm / FusedMatMul: applied where each output is stored
 
   int64_t batches() const {
     int64_t b = 1;
@@ -189,7 +192,7 @@ MainloopParts cudaParts(const GemmProblem& p, const TileGrid& grid, const std::s
   std::string bias;
   if (p.hasC) bias = fmt::format("{} * in2[m * {} + n * {}]", tileCudaFloat(p.beta), p.sCm, p.sCn);
   if (grid.split == 1) {
-    parts.store = "out0[offY + m * N + n] = " + value + (bias.empty() ? "" : " + " + bias) + ";";
+    parts.store = p.epilogue.cudaStore(value + (bias.empty() ? "" : " + " + bias), "offY + m * N + n");
   } else {
     // Outputs start at zero; the first K chunk alone adds the bias.
     parts.store = "atomicAdd(&out0[offY + m * N + n], " + value +
@@ -232,6 +235,12 @@ void runTile(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, i
   }
   ops::sgemm(tA, tB, pos.rows, pos.cols, pos.kLen, p.alpha, A, lda, B, ldb, bias ? 1.0f : 0.0f, T, ldt);
   if (grid.split > 1) atomicAddTile(Y, p.N, T, ldt, pos.rows, pos.cols);
+  if (p.epilogue.present()) {
+    const int64_t origin = pos.batch * p.M * p.N + pos.m0 * p.N + pos.n0;
+    for (int64_t i = 0; i < pos.rows; ++i)
+      for (int64_t j = 0; j < pos.cols; ++j)
+        Y[i * p.N + j] = p.epilogue.apply(Y[i * p.N + j], buf, origin + i * p.N + j);
+  }
 }
 
 RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, int64_t split) {
@@ -249,7 +258,9 @@ RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, 
   k.syncCount = grid.syncCount(tile);
   k.flops = 2.0 * static_cast<double>(p.batches()) * static_cast<double>(p.M) * static_cast<double>(p.N) *
             static_cast<double>(p.K);
-  k.bytes = tiledGemmBytes(grid, tile, p.hasC ? 1.0 : 0.0);
+  const double outputs = static_cast<double>(p.batches() * p.M * p.N);
+  k.flops += outputs * p.epilogue.flopsPerOutput();
+  k.bytes = tiledGemmBytes(grid, tile, (p.hasC ? 1.0 : 0.0) + p.epilogue.bytesPerOutput() / 4.0);
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
   const MainloopParts parts = cudaParts(p, grid, k.cudaFunction);
@@ -278,8 +289,9 @@ RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
   const int64_t cols = kMajor ? 8 * per : 256 * per;
   const GemmTile tile{static_cast<int>(kGemvMaxM), static_cast<int>(cols), 4, 4, 4};
   const int64_t blocks = p.batches() * ceilDiv64(p.N, cols);
-  // Enough rTasks for every vEU of a large GPU, chunks of >= 256 k.
-  const int64_t split = std::max<int64_t>(1, chooseSplitK(blocks, p.K, 256, 4 * 132));
+  // Enough rTasks for every vEU of a large GPU, chunks of >= 256 k (not
+  // with an epilogue: the chunks add partial sums into the output).
+  const int64_t split = p.epilogue.present() ? 1 : std::max<int64_t>(1, chooseSplitK(blocks, p.K, 256, 4 * 132));
   const TileGrid grid = makeTileGrid(p.batches(), p.M, p.N, p.K, tile, split);
   // K-major: 512 B per warp per column per step, so 4 columns keep 16 KB
   // per rTask (64 KB per SM at 4 vEUs) in flight without unrolling, which
@@ -302,7 +314,9 @@ RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
   const double b = static_cast<double>(p.batches());
   k.bytes = 4.0 * b *
             (static_cast<double>(p.K * p.N) + static_cast<double>(grid.tilesN * p.M * p.K) +
-             static_cast<double>(p.M * p.N) * (grid.split > 1 ? 2.0 * static_cast<double>(grid.split) + 1.0 : 1.0));
+             static_cast<double>(p.M * p.N) * (grid.split > 1 ? 2.0 * static_cast<double>(grid.split) + 1.0 : 1.0)) +
+            b * static_cast<double>(p.M * p.N) * p.epilogue.bytesPerOutput();
+  k.flops += b * static_cast<double>(p.M * p.N) * p.epilogue.flopsPerOutput();
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
   const MainloopParts parts = cudaParts(p, grid, k.cudaFunction);  // batch offsets and the store
@@ -349,11 +363,14 @@ RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
 
 std::vector<RKernel> gemmKernels(const ir::Graph& graph, ir::NodeId node) {
   const ir::Node& n = graph.node(node);
-  if (!n.domain.empty() && n.domain != "ai.onnx") fail("no GEMM rKernel for domain " + n.domain);
+  const bool fused = n.domain == ops::kRammerDomain && (n.opType == "FusedMatMul" || n.opType == "FusedGemm");
+  if (!fused && !n.domain.empty() && n.domain != "ai.onnx") fail("no GEMM rKernel for domain " + n.domain);
   GemmProblem p;
-  if (n.opType == "MatMul") p = matmulProblem(graph, n);
-  else if (n.opType == "Gemm") p = gemmProblem(graph, n);
+  if (n.opType == "MatMul" || n.opType == "FusedMatMul") p = matmulProblem(graph, n);
+  else if (n.opType == "Gemm" || n.opType == "FusedGemm") p = gemmProblem(graph, n);
   else fail("gemmKernels does not handle " + n.opType);
+  p.epilogue = Epilogue::of(graph, n);
+  p.numInputs = std::max(p.numInputs, static_cast<int>(n.inputs.size()));
   normaliseStrides(p);
 
   std::vector<RKernel> out;
@@ -366,7 +383,7 @@ std::vector<RKernel> gemmKernels(const ir::Graph& graph, ir::NodeId node) {
   // Deep K over few tiles: more, shorter rTasks (chunks of >= 64).
   const GemmTile splitTile{32, 32, 8, 4, 4};
   const int64_t tiles = p.batches() * ceilDiv64(p.M, splitTile.tm) * ceilDiv64(p.N, splitTile.tn);
-  if (const int64_t split = chooseSplitK(tiles, p.K, 64); split >= 2) {
+  if (const int64_t split = chooseSplitK(tiles, p.K, 64); split >= 2 && !p.epilogue.present()) {
     RKernel k = makeKernel(p, node, splitTile, split);
     if (k.params.at("split_k") > 1) out.push_back(std::move(k));
   }

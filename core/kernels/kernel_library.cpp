@@ -44,6 +44,9 @@ const std::map<std::string, Family>& families() {
     t["MatMul"] = gemmKernels;
     t["Gemm"] = gemmKernels;
     t["Conv"] = convKernels;
+    t[qualified(ops::kRammerDomain, "FusedMatMul")] = gemmKernels;
+    t[qualified(ops::kRammerDomain, "FusedGemm")] = gemmKernels;
+    t[qualified(ops::kRammerDomain, "FusedConv")] = convKernels;
     t[qualified(ops::kRammerDomain, "FusedElementwise")] = viaInfo(elementwiseKernels);
     t[qualified(ops::kRammerDomain, "FusedGroup")] = viaInfo(fusedGroupKernels);
     t[qualified(ops::kRammerDomain, "Attention")] = viaInfo(attentionKernels);

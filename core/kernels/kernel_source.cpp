@@ -101,18 +101,27 @@ std::string cudaIntTable(const std::string& type, const std::string& name, const
 }
 
 std::string cudaBlockReduce(const std::string& var, const std::string& merge, int threads, int& syncs) {
+  return cudaSegmentReduce(var, merge, threads, threads, syncs);
+}
+
+std::string cudaSegmentReduce(const std::string& var, const std::string& merge, int threads, int segment,
+                              int& syncs) {
   const std::string t = std::to_string(threads);
+  const bool whole = segment == threads;
+  const std::string lane = whole ? "tid" : "(tid & " + std::to_string(segment - 1) + ")";
   std::string s;
   s += "  if (tid < " + t + ") smem[tid] = " + var + ";\n";
   s += "  __syncthreads();\n";
-  s += "  for (int s = " + std::to_string(threads / 2) + "; s > 0; s >>= 1) {\n";
-  s += "    if (tid < s) { const float a = smem[tid], b = smem[tid + s]; smem[tid] = " + merge + "; }\n";
+  s += "  for (int s = " + std::to_string(segment / 2) + "; s > 0; s >>= 1) {\n";
+  s += "    if (" + std::string(whole ? "" : "tid < " + t + " && ") + lane +
+       " < s) { const float a = smem[tid], b = smem[tid + s]; smem[tid] = " + merge + "; }\n";
   s += "    __syncthreads();\n";
   s += "  }\n";
-  s += "  " + var + " = smem[0];\n";
+  if (whole) s += "  " + var + " = smem[0];\n";
+  else s += "  if (tid < " + t + ") " + var + " = smem[tid & ~" + std::to_string(segment - 1) + "];\n";
   s += "  __syncthreads();\n";
   int steps = 0;
-  for (int k = threads / 2; k > 0; k >>= 1) ++steps;
+  for (int k = segment / 2; k > 0; k >>= 1) ++steps;
   syncs += 2 + steps;
   return s;
 }

@@ -99,6 +99,18 @@ std::vector<RKernel> elementKernels(const NodeInfo& info, const ElementKernelSpe
 // `threads` must be a power of two. Adds the barriers it prints to `syncs`.
 std::string cudaBlockReduce(const std::string& var, const std::string& merge, int threads, int& syncs);
 
+// The same tree within each segment of `segment` consecutive threads (a
+// power of two dividing `threads`): afterwards every thread < threads holds
+// its segment's result. The warp-per-row variants use segments of 32, so a
+// warp's lanes read a row's consecutive elements together (coalesced)
+// without warp-level operations (HIP's wavefronts are 64 wide).
+std::string cudaSegmentReduce(const std::string& var, const std::string& merge, int threads, int segment,
+                              int& syncs);
+
+// Rows per rTask of the warp-per-row variants: 8 warps of 32 lanes.
+inline constexpr int kWarpRows = 8;
+inline constexpr int kWarpLanes = 32;
+
 // Smallest power of two >= n, clamped to [lo, hi].
 int powerOfTwoThreads(int64_t n, int lo, int hi);
 

@@ -145,20 +145,27 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
   };
   const std::string finish = isMax ? "acc" : "(acc / " + cudaFloatLiteral(static_cast<float>(plane)) + ")";
   const double flops = static_cast<double>(planes * plane), bytes = 4.0 * static_cast<double>(planes * (plane + 1));
+  // What the variants share; each writes its own CUDA and CPU tile.
+  auto variant = [&](const std::string& suffix, decltype(RKernel::params) params, int64_t rtasks, int threads,
+                     int64_t shared) {
+    RKernel k;
+    k.name = family + suffix;
+    k.family = family;
+    k.params = std::move(params);
+    k.numRTasks = rtasks;
+    k.block = Dim3{threads, 1, 1};
+    k.sharedBytes = shared;
+    k.flops = flops;
+    k.bytes = bytes;
+    k.cudaFunction = info.functionName(k.name);
+    return k;
+  };
   std::vector<RKernel> out;
 
   // Thread per plane: 128 planes per rTask, no barriers.
   {
     const int threads = powerOfTwoThreads(planes, 32, 128);
-    RKernel k;
-    k.name = family + "_thread";
-    k.family = family;
-    k.params = {{"planes_per_rtask", threads}, {"plane", plane}};
-    k.numRTasks = divUp(planes, threads);
-    k.block = Dim3{threads, 1, 1};
-    k.flops = flops;
-    k.bytes = bytes;
-    k.cudaFunction = info.functionName(k.name);
+    RKernel k = variant("_thread", {{"planes_per_rtask", threads}, {"plane", plane}}, divUp(planes, threads), threads, 0);
     const std::string idx = indexType(planes * plane + threads);
     k.cudaSource = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + "  (void)smem;\n  if (tid >= " +
                    std::to_string(threads) + ") return;\n  const " + idx + " p = (" + idx + ")rtask_id * " +
@@ -176,16 +183,7 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
   // Block per plane: the threads share the plane and reduce in shared memory.
   {
     const int threads = powerOfTwoThreads(plane, 32, 256);
-    RKernel k;
-    k.name = family + "_block";
-    k.family = family;
-    k.params = {{"threads", threads}, {"plane", plane}};
-    k.numRTasks = planes;
-    k.block = Dim3{threads, 1, 1};
-    k.sharedBytes = 4 * threads;
-    k.flops = flops;
-    k.bytes = bytes;
-    k.cudaFunction = info.functionName(k.name);
+    RKernel k = variant("_block", {{"threads", threads}, {"plane", plane}}, planes, threads, 4 * threads);
     const std::string idx = indexType(planes * plane + threads);
     const std::string t = std::to_string(threads);
     std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
@@ -200,6 +198,35 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
     k.cudaSource = s;
     k.cpu = [cpuPlane, plane](int64_t task, const TaskBuffers& b, float*) {
       b.outputs[0][task] = cpuPlane(b.inputs[0] + task * plane);
+    };
+    out.push_back(std::move(k));
+  }
+  // A warp per plane, kWarpRows planes per rTask: a warp's lanes read one
+  // plane's consecutive elements together, where the thread-per-plane
+  // variant's warp reads 32 planes `plane` elements apart.
+  if (plane >= kWarpLanes) {
+    const int threads = kWarpRows * kWarpLanes;
+    RKernel k = variant("_warp", {{"planes_per_rtask", kWarpRows}, {"plane", plane}}, divUp(planes, kWarpRows), threads,
+                        4 * threads);
+    const std::string idx = indexType(planes * plane + threads);
+    const std::string t = std::to_string(threads);
+    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
+    s += "  const " + idx + " p = (" + idx + ")rtask_id * " + std::to_string(kWarpRows) + " + (tid / " +
+         std::to_string(kWarpLanes) + ");\n";
+    s += "  const int lane = tid % " + std::to_string(kWarpLanes) + ";\n";
+    s += "  const bool active = tid < " + t + " && p < " + std::to_string(planes) + ";\n";
+    s += "  float acc = " + init + ";\n";
+    s += "  if (active) {\n    const float* xp = in0 + p * " + std::to_string(plane) + ";\n";
+    s += "    for (int j = lane; j < " + std::to_string(plane) + "; j += " + std::to_string(kWarpLanes) +
+         ") { const float a = acc, b = xp[j]; acc = " + merge + "; }\n  }\n";
+    int syncs = 0;
+    s += cudaSegmentReduce("acc", merge, threads, kWarpLanes, syncs);
+    s += "  if (active && lane == 0) out0[p] = " + finish + ";\n}\n";
+    k.syncCount = syncs;
+    k.cudaSource = s;
+    k.cpu = [cpuPlane, planes, plane](int64_t task, const TaskBuffers& b, float*) {
+      for (int64_t p = task * kWarpRows; p < std::min(planes, (task + 1) * kWarpRows); ++p)
+        b.outputs[0][p] = cpuPlane(b.inputs[0] + p * plane);
     };
     out.push_back(std::move(k));
   }

@@ -199,6 +199,47 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
   };
   std::vector<RKernel> out = elementKernels(info, spec);
 
+  // A warp per output element, kWarpRows per rTask: where the reduced dims
+  // are innermost, a warp's lanes read consecutive inputs together (the
+  // thread-per-output variant's lanes read `count` apart).
+  if (plan.count >= kWarpLanes) {
+    const int threads = kWarpRows * kWarpLanes;
+    RKernel k;
+    k.name = "reduce_warp";
+    k.family = "reduce";
+    k.params = {{"outputs_per_rtask", kWarpRows}, {"count", plan.count}};
+    k.numRTasks = divUp(plan.outputs, kWarpRows);
+    k.block = Dim3{threads, 1, 1};
+    k.sharedBytes = 4 * threads;
+    k.flops = spec.flops;
+    k.bytes = spec.bytes;
+    k.cudaFunction = info.functionName(k.name);
+    const std::string t = std::to_string(threads), lanes = std::to_string(kWarpLanes);
+    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
+    s += "  const " + idx + " first = (" + idx + ")rtask_id * " + std::to_string(kWarpRows) + " + (tid / " + lanes +
+         ");\n";
+    s += "  const int lane = tid % " + lanes + ";\n";
+    s += "  const bool active = tid < " + t + " && first < " + std::to_string(plan.outputs) + ";\n";
+    s += "  const " + idx + " o = active ? first : 0;\n";
+    s += boxOffset(idx, "base", "o", plan.keptExt, plan.keptStride, "  ");
+    s += "  float acc = " + init + ";\n";
+    s += "  if (active)\n    for (" + idx + " j = lane; j < " + std::to_string(plan.count) + "; j += " + lanes + ") {\n";
+    s += boxOffset(idx, "off", "j", plan.redExt, plan.redStride, "      ");
+    s += "      const float a = acc, b = " + termCuda(plan.kind.term, "in0[base + off]") + "; acc = " + mergeText + ";\n";
+    s += "    }\n";
+    int syncs = 0;
+    s += cudaSegmentReduce("acc", mergeText, threads, kWarpLanes, syncs);
+    s += "  if (active && lane == 0) out0[o] = " + finishCuda(plan.kind.finish, "acc", plan.count) + ";\n}\n";
+    k.syncCount = syncs;
+    k.cudaSource = s;
+    const int64_t outputs = plan.outputs;
+    k.cpu = [plan, outputs](int64_t task, const TaskBuffers& b, float*) {
+      for (int64_t o = task * kWarpRows; o < std::min(outputs, (task + 1) * kWarpRows); ++o)
+        b.outputs[0][o] = plan.cpu(b.inputs[0], o);
+    };
+    out.push_back(std::move(k));
+  }
+
   // Block per output element: worth it when each output folds many inputs.
   if (plan.count >= 64) {
     const int threads = powerOfTwoThreads(plan.count, 32, 256);

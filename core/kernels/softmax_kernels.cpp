@@ -158,6 +158,43 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
     };
     out.push_back(std::move(k));
   }
+  // A warp per contiguous row (the softmax axis innermost), kWarpRows rows
+  // per rTask: a warp's lanes read one row's consecutive elements together,
+  // where the thread-per-row variant's warp reads 32 rows N elements apart,
+  // and short rows no longer leave most of a block-per-row rTask idle.
+  if (g.inner == 1 && g.n >= kWarpLanes && g.n <= 4096) {
+    const int threads = kWarpRows * kWarpLanes;
+    RKernel k;
+    k.name = family + "_warp";
+    k.family = family;
+    k.params = {{"rows_per_rtask", kWarpRows}, {"row", g.n}};
+    k.numRTasks = divUp(g.count(), kWarpRows);
+    k.block = Dim3{threads, 1, 1};
+    k.sharedBytes = 4 * threads;
+    k.flops = 5 * elems;
+    k.bytes = 12 * elems;
+    k.cudaFunction = info.functionName(k.name);
+    const std::string t = n(threads), lanes = n(kWarpLanes);
+    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
+    s += "  const " + idx + " first = (" + idx + ")rtask_id * " + n(kWarpRows) + " + (tid / " + lanes + ");\n";
+    s += "  const int lane = tid % " + lanes + ";\n";
+    s += "  const bool active = tid < " + t + " && first < " + n(g.count()) + ";\n";
+    s += "  const " + idx + " row = active ? first : 0;\n" + rowHead("row");
+    s += "  float m = -INFINITY;\n  if (active) for (int k = lane; k < N; k += " + lanes +
+         ") m = p[k * S] > m ? p[k * S] : m;\n";
+    int syncs = 0;
+    s += cudaSegmentReduce("m", "(b > a ? b : a)", threads, kWarpLanes, syncs);
+    s += "  float sum = 0.0f;\n  if (active) for (int k = lane; k < N; k += " + lanes + ") sum += expf(p[k * S] - m);\n";
+    s += cudaSegmentReduce("sum", "(a + b)", threads, kWarpLanes, syncs);
+    s += "  if (active) {\n" + writeLoop(logSoftmax, "lane", lanes, "    ") + "  }\n}\n";
+    k.syncCount = syncs;
+    k.cudaSource = s;
+    k.cpu = [g, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
+      for (int64_t r = task * kWarpRows; r < std::min(g.count(), (task + 1) * kWarpRows); ++r)
+        cpuRow(logSoftmax, g, r, b.inputs[0], b.outputs[0]);
+    };
+    out.push_back(std::move(k));
+  }
   // Long rows (1,024 elements and up: attention over long sequences, big
   // vocabularies): up to 1,024 threads per row, and the maximum and the sum
   // found together in one pass (the sum rescaled whenever the maximum

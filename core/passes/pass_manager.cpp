@@ -9,6 +9,7 @@
 #include "core/passes/constant_folding.h"
 #include "core/passes/dead_code_elimination.h"
 #include "core/passes/elementwise_fusion.h"
+#include "core/passes/epilogue_fusion.h"
 #include "core/passes/identity_removal.h"
 #include "core/passes/layernorm_fusion.h"
 #include "core/passes/rnn_lowering.h"
@@ -70,6 +71,7 @@ PassManager standardPipeline(const PassOptions& options) {
   pm.add(std::make_unique<RnnLowering>());
   pm.add(std::make_unique<BatchNormFolding>());
   pm.add(std::make_unique<ElementwiseFusion>());
+  if (options.fuseEpilogues) pm.add(std::make_unique<EpilogueFusion>());
   pm.add(std::make_unique<DeadCodeElimination>());
   return pm;
 }

@@ -37,6 +37,12 @@ struct PassOptions {
   // registers and shared memory cost vEUs per SM), so the pipeline decides:
   // pipeline::AttentionFusion runs these passes both ways.
   bool fuseAttention = false;
+  // Move element-wise nodes into the epilogue of the Conv, Gemm or MatMul
+  // they read (EpilogueFusion). Off by default: IOS's operator merge and
+  // GraphTurbo's fused groups take plain Convs only, and the split-K
+  // variants are not offered with an epilogue, so whether it pays depends
+  // on the model and the policy (--fuse-epilogues).
+  bool fuseEpilogues = false;
 };
 
 // The pipeline behind `--optimize`.

@@ -198,7 +198,9 @@ class StagesRun {
     const auto start = Clock::now();
     auto graph = std::make_shared<ir::Graph>(*a_.original);
     passes::PassContext ctx;
-    auto records = passes::standardPipeline({.fuseAttention = o_.attention == AttentionFusion::Fused}).run(*graph, ctx);
+    auto records = passes::standardPipeline({.fuseAttention = o_.attention == AttentionFusion::Fused,
+                                             .fuseEpilogues = o_.fuseEpilogues})
+                       .run(*graph, ctx);
     if (!records) {
       add(records.errors());
       return false;
@@ -209,7 +211,8 @@ class StagesRun {
     if (o_.attention == AttentionFusion::Auto && mayHoldAttention(*a_.optimized)) {
       auto fused = std::make_shared<ir::Graph>(*a_.original);
       passes::PassContext fusedCtx;
-      auto fusedRecords = passes::standardPipeline({.fuseAttention = true}).run(*fused, fusedCtx);
+      auto fusedRecords =
+          passes::standardPipeline({.fuseAttention = true, .fuseEpilogues = o_.fuseEpilogues}).run(*fused, fusedCtx);
       if (fusedRecords && fusedAttention(*fusedRecords)) a_.optimizedFused = std::move(fused);
     }
     const auto changed = std::count_if(a_.passLog.begin(), a_.passLog.end(), [](const auto& p) { return p.changed; });

@@ -69,6 +69,9 @@ struct Options {
   std::string device = "h100";  // preset id or device JSON path
   schedule::Constraints constraints;
   AttentionFusion attention = AttentionFusion::Auto;  // what the Optimize and Schedule stages do with attention
+  // Optimize: element-wise nodes into the epilogue of the GEMM / Conv they
+  // read (passes::PassOptions::fuseEpilogues).
+  bool fuseEpilogues = false;
   // Schedule edits (docs/SCHEDULE_EDITS.md) read by the Schedule stage
   // against the optimized graph; when set they replace `constraints`.
   std::string scheduleEditsFile;

@@ -21,8 +21,13 @@ struct Constraints {
   std::vector<TaskPin> pins;
   std::set<std::string> cutBefore;    // a new program starts at this operator
   std::set<std::string> noCutBefore;  // programs merged: never cut here
+  // node name -> vEUs per SM of the program that runs it (the vDevice
+  // shape: 1, 2 or 4 vEUs of 256 threads get up to 255, 128 or 64 registers).
+  std::map<std::string, int> shapeFor;
 
-  bool empty() const { return kernelFor.empty() && pins.empty() && cutBefore.empty() && noCutBefore.empty(); }
+  bool empty() const {
+    return kernelFor.empty() && pins.empty() && cutBefore.empty() && noCutBefore.empty() && shapeFor.empty();
+  }
 };
 
 }  // namespace rammer::schedule

@@ -114,13 +114,20 @@ ir::Result<PlanBuilder> PlanBuilder::start(std::string policy, const ir::Graph& 
       errors.push_back(ir::makeError("both a cut and a merge before '" + node + "'", node));
   }
   for (const auto& node : constraints.noCutBefore) checkOp(node, "merge before");
+  for (const auto& [node, shape] : constraints.shapeFor) {
+    checkOp(node, "vDevice shape");
+    if (shape != 1 && shape != 2 && shape != 4)
+      errors.push_back(ir::makeError("vDevice shape of '" + node + "': " + std::to_string(shape) +
+                                         " vEUs per SM; the shapes are 1, 2 and 4",
+                                     node));
+  }
   if (!errors.empty()) return errors;
   return b;
 }
 
-KernelEstimate PlanBuilder::estimate(const kernels::RKernel& k) const {
+KernelEstimate PlanBuilder::estimate(const kernels::RKernel& k, int veusPerSM) const {
   KernelEstimate e;
-  auto l = makeVDevice(plan_.device, {KernelUse{"", &k}});
+  auto l = makeVDevice(plan_.device, {KernelUse{"", &k}}, veusPerSM);
   if (!l) {
     e.opUs = e.smUs = e.taskUs = std::numeric_limits<double>::infinity();
     return e;
@@ -150,12 +157,21 @@ size_t argmin(const std::vector<kernels::RKernel>& candidates, Metric metric) {
 }
 }  // namespace
 
-size_t PlanBuilder::fastest(int32_t op) const {
-  return argmin(candidates(op), [this](const kernels::RKernel& k) { return estimate(k).opUs; });
+size_t PlanBuilder::fastest(int32_t op, int veusPerSM) const {
+  return argmin(candidates(op), [&](const kernels::RKernel& k) { return estimate(k, veusPerSM).opUs; });
 }
 
-size_t PlanBuilder::mostEfficient(int32_t op) const {
-  return argmin(candidates(op), [this](const kernels::RKernel& k) { return estimate(k).smUs; });
+size_t PlanBuilder::mostEfficient(int32_t op, int veusPerSM) const {
+  return argmin(candidates(op), [&](const kernels::RKernel& k) { return estimate(k, veusPerSM).smUs; });
+}
+
+void PlanBuilder::tryKernel(int32_t op, size_t candidate) {
+  plan_.ops.at(static_cast<size_t>(op)).kernel = candidates(op).at(candidate);
+}
+
+int PlanBuilder::pinnedShape(int32_t op) const {
+  auto it = constraints_.shapeFor.find(opName(op));
+  return it == constraints_.shapeFor.end() ? 0 : it->second;
 }
 
 int PlanBuilder::pinnedKernel(int32_t op) const {
@@ -208,16 +224,17 @@ void PlanBuilder::choosePinnedOrFastest(int32_t op) {
   choose(op, f, "fastest", why);
 }
 
-ir::Result<VDevice> PlanBuilder::layout(const std::vector<int32_t>& ops) const {
+ir::Result<VDevice> PlanBuilder::layout(const std::vector<int32_t>& ops, int veusPerSM) const {
   std::vector<KernelUse> uses;
   for (int32_t op : ops) uses.push_back(KernelUse{label(op), &kernel(op)});
-  return makeVDevice(plan_.device, uses);
+  return makeVDevice(plan_.device, uses, veusPerSM);
 }
 
 bool PlanBuilder::cutBefore(int32_t op) const { return constraints_.cutBefore.count(opName(op)) != 0; }
 bool PlanBuilder::noCutBefore(int32_t op) const { return constraints_.noCutBefore.count(opName(op)) != 0; }
 bool PlanBuilder::edited(int32_t op) const {
-  return constraints_.kernelFor.count(opName(op)) != 0 || pinsByOp_.count(op) != 0 || cutBefore(op) || noCutBefore(op);
+  return constraints_.kernelFor.count(opName(op)) != 0 || pinsByOp_.count(op) != 0 || cutBefore(op) ||
+         noCutBefore(op) || constraints_.shapeFor.count(opName(op)) != 0;
 }
 
 const TaskPin* PlanBuilder::pinFor(RTask task) const {

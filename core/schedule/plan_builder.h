@@ -54,9 +54,14 @@ class PlanBuilder {
   double taskTimeUnder(const kernels::RKernel& k, const TaskLoad& load) const {
     return options_.loadedTaskTime ? options_.loadedTaskTime(k, plan_.device, load) : taskTime(k, load.veusPerSM);
   }
-  KernelEstimate estimate(const kernels::RKernel& k) const;
-  size_t fastest(int32_t op) const;
-  size_t mostEfficient(int32_t op) const;
+  // `veusPerSM` > 0: the estimate at that vDevice shape (fits = the
+  // rKernel's registers fit the budget it leaves a vEU); 0: at as many vEUs
+  // as the rKernel alone allows.
+  KernelEstimate estimate(const kernels::RKernel& k, int veusPerSM = 0) const;
+  // The candidate with the least operator time / SM-time (at a shape: of
+  // those that fit it; the first when none does).
+  size_t fastest(int32_t op, int veusPerSM = 0) const;
+  size_t mostEfficient(int32_t op, int veusPerSM = 0) const;
   // Index of the pinned candidate; -1 when none is pinned.
   int pinnedKernel(int32_t op) const;
 
@@ -64,10 +69,17 @@ class PlanBuilder {
   void choose(int32_t op, size_t candidate, const std::string& rule, const std::string& why);
   // Pinned rKernel if any, else the fastest (RammerBase's choice).
   void choosePinnedOrFastest(int32_t op);
+  // Sets the operator's rKernel without a decision line (a policy trying
+  // alternatives; the one it keeps goes through choose()).
+  void tryKernel(int32_t op, size_t candidate);
+  // The vEUs per SM a schedule edit pins the operator's program to; 0: none.
+  int pinnedShape(int32_t op) const;
   const kernels::RKernel& kernel(int32_t op) const { return plan_.ops.at(static_cast<size_t>(op)).kernel; }
   int64_t numRTasks(int32_t op) const { return kernel(op).numRTasks; }
 
-  ir::Result<VDevice> layout(const std::vector<int32_t>& ops) const;
+  // The vDevice of a program of these operators' chosen rKernels, at
+  // `veusPerSM` vEUs per SM (0: as many as fit).
+  ir::Result<VDevice> layout(const std::vector<int32_t>& ops, int veusPerSM = 0) const;
 
   bool cutBefore(int32_t op) const;
   bool noCutBefore(int32_t op) const;

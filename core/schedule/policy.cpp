@@ -22,7 +22,7 @@ double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSp
   const double flopsPerUs = device.peakFp32Tflops * 1e6 / sms * share;
   const double compute = flopsPerUs > 0 ? kernel.flopsPerRTask() / flopsPerUs : 0;
   const double memory = rtaskMemoryUs(kernel, device) * sms * perSM;
-  return std::max(compute, memory);
+  return std::max(compute, memory) / device.efficiencyOf(kernel.family);
 }
 
 double rtaskMemoryUs(const kernels::RKernel& kernel, const device::DeviceSpec& device) {

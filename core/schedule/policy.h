@@ -41,7 +41,8 @@ using LoadedTaskTimeFn =
 // SM's FP32 rate, and no more than its threads can issue (one FLOP per lane
 // of the SM's subPartitions x warpSize lanes per cycle-share), and
 // 1/(veusPerSM x SMs) of the memory bandwidth; the slower of compute and
-// memory decides.
+// memory decides, over the family's efficiency on the device
+// (DeviceSpec::efficiencyOf).
 double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM);
 
 // Microseconds one rTask's global-memory traffic takes at the device's full

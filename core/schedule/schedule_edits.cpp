@@ -9,7 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-const char* kOps = "pin_kernel, move, cut_before, merge_before";
+const char* kOps = "pin_kernel, move, cut_before, merge_before, vdevice";
 
 // Reads one edit; an empty string on success, else the problem.
 std::string readEdit(const json& e, const std::set<std::string>* nodes, Constraints& c) {
@@ -32,7 +32,7 @@ std::string readEdit(const json& e, const std::set<std::string>* nodes, Constrai
   std::string op, node;
   if (auto err = str("op", op); !err.empty()) return err;
   if (auto err = str("node", node); !err.empty()) return err;
-  if (op != "pin_kernel" && op != "move" && op != "cut_before" && op != "merge_before")
+  if (op != "pin_kernel" && op != "move" && op != "cut_before" && op != "merge_before" && op != "vdevice")
     return "unknown op '" + op + "' (expected one of " + kOps + ")";
   if (nodes && !nodes->count(node)) return "unknown node '" + node + "'";
   if (op == "pin_kernel") {
@@ -47,6 +47,11 @@ std::string readEdit(const json& e, const std::set<std::string>* nodes, Constrai
     // A later move of the same rTask replaces the earlier one.
     std::erase_if(c.pins, [&](const TaskPin& p) { return p.node == node && p.rtask == rtask; });
     c.pins.push_back(TaskPin{node, rtask, static_cast<int>(veu), static_cast<int>(order)});
+  } else if (op == "vdevice") {
+    int64_t veus = 0;
+    if (auto err = integer("veus_per_sm", true, veus); !err.empty()) return err;
+    if (veus != 1 && veus != 2 && veus != 4) return "\"veus_per_sm\" must be 1, 2 or 4";
+    c.shapeFor[node] = static_cast<int>(veus);
   } else if (op == "cut_before") {
     c.noCutBefore.erase(node);
     c.cutBefore.insert(node);
@@ -104,6 +109,7 @@ std::string scheduleEditsToJson(const Constraints& c) {
   }
   for (const auto& node : c.cutBefore) edits.push_back({{"op", "cut_before"}, {"node", node}});
   for (const auto& node : c.noCutBefore) edits.push_back({{"op", "merge_before"}, {"node", node}});
+  for (const auto& [node, veus] : c.shapeFor) edits.push_back({{"op", "vdevice"}, {"node", node}, {"veus_per_sm", veus}});
   return json{{"version", 1}, {"edits", std::move(edits)}}.dump(2) + "\n";
 }
 

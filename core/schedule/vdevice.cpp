@@ -10,7 +10,20 @@ namespace {
 std::string label(const KernelUse& k) { return "rKernel '" + k.kernel->name + "' of '" + k.op + "'"; }
 }  // namespace
 
-ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels) {
+int registerBudget(const device::DeviceSpec& device, int threads, int64_t sharedBytes, int veusPerSM) {
+  if (veusPerSM <= 0) return 0;
+  // The most registers that still leave `veusPerSM` blocks resident.
+  int lo = 0, hi = std::max(1, device.maxRegsPerThread);
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (device::computeOccupancy(device, {threads, mid, sharedBytes}).blocksPerSM >= veusPerSM) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels,
+                                int veusPerSM) {
   VDevice l;
   const KernelUse* maxThreads = nullptr;
   const KernelUse* maxRegs = nullptr;
@@ -35,6 +48,16 @@ ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vec
     }
   }
   l.threads = std::max(l.threads, 1);  // an empty program still launches one-thread blocks
+  if (veusPerSM > 0) {
+    const int budget = registerBudget(device, l.threads, l.sharedBytes, veusPerSM);
+    if (budget == 0 || budget < l.regs) {
+      const std::string who = maxRegs && budget > 0 ? label(*maxRegs) + " needs " + std::to_string(l.regs) + " registers"
+                                                    : "its threads and shared memory do not fit";
+      return ir::makeError(std::to_string(veusPerSM) + " vEUs per SM on " + device.id + " leave a vEU of " +
+                           std::to_string(l.threads) + " threads " + std::to_string(budget) + " registers: " + who);
+    }
+    l.regs = budget;
+  }
   const device::Occupancy o = device::computeOccupancy(device, {l.threads, l.regs, l.sharedBytes});
   if (o.blocksPerSM == 0) {
     std::string who;
@@ -44,11 +67,12 @@ ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vec
                          " set the block's threads/registers/shared memory): " + o.whyNone);
   }
   l.sms = std::max(1, device.sms);
-  l.veusPerSM = o.blocksPerSM;
-  l.numVEUs = o.blocksPerSM * std::max(1, device.sms);
+  l.veusPerSM = veusPerSM > 0 ? std::min(veusPerSM, o.blocksPerSM) : o.blocksPerSM;
+  l.numVEUs = l.veusPerSM * std::max(1, device.sms);
   l.limitedBy = o.limitedBy;
   l.summary = std::to_string(l.veusPerSM) + " vEUs/SM x " + std::to_string(device.sms) + " SMs = " +
-              std::to_string(l.numVEUs) + " vEUs (limited by " + device::limitName(o.limitedBy) + "): " +
+              std::to_string(l.numVEUs) + " vEUs (" +
+              (veusPerSM > 0 ? std::string("the shape chosen") : "limited by " + device::limitName(o.limitedBy)) + "): " +
               std::to_string(l.threads) + " threads, " + std::to_string(l.regs) + " regs, " +
               std::to_string(l.sharedBytes) + " B shared per vEU";
   return l;
@@ -65,6 +89,12 @@ ir::Result<VDevice> vdeviceOf(const Plan& plan, size_t program) {
   for (int32_t op : ops) uses.push_back({plan.ops[static_cast<size_t>(op)].name, &plan.ops[static_cast<size_t>(op)].kernel});
   auto v = makeVDevice(plan.device, uses);
   if (!v) return v;
+  // A shape the policy chose with fewer vEUs per SM than the rKernels allow
+  // gives each vEU more registers (VDevice::regs: the kernel's bounds).
+  if (info.veusPerSM > 0 && info.veusPerSM < v->veusPerSM) {
+    v = makeVDevice(plan.device, uses, info.veusPerSM);
+    if (!v) return v;
+  }
   // The program's own vEUs: a plan (or an edit) may use fewer than fit.
   v->numVEUs = info.program.numVEUs();
   return v;

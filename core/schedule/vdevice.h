@@ -38,8 +38,17 @@ struct VDevice {
 
 // The vDevice for a program of these rKernels, or an error naming the
 // rKernel (and its operator) that cannot fit on an SM, or the rKernels whose
-// combined needs do not.
-ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels);
+// combined needs do not. `veusPerSM` > 0 asks for that shape (issue #27
+// item 2: 1, 2 or 4 vEUs of 256 threads per SM give each up to 255, 128 or
+// 64 registers): every rKernel's registers must fit the budget the shape
+// leaves a vEU (VDevice::regs), else an error naming the first that does
+// not; 0 takes as many vEUs as the largest rKernel allows.
+ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels,
+                                int veusPerSM = 0);
+
+// The registers per thread a vEU of `threads` threads and `sharedBytes`
+// gets when `veusPerSM` of them share an SM; 0 when they cannot.
+int registerBudget(const device::DeviceSpec& device, int threads, int64_t sharedBytes, int veusPerSM);
 
 // The vDevice program `program` of `plan` runs on: sized by the rKernels of
 // the operators its rTasks belong to (rTasks of no plan operator are

@@ -31,7 +31,8 @@ double AnalyticCostModel::taskTimeUs(const kernels::RKernel& kernel, const devic
     const double latencyUs = options_.memoryLatencyCycles / (std::max(0.1, device.clockGHz) * 1e3);
     memory = std::max(shareBound, std::ceil(bytes / perTrip) * latencyUs);
   }
-  return std::max(compute, memory);
+  // The family's measured (or estimated) share of this roofline on the device.
+  return std::max(compute, memory) / device.efficiencyOf(kernel.family);
 }
 
 }  // namespace rammer::sim

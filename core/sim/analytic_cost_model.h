@@ -8,7 +8,9 @@
 //    `memoryLatencyCycles` moves at most threads x `bytesInFlightPerThread`
 //    bytes (Little's law), so even a tiny rTask that touches memory takes a
 //    round trip;
-//  - the slower of compute and memory decides.
+//  - the slower of compute and memory decides, over the rKernel family's
+//    efficiency on the device (DeviceSpec::kernelEfficiency, fitted from
+//    measured traces).
 // Policies plan with the time on a busy device (every vEU running: what
 // taskTimeFn()/policyOptions() hand them); the simulator passes how many
 // vEUs really run when the rTask starts. Where the threads, not the device,

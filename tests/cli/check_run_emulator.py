@@ -75,6 +75,16 @@ def check_model(rammer, model_file, work):
             run(base + ["--backend", "emulator", "--policy", policy, "--threads", threads, "--random", "--seed", "3",
                         "--outputs", out])
             compare(out, w("ref_random"), f"--policy {policy} --threads {threads}")
+    # Element-wise nodes in the GEMM / Conv epilogues (FusedConv, ...), every policy.
+    for policy in POLICIES + ["graphturbo"]:
+        out = fresh(w(f"emu_{policy}_epilogues"))
+        run(base + ["--backend", "emulator", "--policy", policy, "--fuse-epilogues", "--random", "--seed", "3",
+                    "--outputs", out])
+        compare(out, w("ref_random"), f"--policy {policy} --fuse-epilogues")
+    sched = json.loads(run([rammer, "-q", "schedule", model_file, "--batch", "1", "--fuse-epilogues", "--json"]).stdout)
+    fused = [k for k in sched["kernels"] if k["type"] in ("FusedConv", "FusedGemm", "FusedMatMul")]
+    if not fused:
+        fail(f"{model_file}: --fuse-epilogues fused no element-wise node into a Conv/Gemm/MatMul epilogue")
 
     # Given inputs, JSON summary, and the emulated trace.
     model = onnx.load(model_file)

@@ -415,6 +415,40 @@ def case_compare(a):
     expect_error(a, ["compare", os.path.join(a.work, "missing.onnx")], "not found", rc=1)
 
 
+def case_compile(a):
+    """--compile: NVRTC's registers per program and rKernel, no spills, every
+    program's vEUs co-resident with the compiled counts (exit 77 without NVRTC)."""
+    for policy in ["sequential", "wavefront"]:
+        p = run([a.rammer, "-q", "schedule", a.model, "--policy", policy, "--json", "--compile"], expect_rc=None)
+        if p.returncode != 0 and "needs NVRTC" in p.stderr:
+            print("skipped: " + p.stderr.strip())
+            sys.exit(77)
+        if p.returncode != 0:
+            fail(f"--compile --policy {policy}: exit {p.returncode}\n{p.stderr}")
+        j = json.loads(p.stdout)
+        c = j.get("compiled")
+        if not c or c["arch"] != "sm_90" or not c["nvrtc"]:
+            fail(f"--policy {policy}: compiled is {c!r}")
+        if len(c["programs"]) != len(j["programs"]):
+            fail(f"--policy {policy}: {len(c['programs'])} compiled programs for {len(j['programs'])}")
+        for cp in c["programs"]:
+            prog = j["programs"][cp["program"]]
+            if not 1 <= cp["registers"] <= 255:
+                fail(f"program {cp['program']}: {cp['registers']} registers")
+            if cp["spill_bytes"] != 0 or cp["function_spill_bytes"] != 0:
+                fail(f"program {cp['program']} ({cp['kernel']}) spills {cp['spill_bytes']} B "
+                     f"({cp['function_spill_bytes']} B in rKernel functions)")
+            if cp["blocks_per_sm"] < prog["veus_per_sm"] or cp["co_resident"] < prog["veus"]:
+                fail(f"program {cp['program']}: {prog['veus']} vEUs at {prog['veus_per_sm']}/SM but the compiled "
+                     f"kernel holds {cp['blocks_per_sm']}/SM, {cp['co_resident']} in all")
+        for k in j["kernels"]:
+            if not k["view"] and not 1 <= k.get("registers", 0) <= 255:
+                fail(f"{k['op']}: registers {k.get('registers')!r}")
+    text = run([a.rammer, "-q", "schedule", a.model, "--compile"]).stdout
+    if "compiled   NVRTC" not in text or "registers" not in text:
+        fail("--compile text lacks the compiled section:\n" + text)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", required=True)

@@ -98,7 +98,10 @@ TEST(HostTsanNegative, RemovingANeededBarrierIsADataRace) {
 
 TEST(HostTsanNegative, RemovingASyncthreadsFromAnRKernelIsADataRace) {
   const ir::Graph g = optimized("sample_cnn");
-  const schedule::Plan plan = wavefront(g);
+  // The global pool as a block reduction, whichever variant the cost model prefers.
+  schedule::Constraints pins;
+  pins.kernelFor["gap"] = "global_avgpool_block";
+  const schedule::Plan plan = testing::planSample(g, "wavefront", smallDevice(), pins);
   auto gp = codegen::generateProgram(plan, g, {codegen::Target::Host, true});
   ASSERT_TRUE(gp.ok()) << gp.errorText();
   // A block reduction: every thread stores its partial sum, a barrier, then

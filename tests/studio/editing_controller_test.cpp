@@ -29,6 +29,16 @@ namespace {
 
 constexpr int kWaitMs = 120000;
 
+// Settings in `dir`, and no GPU: runs emulate.
+MainWindowOptions offlineOptions(const QTemporaryDir& dir) {
+  MainWindowOptions options;
+  options.settingsFile = dir.filePath(QStringLiteral("studio.ini"));
+  runtime::CudaCapability none;
+  none.message = "no CUDA driver (test)";
+  options.capability = none;
+  return options;
+}
+
 int opIndex(const schedule::Plan& plan, const std::string& name) {
   for (size_t i = 0; i < plan.ops.size(); ++i)
     if (plan.ops[i].name == name) return static_cast<int>(i);
@@ -37,12 +47,7 @@ int opIndex(const schedule::Plan& plan, const std::string& name) {
 
 TEST(EditingControllerTest, PinFromTheKernelsDockUndoesAndRefusalsAreHighlighted) {
   QTemporaryDir dir;
-  MainWindowOptions options;
-  options.settingsFile = dir.filePath(QStringLiteral("studio.ini"));
-  runtime::CudaCapability none;
-  none.message = "no CUDA driver (test)";
-  options.capability = none;
-  MainWindow window(options);
+  MainWindow window(offlineOptions(dir));
   // The window makes its controller; there is exactly one.
   ASSERT_EQ(window.findChildren<EditingController*>().size(), 1);
   auto* editing = window.editing();
@@ -118,6 +123,54 @@ TEST(EditingControllerTest, PinFromTheKernelsDockUndoesAndRefusalsAreHighlighted
   session->waitForWorkers();
 }
 
+// The Edit menu's vDevice Shape submenu pins the selected operator's
+// program to 1, 2 or 4 vEUs per SM (issue #27 item 2), shows the pin as the
+// checked entry, and undoes.
+TEST(EditingControllerTest, TheVDeviceShapeMenuPinsTheProgramsShapeUndoably) {
+  QTemporaryDir dir;
+  MainWindow window(offlineOptions(dir));
+  auto* editing = window.editing();
+  for (const char* name : {"shape0", "shape1", "shape2", "shape4"})
+    ASSERT_NE(editing->action(QLatin1String(name)), nullptr) << name;
+  EXPECT_FALSE(editing->action("shape1")->isEnabled());  // nothing selected yet
+
+  viz::StudioSession* session = window.session();
+  QSignalSpy done(session, &viz::StudioSession::jobFinished);
+  window.openModel(QStringLiteral(RAMMER_SOURCE_DIR "/samples/models/sample_cnn.onnx"));
+  ASSERT_TRUE(done.wait(kWaitMs));
+  ASSERT_TRUE(session->plan());
+  ASSERT_EQ(session->plan()->policy, "wavefront");
+  const int stem = opIndex(*session->plan(), "stem");
+  ASSERT_GE(stem, 0);
+  auto programOf = [&](int op) {
+    const auto& programs = session->plan()->programs;
+    for (size_t p = 0; p < programs.size(); ++p)
+      if (programs[p].program.contains({op, 0})) return static_cast<int>(p);
+    return -1;
+  };
+  const int before = session->plan()->programs[static_cast<size_t>(programOf(stem))].veusPerSM;
+  ASSERT_NE(before, 1);
+  editing->selectOp(stem);
+  EXPECT_TRUE(editing->action("shape1")->isEnabled());
+  EXPECT_TRUE(editing->action("shape0")->isChecked());
+
+  QSignalSpy applied(editing->editor(), &viz::ScheduleEditor::editApplied);
+  editing->action("shape1")->trigger();
+  ASSERT_TRUE(applied.wait(kWaitMs));
+  EXPECT_EQ(session->constraints().shapeFor.at("stem"), 1);
+  EXPECT_EQ(session->plan()->programs[static_cast<size_t>(programOf(stem))].veusPerSM, 1);
+  EXPECT_TRUE(editing->action("shape1")->isChecked());
+  EXPECT_FALSE(editing->action("shape0")->isChecked());
+
+  QSignalSpy sessionApplied(session, &viz::StudioSession::constraintsApplied);
+  editing->action("undo")->trigger();
+  ASSERT_TRUE(sessionApplied.wait(kWaitMs));
+  EXPECT_TRUE(session->constraints().empty());
+  EXPECT_EQ(session->plan()->programs[static_cast<size_t>(programOf(stem))].veusPerSM, before);
+  EXPECT_TRUE(editing->action("shape0")->isChecked());
+  session->waitForWorkers();
+}
+
 // Waits (event loop running) until the timeline shows the session's plan.
 bool waitForTimeline(MainWindow& window, size_t tasks) {
   for (int i = 0; i < kWaitMs / 50; ++i) {
@@ -136,12 +189,7 @@ void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::KeyboardModifiers 
 
 TEST(EditingControllerTest, DraggingAnRTaskToAnotherVeuPinsItUndoably) {
   QTemporaryDir dir;
-  MainWindowOptions options;
-  options.settingsFile = dir.filePath(QStringLiteral("studio.ini"));
-  runtime::CudaCapability none;
-  none.message = "no CUDA driver (test)";
-  options.capability = none;
-  MainWindow window(options);
+  MainWindow window(offlineOptions(dir));
   auto* editing = window.editing();
   ASSERT_NE(editing, nullptr);
   window.resize(1400, 900);
@@ -224,12 +272,7 @@ TEST(EditingControllerTest, DraggingAnRTaskToAnotherVeuPinsItUndoably) {
 
 TEST(EditingControllerTest, PolicyPickerGoesThroughTheUndoStack) {
   QTemporaryDir dir;
-  MainWindowOptions options;
-  options.settingsFile = dir.filePath(QStringLiteral("studio.ini"));
-  runtime::CudaCapability none;
-  none.message = "no CUDA driver (test)";
-  options.capability = none;
-  MainWindow window(options);
+  MainWindow window(offlineOptions(dir));
   auto* editing = window.editing();
   ASSERT_NE(editing, nullptr);
   window.show();

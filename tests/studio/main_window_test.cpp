@@ -311,9 +311,12 @@ TEST_F(MainWindowTest, TransformersOpenLayOutScheduleAndEmulate) {
     }
     EXPECT_EQ(graph->graph(), s->graph().get());
     EXPECT_GE(graph->search(QStringLiteral("LayerNormalization")), 2);
-    // Fused attention is predicted faster for these small models: the view
-    // draws the plan's graph, where the Attention operators are.
-    EXPECT_GE(graph->search(QStringLiteral("Attention")), 1);
+    // The view draws the plan's graph: its Attention operators are there
+    // exactly when the plan fused attention (the device's cost model decides).
+    int attentionOps = 0;
+    const std::vector<ir::NodeId> order = s->graph()->topologicalOrder().value();
+    for (ir::NodeId id : order) attentionOps += s->graph()->node(id).opType == "Attention";
+    EXPECT_EQ(graph->search(QStringLiteral("op:Attention")) >= 1, attentionOps > 0);
     graph->clearSearch();
     QSignalSpy ran(s, &viz::StudioSession::runFinished);
     window->action(QStringLiteral("compileRun"))->trigger();

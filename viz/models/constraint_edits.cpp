@@ -37,12 +37,20 @@ schedule::Constraints withMergeBefore(schedule::Constraints c, const std::string
   return c;
 }
 
+schedule::Constraints withShapePinned(schedule::Constraints c, const std::string& node, int veusPerSM) {
+  if (veusPerSM <= 0)
+    c.shapeFor.erase(node);
+  else
+    c.shapeFor[node] = veusPerSM;
+  return c;
+}
+
 bool sameConstraints(const schedule::Constraints& a, const schedule::Constraints& b) {
   auto samePin = [](const schedule::TaskPin& x, const schedule::TaskPin& y) {
     return x.node == y.node && x.rtask == y.rtask && x.veu == y.veu && x.order == y.order;
   };
   return a.kernelFor == b.kernelFor && a.cutBefore == b.cutBefore && a.noCutBefore == b.noCutBefore &&
-         std::equal(a.pins.begin(), a.pins.end(), b.pins.begin(), b.pins.end(), samePin);
+         a.shapeFor == b.shapeFor && std::equal(a.pins.begin(), a.pins.end(), b.pins.begin(), b.pins.end(), samePin);
 }
 
 }  // namespace rammer::viz

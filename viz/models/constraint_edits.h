@@ -21,6 +21,9 @@ schedule::Constraints withTaskMoved(schedule::Constraints c, const std::string& 
 // A program boundary forced before `node` (drops a merge there), or forbidden.
 schedule::Constraints withCutBefore(schedule::Constraints c, const std::string& node);
 schedule::Constraints withMergeBefore(schedule::Constraints c, const std::string& node);
+// The program that runs `node` gets `veusPerSM` (1, 2 or 4) vEUs per SM;
+// 0 leaves the shape to the policy.
+schedule::Constraints withShapePinned(schedule::Constraints c, const std::string& node, int veusPerSM);
 
 // Field by field (pins in order).
 bool sameConstraints(const schedule::Constraints& a, const schedule::Constraints& b);

@@ -110,6 +110,12 @@ quint64 ScheduleEditor::mergeBefore(const QString& node) {
   return edit(withMergeBefore(session_->constraints(), node.toStdString()), tr("Merge programs at %1").arg(node));
 }
 
+quint64 ScheduleEditor::pinShape(const QString& node, int veusPerSM) {
+  const QString text = veusPerSM > 0 ? tr("Run %1 at %2 vEUs per SM").arg(node).arg(veusPerSM)
+                                     : tr("Let the policy shape the vDevice of %1").arg(node);
+  return edit(withShapePinned(session_->constraints(), node.toStdString(), veusPerSM), text);
+}
+
 quint64 ScheduleEditor::loadEdits(const QString& path, QString* error) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {

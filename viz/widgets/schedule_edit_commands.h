@@ -58,6 +58,9 @@ class ScheduleEditor : public QObject {
   quint64 moveTask(const QString& node, qint64 rtask, int veu, int order = -1);
   quint64 cutBefore(const QString& node);
   quint64 mergeBefore(const QString& node);
+  // The vDevice shape of the program that runs `node` (1, 2 or 4 vEUs per
+  // SM); 0 gives the choice back to the policy.
+  quint64 pinShape(const QString& node, int veusPerSM);
   // Reads a schedule-edits file (docs/SCHEDULE_EDITS.md) and applies it as
   // one undoable edit; 0 and `error` set when the file cannot be read.
   quint64 loadEdits(const QString& path, QString* error = nullptr);

@@ -1,8 +1,12 @@
 // FusedElementwise (domain com.rammer): what the element-wise fusion pass
 // turns chains and trees of element-wise ops into. Attribute "expr" holds the
 // per-element expression over inputs x0..xN-1 (numpy broadcasting); optional
-// "fused_nodes" names the original nodes for display.
+// "fused_nodes" names the original nodes for display. And the GEMMs with an
+// element-wise epilogue (core/ops/math/fused_epilogue.h).
+#include <array>
+
 #include "core/ops/broadcast.h"
+#include "core/ops/math/fused_epilogue.h"
 #include "core/ops/math/fused_expr.h"
 #include "core/ops/op_registry.h"
 
@@ -30,13 +34,13 @@ std::vector<ir::TensorType> inferFused(const OpContext& ctx) {
   return {broadcastTypes(types, ir::DType::Float32)};
 }
 
-std::vector<ir::Tensor> computeFused(const OpContext& ctx) {
-  const FusedExpr e = exprOf(ctx);
+// out = e(inputs...) with numpy broadcasting.
+ir::Tensor evaluate(const FusedExpr& e, const std::vector<const ir::Tensor*>& inputs) {
   std::vector<ir::Shape> shapes;
   std::vector<const float*> data;
-  for (size_t i = 0; i < ctx.numInputs(); ++i) {
-    shapes.push_back(ctx.shape(i));
-    data.push_back(ctx.tensor(i).data<float>());
+  for (const ir::Tensor* t : inputs) {
+    shapes.push_back(t->shape());
+    data.push_back(t->data<float>());
   }
   BroadcastPlan plan(shapes);
   ir::Tensor out(ir::DType::Float32, plan.outShape());
@@ -48,9 +52,111 @@ std::vector<ir::Tensor> computeFused(const OpContext& ctx) {
     for (size_t k = 0; k < data.size(); ++k) at[k] = data[k] + inOffsets[k];
     e.evalRow(at.data(), strides.data(), o + outOffset, n);
   });
+  return out;
+}
+
+std::vector<ir::Tensor> computeFused(const OpContext& ctx) {
+  const FusedExpr e = exprOf(ctx);
+  std::vector<const ir::Tensor*> inputs;
+  for (size_t i = 0; i < ctx.numInputs(); ++i) inputs.push_back(&ctx.tensor(i));
+  return {evaluate(e, inputs)};
+}
+
+// ---- FusedConv, FusedGemm, FusedMatMul ----
+
+constexpr std::array<EpilogueOp, 3> kEpilogueOps{{{"FusedConv", "Conv", 3}, {"FusedGemm", "Gemm", 3},
+                                                  {"FusedMatMul", "MatMul", 2}}};
+
+// The node as its base op sees it: the base type, its own input slots.
+struct BaseView {
+  const OpDef* def = nullptr;
+  ir::Node node;
+  size_t arity = 0;
+  FusedExpr epilogue;
+};
+
+BaseView baseOf(const OpContext& ctx) {
+  const EpilogueOp* op = epilogueOpOf(ctx.node().opType);
+  if (!op) ctx.fail("not an op with an epilogue: " + ctx.node().opType);
+  BaseView v;
+  v.def = OpRegistry::builtin().find("", op->base);
+  if (!v.def) ctx.fail("no " + std::string(op->base) + " op to fuse an epilogue into");
+  v.arity = op->arity;
+  if (ctx.numInputs() < v.arity)
+    ctx.fail(std::string(op->fused) + " needs its " + std::to_string(v.arity) + " " + std::string(op->base) +
+             " input slots before the epilogue's inputs");
+  v.node = ctx.node();
+  v.node.opType = std::string(op->base);
+  v.node.domain.clear();
+  v.node.inputs.resize(v.arity);
+  const std::string text = ctx.attrs().getString(std::string(kEpilogueAttr), "");
+  if (text.empty()) ctx.fail(std::string(op->fused) + " needs an 'epilogue' attribute");
+  v.epilogue = FusedExpr::parse(text);
+  if (v.epilogue.numInputs() > static_cast<int>(ctx.numInputs() - v.arity + 1))
+    ctx.fail("epilogue reads x" + std::to_string(v.epilogue.numInputs() - 1) + " but the node has " +
+             std::to_string(ctx.numInputs() - v.arity) + " epilogue inputs");
+  return v;
+}
+
+template <class T>
+std::vector<T> head(const std::vector<T>& all, size_t n) {
+  return {all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n)};
+}
+
+std::vector<ir::TensorType> inputTypes(const OpContext& ctx) {
+  std::vector<ir::TensorType> t;
+  for (size_t i = 0; i < ctx.numInputs(); ++i) t.push_back(ctx.has(i) ? ctx.type(i) : ir::TensorType{});
+  return t;
+}
+
+std::vector<const ir::Tensor*> inputValues(const OpContext& ctx) {
+  std::vector<const ir::Tensor*> v;
+  for (size_t i = 0; i < ctx.numInputs(); ++i) v.push_back(ctx.value(i));
+  return v;
+}
+
+std::vector<ir::TensorType> inferWithEpilogue(const OpContext& ctx) {
+  const BaseView b = baseOf(ctx);
+  const OpContext base(b.node, ctx.opset(), head(inputTypes(ctx), b.arity), head(inputValues(ctx), b.arity));
+  std::vector<ir::TensorType> out = b.def->infer(base);
+  if (out.size() != 1) ctx.fail("the base op of an epilogue must have one output");
+  for (size_t i = b.arity; i < ctx.numInputs(); ++i) {
+    ctx.expectDType(i, {ir::DType::Float32});
+    const ir::TensorType& t = ctx.type(i);
+    // Same shape, or one element: the epilogue reads input i at the output's index (or its only element).
+    if (t.fullyKnown() && out[0].fullyKnown() && t.shape != out[0].shape && ir::numElements(t.shape) != 1)
+      ctx.fail("epilogue input " + std::to_string(i) + " has shape " + ir::shapeToString(t.shape) +
+               "; it must have the output's shape " + ir::shapeToString(out[0].shape) + " or one element");
+  }
+  return out;
+}
+
+std::vector<ir::Tensor> computeWithEpilogue(const OpContext& ctx) {
+  const BaseView b = baseOf(ctx);
+  const OpContext base(b.node, ctx.opset(), head(inputTypes(ctx), b.arity), head(inputValues(ctx), b.arity));
+  std::vector<ir::Tensor> product = b.def->compute(base);
+  std::vector<const ir::Tensor*> inputs{&product.at(0)};
+  for (size_t i = b.arity; i < ctx.numInputs(); ++i) inputs.push_back(&ctx.tensor(i));
+  ir::Tensor out = evaluate(b.epilogue, inputs);
+  if (out.shape() != product[0].shape()) ctx.fail("the epilogue's inputs broadcast the output to another shape");
   return {std::move(out)};
 }
 
+}  // namespace
+
+const EpilogueOp* epilogueOpOf(std::string_view fusedType) {
+  for (const EpilogueOp& op : kEpilogueOps)
+    if (op.fused == fusedType) return &op;
+  return nullptr;
+}
+
+const EpilogueOp* epilogueOpFor(std::string_view baseType) {
+  for (const EpilogueOp& op : kEpilogueOps)
+    if (op.base == baseType) return &op;
+  return nullptr;
+}
+
+namespace {
 }  // namespace
 
 void registerFusedOps(OpRegistry& r) {
@@ -65,6 +171,24 @@ void registerFusedOps(OpRegistry& r) {
     return n < 0 ? 0.0 : static_cast<double>(n) * exprOf(ctx).numOperations();
   };
   r.add(std::move(def));
+
+  for (const EpilogueOp& op : kEpilogueOps) {
+    const OpDef* base = r.find("", op.base);
+    OpDef fused;
+    fused.type = std::string(op.fused);
+    fused.domain = kRammerDomain;
+    fused.category = base ? base->category : OpCategory::Other;
+    fused.infer = inferWithEpilogue;
+    fused.compute = computeWithEpilogue;
+    fused.flops = [](const OpContext& ctx, std::span<const ir::TensorType> outs) {
+      const BaseView b = baseOf(ctx);
+      const OpContext view(b.node, ctx.opset(), head(inputTypes(ctx), b.arity), head(inputValues(ctx), b.arity));
+      const double own = b.def->flops ? b.def->flops(view, outs) : 0.0;
+      const int64_t n = outs.empty() ? 0 : ir::numElements(outs[0].shape);
+      return own + (n < 0 ? 0.0 : static_cast<double>(n) * b.epilogue.numOperations());
+    };
+    r.add(std::move(fused));
+  }
 }
 
 }  // namespace rammer::ops

@@ -11,6 +11,7 @@
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/core/codegen/transformer_fixtures.h"
 #include "tests/core/codegen/nvrtc_loader.h"
+#include "tests/support/epilogue_graph.h"
 #include "tests/support/graph_builder.h"
 #include "tests/support/scatter_scan_graph.h"
 
@@ -112,6 +113,38 @@ TEST(LayerNormCudaCompile, BothRKernelsCompileForSm90) {
     c.kernelFor["ln"] = kernel;
     expectWavefrontCompilesForSm90(nvrtc, b.graph(), kernel, c);
   }
+}
+
+// The warp-per-row variants (issue #27 item 5) compile: global pooling,
+// softmax and log-softmax over the innermost axis, a reduction.
+TEST(WarpRowsCudaCompile, EveryWarpVariantCompilesForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  testing::GraphBuilder b;
+  b.output(b.op("GlobalAveragePool", "gap", {b.input("x", {1, 21, 8, 8})}));
+  b.output(b.op("GlobalMaxPool", "gmp", {b.input("y", {1, 5, 7, 9})}));
+  b.output(b.op("Softmax", "sm", {b.input("s", {13, 64})}));
+  b.output(b.op("LogSoftmax", "lsm", {b.input("l", {7, 45})}));
+  b.output(b.op("ReduceMean", "mean", {b.input("r", {6, 70})}, testing::attrs({{"axes", std::vector<int64_t>{-1}}})));
+  ASSERT_TRUE(b.infer().empty());
+  schedule::Constraints c;
+  c.kernelFor = {{"gap", "global_avgpool_warp"}, {"gmp", "global_maxpool_warp"}, {"sm", "softmax_warp"},
+                 {"lsm", "logsoftmax_warp"},     {"mean", "reduce_warp"}};
+  const std::string source = expectWavefrontCompilesForSm90(nvrtc, b.graph(), "warp rows", c);
+  for (const auto& [node, kernel] : c.kernelFor) EXPECT_NE(source.find(kernel), std::string::npos) << kernel;
+}
+
+// FusedConv / FusedGemm / FusedMatMul (issue #27 item 3) compile, with the
+// GEMV and the depthwise rKernel pinned where the policy would pick others.
+TEST(EpilogueCudaCompile, EveryKindOfEpilogueCompilesForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  const ir::Graph g = testing::optimizedEpilogueGraph(true);
+  schedule::Constraints c;
+  c.kernelFor = {{"fc+epilogue", "gemv_kmajor"}, {"dw+epilogue", "conv_depthwise"}};
+  const std::string source = expectWavefrontCompilesForSm90(nvrtc, g, "epilogues", c);
+  EXPECT_NE(source.find("fmaxf"), std::string::npos);  // the ReLUs
+  EXPECT_NE(source.find("tanhf"), std::string::npos);
 }
 
 // The online softmax for long rows compiles, for Softmax and LogSoftmax.

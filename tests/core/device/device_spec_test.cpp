@@ -121,3 +121,34 @@ TEST(DeviceSpec, PresetL2IsFasterThanDram) {
     EXPECT_GT(d->l2BandwidthGBs, d->memoryBandwidthGBs) << id;
   }
 }
+
+// Per rKernel family, the share of the roofline it reaches on the device
+// (issue #27 item 9): read, round-tripped, 1 for a family not listed, and
+// refused when it is no positive number.
+TEST(DeviceSpec, KernelEfficienciesAreReadAndRoundTrip) {
+  auto h100 = presetDevice("h100");
+  ASSERT_TRUE(h100.ok()) << h100.errorText();
+  EXPECT_GT(h100->kernelEfficiency.size(), 5u);
+  EXPECT_NE(h100->kernelEfficiencySource.find("measured"), std::string::npos);
+  EXPECT_NE(h100->kernelEfficiencySource.find("estimated"), std::string::npos);
+  for (const auto& [family, e] : h100->kernelEfficiency) {
+    EXPECT_GT(e, 0.0) << family;
+    EXPECT_LE(e, 1.0) << family;
+  }
+  EXPECT_DOUBLE_EQ(h100->efficiencyOf("no such family"), 1.0);
+  auto again = parseDeviceJson(deviceToJson(*h100), "round trip");
+  ASSERT_TRUE(again.ok()) << again.errorText();
+  EXPECT_EQ(again->kernelEfficiency, h100->kernelEfficiency);
+  EXPECT_EQ(again->kernelEfficiencySource, h100->kernelEfficiencySource);
+  // A preset no lease measured has none.
+  EXPECT_TRUE(presetDevice("v100")->kernelEfficiency.empty());
+
+  std::string json = deviceToJson(*h100);
+  const size_t at = json.find("\"elementwise\"");
+  ASSERT_NE(at, std::string::npos);
+  const size_t colon = json.find(':', at), end = json.find_first_of(",}\n", colon);
+  json.replace(colon + 1, end - colon - 1, " -0.5");
+  auto bad = parseDeviceJson(json, "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.errorText().find("kernel efficiency of 'elementwise'"), std::string::npos) << bad.errorText();
+}

@@ -55,7 +55,7 @@ TEST(PoolKernels, GlobalBlockVariantUsesBarriers) {
   ASSERT_TRUE(b.infer().empty());
   auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
   ASSERT_TRUE(k.ok()) << k.errorText();
-  ASSERT_EQ(k->candidates.size(), 2u);
+  ASSERT_EQ(k->candidates.size(), 3u);  // thread, block and warp per plane
   const kernels::RKernel& block = k->candidates[1];
   EXPECT_EQ(block.numRTasks, 8);
   EXPECT_EQ(block.threads(), 256);  // 196 elements per plane -> next power of two
@@ -66,4 +66,30 @@ TEST(PoolKernels, GlobalBlockVariantUsesBarriers) {
        p = block.cudaSource.find("__syncthreads", p + 1))
     ++syncs;
   EXPECT_EQ(syncs, 3u);  // the tree level's barrier is inside a loop
+}
+
+// A warp per plane, 8 planes per rTask (issue #27 item 5): the lanes read a
+// plane's consecutive elements; planes shorter than a warp do without it.
+TEST(PoolKernels, GlobalWarpVariantTakesEightPlanesPerRTask) {
+  checkPool("GlobalAveragePool", {1, 21, 8, 8}, {});
+  checkPool("GlobalMaxPool", {3, 7, 33}, {});
+  GraphBuilder b;
+  b.output(b.op("GlobalAveragePool", "gap", {b.input("x", {1, 21, 8, 8})}));
+  ASSERT_TRUE(b.infer().empty());
+  auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
+  ASSERT_TRUE(k.ok()) << k.errorText();
+  ASSERT_EQ(k->candidates.size(), 3u);
+  const kernels::RKernel& warp = k->candidates[2];
+  EXPECT_EQ(warp.name, "global_avgpool_warp");
+  EXPECT_EQ(warp.numRTasks, 3);  // 21 planes / 8
+  EXPECT_EQ(warp.threads(), 256);
+  EXPECT_EQ(warp.sharedBytes, 256 * 4);
+  EXPECT_EQ(warp.syncCount, 2 + 5);  // store + 5 levels of a 32-lane tree + release
+  EXPECT_NE(warp.cudaSource.find("j += 32"), std::string::npos) << warp.cudaSource;
+  GraphBuilder small;
+  small.output(small.op("GlobalAveragePool", "gap", {small.input("x", {1, 300, 3, 3})}));
+  ASSERT_TRUE(small.infer().empty());
+  auto few = kernels::kernelsFor(small.graph(), lastNode(small.graph()));
+  ASSERT_TRUE(few.ok());
+  EXPECT_EQ(few->candidates.size(), 2u);
 }

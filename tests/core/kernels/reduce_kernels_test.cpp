@@ -48,9 +48,13 @@ TEST(ReduceKernels, ManyInputsPerOutputAddBlockCandidate) {
   ASSERT_TRUE(b.infer().empty());
   size_t n = 0;
   checkCandidates(b.graph(), lastNode(b.graph()), 1e-4, &n);
-  EXPECT_EQ(n, 2u);
+  EXPECT_EQ(n, 3u);  // thread, warp and block per output
   auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
   ASSERT_TRUE(k.ok());
+  const kernels::RKernel& warp = k->candidates[n - 2];
+  EXPECT_EQ(warp.name, "reduce_warp");
+  EXPECT_EQ(warp.numRTasks, 1);  // 4 outputs, 8 per rTask
+  EXPECT_EQ(warp.syncCount, 2 + 5);
   EXPECT_EQ(k->candidates.back().name, "reduce_block");
   EXPECT_EQ(k->candidates.back().numRTasks, 4);
   EXPECT_GT(k->candidates.back().syncCount, 0);

@@ -40,7 +40,7 @@ TEST(SoftmaxKernels, Opset13SingleAxisWithInnerStride) {
 }
 
 TEST(SoftmaxKernels, LongRowsUseTheBlockReduction) {
-  checkSoftmax("Softmax", 13, {3, 1000}, std::nullopt);
+  checkSoftmax("Softmax", 13, {3, 1000}, std::nullopt, 3);  // rows, block, warp
   GraphBuilder b;
   b.output(b.op("Softmax", "sm", {b.input("x", {3, 1000})}));
   ASSERT_TRUE(b.infer().empty());
@@ -57,8 +57,8 @@ TEST(SoftmaxKernels, LongRowsUseTheBlockReduction) {
 // Rows of 1,024 and more also get the one-pass (online max and sum) variant,
 // with up to 1,024 threads per row (issue #16 item 3).
 TEST(SoftmaxKernels, LongRowsAlsoGetTheOnlineVariant) {
-  checkSoftmax("Softmax", 13, {2, 3000}, std::nullopt, 3);
-  checkSoftmax("LogSoftmax", 13, {3, 1024}, std::nullopt, 3);
+  checkSoftmax("Softmax", 13, {2, 3000}, std::nullopt, 4);  // and a warp per row
+  checkSoftmax("LogSoftmax", 13, {3, 1024}, std::nullopt, 4);
   checkSoftmax("Softmax", 13, {1024, 3}, 0, 3);  // strided rows
   GraphBuilder b;
   b.output(b.op("Softmax", "sm", {b.input("x", {2, 8192})}));
@@ -71,6 +71,25 @@ TEST(SoftmaxKernels, LongRowsAlsoGetTheOnlineVariant) {
   EXPECT_EQ(online.threads(), 1024);
   EXPECT_EQ(online.sharedBytes, 8 * 1024);
   EXPECT_EQ(online.syncCount, 2 + 10);
+}
+
+// Contiguous rows of 32 to 4,096 get a warp per row, 8 rows per rTask
+// (issue #27 item 5); strided rows (the axis not innermost) do not.
+TEST(SoftmaxKernels, ContiguousRowsGetAWarpPerRow) {
+  checkSoftmax("Softmax", 13, {2, 13, 64}, std::nullopt, 3);
+  checkSoftmax("LogSoftmax", 13, {7, 45}, std::nullopt, 3);
+  checkSoftmax("Softmax", 13, {4, 64, 3}, 1, 2);  // strided rows
+  GraphBuilder b;
+  b.output(b.op("Softmax", "sm", {b.input("x", {26, 64})}));
+  ASSERT_TRUE(b.infer().empty());
+  auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
+  ASSERT_TRUE(k.ok());
+  ASSERT_EQ(k->candidates.size(), 3u);
+  const kernels::RKernel& warp = k->candidates[2];
+  EXPECT_EQ(warp.name, "softmax_warp");
+  EXPECT_EQ(warp.numRTasks, 4);  // 26 rows / 8
+  EXPECT_EQ(warp.threads(), 256);
+  EXPECT_EQ(warp.syncCount, 2 * (2 + 5));
 }
 
 // Masked scores, as attention writes them: -inf and -1e9 entries, a row that
@@ -88,5 +107,5 @@ TEST(SoftmaxKernels, OnlineVariantHandlesMaskedRows) {
   ASSERT_TRUE(b.infer().empty());
   size_t count = 0;
   checkCandidates(b.graph(), lastNode(b.graph()), 1e-4, &count);
-  EXPECT_EQ(count, 3u);
+  EXPECT_EQ(count, 4u);  // rows, block, warp, online
 }

@@ -29,6 +29,7 @@
 #include "core/runtime/program_compiler.h"
 #include "core/runtime/ptxas_log.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/core/runtime/candidate_plans.h"
 #include "tests/support/graph_builder.h"
 #include "tests/support/host_run.h"
 
@@ -36,30 +37,6 @@ namespace rammer::runtime {
 namespace {
 
 using testing::attrs;
-
-// One GEMM or Conv per output, each on its own inputs.
-struct NodeSpec {
-  std::string op, name;
-  std::vector<ir::Shape> inputs;
-  ir::Attributes attributes;
-};
-
-ir::Graph graphOf(const std::vector<NodeSpec>& specs, bool constantWeights) {
-  testing::GraphBuilder b;
-  uint32_t seed = 11;
-  for (const NodeSpec& s : specs) {
-    std::vector<ir::ValueId> ins;
-    for (size_t i = 0; i < s.inputs.size(); ++i) {
-      const std::string name = s.name + ".in" + std::to_string(i);
-      ins.push_back(i > 0 && constantWeights ? b.constant(name, testing::randomTensor(s.inputs[i], ++seed))
-                                             : b.input(name, s.inputs[i]));
-    }
-    b.output(b.op(s.op, s.name, ins, s.attributes));
-  }
-  const auto errors = b.infer();
-  EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors.front().message);
-  return b.graph();
-}
 
 // Small shapes that hit every edge of the tiles and of the loaders.
 std::vector<NodeSpec> edgeSpecs() {
@@ -106,39 +83,6 @@ std::vector<NodeSpec> paperSpecs() {
   };
 }
 
-std::vector<ir::NodeId> order(const ir::Graph& g) {
-  auto o = g.topologicalOrder();
-  if (!o) throw std::runtime_error(o.errorText());
-  return std::move(o).value();
-}
-
-// Every operator in a program of its own (sequential), so each kernel has
-// its own register budget, with operator i on candidate `pick` (the last
-// one where it has fewer). Generated with persistent kernels
-// (`persistent`): __launch_bounds__(threads, vEUs per SM), the budget.
-schedule::Plan planWithCandidate(const ir::Graph& g, size_t pick) {
-  schedule::Constraints c;
-  for (ir::NodeId id : order(g)) {
-    const ir::Node& n = g.node(id);
-    auto ks = kernels::kernelsFor(g, id);
-    if (!ks || ks->candidates.empty()) throw std::runtime_error(n.name + ": " + ks.errorText());
-    c.kernelFor[n.name] = ks->candidates[std::min(pick, ks->candidates.size() - 1)].name;
-  }
-  return testing::planSample(g, "sequential", "h100", c);
-}
-
-codegen::CodegenOptions persistent() {
-  codegen::CodegenOptions o;
-  o.ordinaryKernelsForSequential = false;
-  return o;
-}
-
-size_t maxCandidates(const ir::Graph& g) {
-  size_t most = 0;
-  for (ir::NodeId id : order(g)) most = std::max(most, kernels::kernelsFor(g, id)->candidates.size());
-  return most;
-}
-
 bool usesMainloop(const kernels::RKernel& k) {
   return std::find(k.cudaLibraries.begin(), k.cudaLibraries.end(), kernels::kGemmMainloop) != k.cudaLibraries.end();
 }
@@ -151,20 +95,12 @@ TEST(MainloopHost, EveryCandidateOfEveryEdgeShapeMatchesTheReference) {
   const size_t plans = maxCandidates(g);
   ASSERT_GE(plans, 5u);  // 128x128, 64x64, 32x32, 16x64 and a split-K at least
   size_t splitK = 0, mainloop = 0;
-  for (size_t pick = 0; pick < plans; ++pick) {
-    SCOPED_TRACE("candidate " + std::to_string(pick));
-    const schedule::Plan plan = planWithCandidate(g, pick);
+  expectEveryCandidateMatches(g, inputs, *want, [&](const schedule::Plan& plan) {
     for (const auto& op : plan.ops) {
       mainloop += usesMainloop(op.kernel) ? 1 : 0;
       splitK += op.kernel.zeroOutputsFirst ? 1 : 0;
     }
-    auto got = executeOnHost(plan, g, inputs, testing::hostTestOptions());
-    ASSERT_TRUE(got.ok()) << got.errorText();
-    ASSERT_EQ(got->outputs.size(), want->size());
-    for (size_t i = 0; i < want->size(); ++i)
-      EXPECT_LE(testing::relativeL2(got->outputs[i], (*want)[i]), 1e-5)
-          << g.value(g.outputs()[i]).name << " on " << plan.ops[i].kernel.name;
-  }
+  });
   EXPECT_GE(mainloop, 60u);
   EXPECT_GE(splitK, 4u);  // split-K GEMM and convolution both ran
 }

@@ -55,7 +55,11 @@ TEST(IosPolicy, PlansValidStagesAndExplainsThem) {
     perStage.programs = "stage";
     auto launched = plan("ios", *g, {}, perStage);
     ASSERT_TRUE(launched.ok()) << launched.errorText();
-    EXPECT_EQ(launched->programs.size(), stageLines);
+    // Its own stages (a launch per stage prices the stages differently).
+    size_t launchedStages = 0;
+    for (const auto& d : launched->decisions) launchedStages += d.rfind("stage ", 0) == 0;
+    EXPECT_GT(launchedStages, 0u);
+    EXPECT_EQ(launched->programs.size(), launchedStages);
     EXPECT_TRUE(checkPlan(*launched, *g).ok());
   }
 }

@@ -187,6 +187,71 @@ TEST(Policy, WavefrontPicksFastestUnlessTheWaveOversubscribes) {
   for (const auto& op : base.ops) EXPECT_EQ(op.kernel.name, "split");
 }
 
+// Issue #27 item 2: the wavefront weighs each vDevice shape its candidates'
+// register budgets give. "wide": 16 rTasks at 32 registers (8 vEUs per SM);
+// "big": 2 rTasks at 200 registers (1 vEU per SM, all of its registers).
+TEST(Policy, WavefrontPicksTheVDeviceShapeWithTheCostModel) {
+  auto candidates = [](double bigFlops) {
+    auto big = fakeKernel("big", 2, bigFlops);
+    big.regsEstimate = 200;
+    return std::vector<kernels::RKernel>{fakeKernel("wide", 16, 1e9), big};
+  };
+  // Half the work with the large tile: one vEU per SM finishes first.
+  FakeLibrary lib;
+  lib.table["a0"] = candidates(0.5e9);
+  Plan shaped = mustSchedule("wavefront", rt::chainGraph(1), lib);
+  ASSERT_EQ(shaped.programs.size(), 1u);
+  EXPECT_EQ(shaped.programs[0].veusPerSM, 1);
+  EXPECT_EQ(shaped.programs[0].program.numVEUs(), 2);
+  EXPECT_EQ(shaped.ops[0].kernel.name, "big");
+  EXPECT_TRUE(hasDecision(shaped, "vDevice shapes weighed: 8/SM")) << shaped.decisions.front();
+  EXPECT_TRUE(hasDecision(shaped, "; 1/SM"));
+  EXPECT_TRUE(validate(shaped, rt::chainGraph(1)).empty());
+  // Twice the work with the large tile: 8 vEUs per SM and "wide" win.
+  lib.table["a0"] = candidates(2e9);
+  Plan wide = mustSchedule("wavefront", rt::chainGraph(1), lib);
+  EXPECT_EQ(wide.programs[0].veusPerSM, 8);
+  EXPECT_EQ(wide.ops[0].kernel.name, "wide");
+}
+
+TEST(Policy, APinnedVDeviceShapeIsHonouredOrRefusedWithItsReason) {
+  auto big = fakeKernel("big", 2, 0.5e9);
+  big.regsEstimate = 200;
+  FakeLibrary lib;
+  lib.table["a0"] = {fakeKernel("wide", 16, 1e9), big};
+  const ir::Graph g = rt::chainGraph(2);
+  // Pinned to 4 per SM (64 registers): only "wide" fits, though "big" would be faster.
+  Constraints c;
+  c.shapeFor["a0"] = 4;
+  Plan four = mustSchedule("wavefront", g, lib, c);
+  EXPECT_EQ(four.ops[0].kernel.name, "wide");
+  EXPECT_EQ(four.programs[0].veusPerSM, 4);
+  EXPECT_TRUE(validate(four, g).empty());
+  // An operator pinned to another shape than the program's starts its own.
+  c.shapeFor["a1"] = 1;
+  Plan split = mustSchedule("wavefront", g, lib, c);
+  ASSERT_EQ(split.programs.size(), 2u);
+  EXPECT_EQ(split.programs[1].veusPerSM, 1);
+  EXPECT_NE(split.programs[1].cutReason.find("pinned to 1 vEUs per SM, the program's is 4"), std::string::npos)
+      << split.programs[1].cutReason;
+  // No candidate fits the pinned shape: the error names the rKernel.
+  FakeLibrary onlyBig;
+  onlyBig.table["a0"] = {big};
+  Constraints tight;
+  tight.shapeFor["a0"] = 4;
+  const std::string err = scheduleError("wavefront", g, onlyBig, tight);
+  EXPECT_NE(err.find("no vDevice shape runs"), std::string::npos) << err;
+  EXPECT_NE(err.find("'big'"), std::string::npos) << err;
+  EXPECT_NE(err.find("needs 200 registers"), std::string::npos) << err;
+  // Shapes other than 1, 2 and 4, and unknown operators, are refused up front.
+  Constraints odd;
+  odd.shapeFor["a0"] = 3;
+  EXPECT_NE(scheduleError("wavefront", g, lib, odd).find("the shapes are 1, 2 and 4"), std::string::npos);
+  Constraints unknown;
+  unknown.shapeFor["zz"] = 2;
+  EXPECT_NE(scheduleError("wavefront", g, lib, unknown).find("zz"), std::string::npos);
+}
+
 TEST(Policy, GreedyIsOneProgramWithStageBarriers) {
   FakeLibrary lib;
   const ir::Graph g = rt::gridGraph(3, 4);

@@ -15,7 +15,8 @@ const char* kExample = R"({"version": 1, "edits": [
   {"op": "move", "node": "a0", "rtask": 3, "veu": 5, "order": 2},
   {"op": "move", "node": "a1", "veu": 7},
   {"op": "cut_before", "node": "a2"},
-  {"op": "merge_before", "node": "a1"}]})";
+  {"op": "merge_before", "node": "a1"},
+  {"op": "vdevice", "node": "a2", "veus_per_sm": 2}]})";
 }  // namespace
 
 TEST(ScheduleEdits, ParsesEveryEditKind) {
@@ -33,6 +34,7 @@ TEST(ScheduleEdits, ParsesEveryEditKind) {
   EXPECT_EQ(c->pins[1].order, -1);
   EXPECT_EQ(c->cutBefore, (std::set<std::string>{"a2"}));
   EXPECT_EQ(c->noCutBefore, (std::set<std::string>{"a1"}));
+  EXPECT_EQ(c->shapeFor, (std::map<std::string, int>{{"a2", 2}}));
 }
 
 TEST(ScheduleEdits, LaterEditsOverrideEarlierOnes) {
@@ -55,6 +57,7 @@ TEST(ScheduleEdits, RoundTripsThroughJson) {
   EXPECT_EQ(again->kernelFor, c->kernelFor);
   EXPECT_EQ(again->cutBefore, c->cutBefore);
   EXPECT_EQ(again->noCutBefore, c->noCutBefore);
+  EXPECT_EQ(again->shapeFor, c->shapeFor);
   ASSERT_EQ(again->pins.size(), c->pins.size());
   for (size_t i = 0; i < c->pins.size(); ++i) {
     EXPECT_EQ(again->pins[i].node, c->pins[i].node);
@@ -85,6 +88,11 @@ TEST(ScheduleEdits, ErrorsNameTheEditAndTheProblem) {
   EXPECT_NE(err(R"({"version":1,"edits":[{"op":"move","node":"a0","veu":-1}]})").find("\"veu\" must be a non-negative"),
             std::string::npos);
   EXPECT_NE(err(R"({"version":1,"edits":[{"op":"pin_kernel","node":"a0"}]})").find("missing \"kernel\""),
+            std::string::npos);
+  EXPECT_NE(err(R"({"version":1,"edits":[{"op":"vdevice","node":"a0","veus_per_sm":3}]})")
+                .find("edit 0: \"veus_per_sm\" must be 1, 2 or 4"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"version":1,"edits":[{"op":"vdevice","node":"a0"}]})").find("missing \"veus_per_sm\""),
             std::string::npos);
   EXPECT_NE(err(R"({"version":1,"edits":[3]})").find("edit 0: an edit must be an object"), std::string::npos);
   // Without a graph, node names are not checked.

@@ -3,6 +3,9 @@
 // per SM, 1 KB reserved per block, 32 blocks).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "core/schedule/validator.h"
 #include "core/schedule/vdevice.h"
 #include "tests/core/schedule/schedule_fixtures.h"
 
@@ -78,4 +81,55 @@ TEST(VDevice, OfAProgramIsSizedByTheRKernelsItRuns) {
   auto none = vdeviceOf(plan, 0);
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.errorText().find("'huge'"), std::string::npos) << none.errorText();
+}
+
+// Issue #27 item 2: the vDevice shape. At 256 threads an H100 SM's 64K
+// registers give 1, 2 or 4 resident vEUs up to 255, 128 or 64 registers.
+TEST(VDevice, AShapeGivesEachVEUTheRegistersItLeaves) {
+  const device::DeviceSpec h100 = device::presetDevice("h100").value();
+  EXPECT_EQ(registerBudget(h100, 256, 0, 1), 255);
+  EXPECT_EQ(registerBudget(h100, 256, 0, 2), 128);
+  EXPECT_EQ(registerBudget(h100, 256, 0, 4), 64);
+  EXPECT_EQ(registerBudget(h100, 256, 0, 8), 32);
+  // 9 blocks of 256 threads exceed the SM's 2048 threads at any budget.
+  EXPECT_EQ(registerBudget(h100, 256, 0, 9), 0);
+
+  auto k = rt::fakeKernel("tile128", 1, 0, 256);
+  k.regsEstimate = 128;
+  auto natural = makeVDevice(h100, {{"conv", &k}});
+  ASSERT_TRUE(natural.ok()) << natural.errorText();
+  EXPECT_EQ(natural->veusPerSM, 2);
+  auto one = makeVDevice(h100, {{"conv", &k}}, 1);
+  ASSERT_TRUE(one.ok()) << one.errorText();
+  EXPECT_EQ(one->veusPerSM, 1);
+  EXPECT_EQ(one->numVEUs, 132);
+  EXPECT_EQ(one->regs, 255);  // the budget the kernel's bounds give it
+  EXPECT_NE(one->summary.find("the shape chosen"), std::string::npos) << one->summary;
+  auto four = makeVDevice(h100, {{"conv", &k}}, 4);
+  ASSERT_FALSE(four.ok());
+  EXPECT_NE(four.errorText().find("4 vEUs per SM"), std::string::npos) << four.errorText();
+  EXPECT_NE(four.errorText().find("64 registers"), std::string::npos) << four.errorText();
+  EXPECT_NE(four.errorText().find("'tile128' of 'conv' needs 128 registers"), std::string::npos) << four.errorText();
+}
+
+// A program the policy shaped with fewer vEUs per SM than its rKernels
+// allow is checked at that shape: more vEUs than can be resident is a
+// problem the validator names.
+TEST(VDevice, OfAProgramHonoursTheShapeItWasGiven) {
+  const ir::Graph g = rt::chainGraph(3);
+  schedule::Plan plan = rt::handPlan(g, {1, 1, 1}, {{rt::exec(0, 0)}, {rt::exec(1, 0)}, {rt::exec(2, 0)}});
+  ASSERT_EQ(plan.device.sms, 2);
+  plan.programs[0].veusPerSM = 1;
+  auto v = vdeviceOf(plan, 0);
+  ASSERT_TRUE(v.ok()) << v.errorText();
+  EXPECT_EQ(v->veusPerSM, 1);
+  EXPECT_EQ(v->regs, 255);
+  // (The chain's missing barriers are Ordering problems, not counted here.)
+  const auto report = schedule::checkPlan(plan, g);
+  ASSERT_EQ(report.count(schedule::ProblemKind::Resources), 1u);
+  const auto it = std::find_if(report.problems.begin(), report.problems.end(),
+                               [](const auto& pr) { return pr.kind == schedule::ProblemKind::Resources; });
+  EXPECT_NE(it->message.find("3 vEUs but only 2 (1 per SM x 2 SMs)"), std::string::npos) << it->message;
+  plan.programs[0].veusPerSM = 2;
+  EXPECT_EQ(schedule::checkPlan(plan, g).count(schedule::ProblemKind::Resources), 0u);
 }

@@ -137,3 +137,19 @@ TEST(SimAnalyticModel, OverheadsAreTheDevicesAndPoliciesCanUseTheModel) {
   ASSERT_TRUE(o.kernelSource);
   EXPECT_EQ(o.taskTime(k, d, 2), m->taskTimeUs(k, d, {2, 0, 0}));
 }
+
+// A family's efficiency on the device divides both rooflines' time: the
+// simulator's and the policies'.
+TEST(SimAnalyticModel, TheFamilysEfficiencyStretchesItsRTasks) {
+  device::DeviceSpec d = h100();
+  kernels::RKernel k = task(1e6, 32768);
+  d.kernelEfficiency.clear();
+  const double atRoofline = sim::AnalyticCostModel().taskTimeUs(k, d, {8, 0, 0});
+  const double policyAtRoofline = schedule::estimateTaskTimeUs(k, d, 8);
+  k.family = "elementwise";
+  d.kernelEfficiency["elementwise"] = 0.25;
+  EXPECT_NEAR(sim::AnalyticCostModel().taskTimeUs(k, d, {8, 0, 0}), 4 * atRoofline, 1e-9);
+  EXPECT_NEAR(schedule::estimateTaskTimeUs(k, d, 8), 4 * policyAtRoofline, 1e-9);
+  k.family = "gemm";  // not listed: at the roofline
+  EXPECT_NEAR(sim::AnalyticCostModel().taskTimeUs(k, d, {8, 0, 0}), atRoofline, 1e-9);
+}

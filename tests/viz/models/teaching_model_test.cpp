@@ -60,8 +60,10 @@ TEST(TeachingSteps, WavefrontWaveByWaveWithItsNumbers) {
   for (const TeachingChoice& c : wave0.choices) {
     ASSERT_GE(c.fastest, 0);
     ASSERT_GE(c.mostEfficient, 0);
-    EXPECT_EQ(c.rule, "fastest");  // 290 rTasks fit the 528 vEUs
-    EXPECT_EQ(c.kernel, c.options[static_cast<size_t>(c.fastest)].kernel);
+    // 290 rTasks with the fastest rKernels exceed the 264 vEUs (2 per SM:
+    // the convolutions run at 128 registers).
+    EXPECT_EQ(c.rule, "most efficient");
+    EXPECT_EQ(c.kernel, c.options[static_cast<size_t>(c.mostEfficient)].kernel);
     // The explanation names every candidate with its numbers.
     for (const schedule::KernelOption& o : c.options) {
       EXPECT_NE(wave0.explanation.find(o.kernel + ": " + std::to_string(o.rtasks) + " rTasks"), std::string::npos)

@@ -189,9 +189,12 @@ TEST_F(ScheduleEditorTest, EditsSaveToJsonAndLoadBack) {
   ASSERT_TRUE(applied.wait(kWaitMs));
   editor.moveOp("block.a", 3);
   ASSERT_TRUE(applied.wait(kWaitMs));
-  ASSERT_EQ(editor.undoStack()->count(), 3);
+  editor.pinShape("block.a", 2);
+  ASSERT_TRUE(applied.wait(kWaitMs));
+  ASSERT_EQ(editor.undoStack()->count(), 4);
   const schedule::Constraints saved = session.constraints();
   EXPECT_EQ(saved.pins.size(), 1u);
+  EXPECT_EQ(saved.shapeFor.at("block.a"), 2);
 
   QTemporaryDir dir;
   const QString path = dir.filePath("edits.json");
@@ -205,7 +208,7 @@ TEST_F(ScheduleEditorTest, EditsSaveToJsonAndLoadBack) {
   EXPECT_TRUE(sameConstraints(*parsed, saved));
 
   // Back to no edits, then load the file as one undoable edit.
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 4; ++i) {
     editor.undoStack()->undo();
     ASSERT_TRUE(waitApplied());
   }

@@ -1,0 +1,40 @@
+#pragma once
+// The element-wise epilogue of a FusedConv, FusedGemm or FusedMatMul
+// (core/ops/math/fused_epilogue.h) as the GEMM rKernels apply it: once per
+// output element, where the rKernel stores the finished product (bias
+// added). Split-K variants add partial products into the output, so the
+// epilogue would see unfinished sums: they are not offered for such a node.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/kernels/rkernel.h"
+#include "core/ops/math/fused_expr.h"
+
+namespace rammer::kernels {
+
+class Epilogue {
+ public:
+  // None for a plain Conv / Gemm / MatMul; OpError for a malformed fused node.
+  static Epilogue of(const ir::Graph& graph, const ir::Node& node);
+
+  bool present() const { return present_; }
+  // CUDA statements that store `value` (an expression of the product) into
+  // out0[`index`], through the epilogue when there is one.
+  std::string cudaStore(const std::string& value, const std::string& index) const;
+  // The same on the CPU: what out0[index] gets for the product `v`.
+  float apply(float v, const TaskBuffers& buffers, int64_t index) const;
+  // Per output element: the expression's operations and the bytes its
+  // other inputs add.
+  double flopsPerOutput() const { return present_ ? expr_.numOperations() : 0.0; }
+  double bytesPerOutput() const;
+
+ private:
+  bool present_ = false;
+  ops::FusedExpr expr_;
+  std::vector<size_t> slots_;  // the node input slot of x1, x2, ...
+  std::vector<bool> scalar_;   // that input has one element
+};
+
+}  // namespace rammer::kernels
