@@ -134,6 +134,10 @@ void MainWindow::createActions() {
   run->setToolTip(tr("Generate the kernels and run them where Run > Run On says: the GPU, the CPU emulator or "
                      "the generated code on the CPU (Ctrl+R)"));
   connect(run, &QAction::triggered, session_, &viz::StudioSession::compileAndRun);
+  QAction* nvrtc = make(QStringLiteral("compileNvrtc"), tr("Compile with &NVRTC"));
+  nvrtc->setToolTip(tr("Compile the plan's CUDA for the device without running it (no GPU needed): the registers, "
+                       "spills and blocks per SM ptxas gives each program, in the Log and the Inspector"));
+  connect(nvrtc, &QAction::triggered, session_, &viz::StudioSession::compileWithNvrtc);
   for (QAction* a : runTargets_->actions()) actions_.insert(a->objectName(), a);
   QAction* cancel = make(QStringLiteral("cancel"), tr("&Cancel"));
   cancel->setToolTip(tr("Stop the running job; nothing of it is applied"));
@@ -174,6 +178,7 @@ void MainWindow::createMenus() {
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(action(QStringLiteral("reschedule")));
   run->addAction(action(QStringLiteral("compileRun")));
+  run->addAction(action(QStringLiteral("compileNvrtc")));
   QMenu* runOn = run->addMenu(tr("Run &On"));
   runOn->addActions(runTargets_->actions());
   run->addAction(action(QStringLiteral("cancel")));
@@ -319,6 +324,7 @@ void MainWindow::updateActions() {
   const bool model = session_->hasModel();
   action(QStringLiteral("reschedule"))->setEnabled(model);
   action(QStringLiteral("compileRun"))->setEnabled(model);
+  action(QStringLiteral("compileNvrtc"))->setEnabled(model && session_->plan() != nullptr && !busy);
   action(QStringLiteral("cancel"))->setEnabled(busy);
   exports_->updateActions();
 }

@@ -47,6 +47,7 @@ struct RKernel {
   Dim3 block;                 // threads of one rTask
   int64_t sharedBytes = 0;    // shared memory one rTask uses
   int regsEstimate = 32;      // replaced by the compiler's count once compiled
+  bool regsCompiled = false;  // regsEstimate is what ptxas gave (applyCompiledResources)
   int syncCount = 0;          // __syncthreads() per rTask (HIP early-exit rule)
   double flops = 0;           // whole operator
   double bytes = 0;           // whole operator's global-memory traffic

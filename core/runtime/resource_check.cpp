@@ -96,7 +96,10 @@ ir::Result<std::vector<ProgramResources>> applyCompiledResources(
         regs[static_cast<size_t>(op)] = std::max(regs[static_cast<size_t>(op)], r.usage.registers);
   }
   for (size_t op = 0; op < plan.ops.size(); ++op)
-    if (regs[op] > 0) plan.ops[op].kernel.regsEstimate = regs[op];
+    if (regs[op] > 0) {
+      plan.ops[op].kernel.regsEstimate = regs[op];
+      plan.ops[op].kernel.regsCompiled = true;
+    }
   return out;
 }
 

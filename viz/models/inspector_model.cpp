@@ -105,7 +105,7 @@ void addKernel(Item* root, const schedule::Plan& plan, ir::NodeId node) {
                                   QString::fromUtf8("\u00D7") + QString::number(r.block.z) + " = " +
                                   QString::number(r.threads()));
   k->add("Shared memory", bytesText(static_cast<double>(r.sharedBytes)));
-  k->add("Registers (estimate)", QString::number(r.regsEstimate));
+  k->add(r.regsCompiled ? "Registers (compiled)" : "Registers (estimate)", QString::number(r.regsEstimate));
   k->add("__syncthreads per rTask", QString::number(r.syncCount));
   k->add("FLOPs", scaled(r.flops, "FLOP"));
   k->add("Memory traffic", bytesText(r.bytes));

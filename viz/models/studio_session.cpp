@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/device/device_spec.h"
+#include "core/runtime/offline_compile.h"
 #include "core/schedule/policy.h"
 #include "viz/models/diagnostics_model.h"
 #include "viz/models/log_model.h"
@@ -32,6 +33,12 @@ QString firstError(const std::vector<StudioDiagnostic>& ds) {
 struct ExportOutcome {
   std::vector<ir::Diagnostic> errors;
   QString message;  // what was written
+};
+
+struct NvrtcOutcome {
+  std::vector<ir::Diagnostic> errors;
+  std::shared_ptr<const schedule::Plan> plan;  // the plan with the compiled registers
+  runtime::OfflineCompile result;
 };
 
 }  // namespace
@@ -142,6 +149,60 @@ quint64 StudioSession::compileAndRun() {
   }
   // Without a plan (its scheduling failed) the run re-plans first.
   return submit(plan_ ? PipelineStage::Run : PipelineStage::Schedule, PipelineStage::Run);
+}
+
+quint64 StudioSession::compileWithNvrtc() {
+  auto refuse = [this](const QString& why) -> quint64 {
+    log_->warning(tr("Compile with NVRTC: %1").arg(why));
+    emit nvrtcCompiled(false);
+    return 0;
+  };
+  if (isBusy()) return refuse(tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
+  if (!plan_) return refuse(tr("there is no valid plan to compile"));
+  auto plan = plan_;
+  auto graph = this->graph();
+  std::function<NvrtcOutcome(const JobControl&)> work = [plan, graph](const JobControl&) {
+    NvrtcOutcome out;
+    auto nvrtc = runtime::NvrtcCompiler::load();
+    if (!nvrtc) {
+      out.errors = nvrtc.errors();
+      return out;
+    }
+    auto compiled = std::make_shared<schedule::Plan>(*plan);
+    auto result = runtime::compileOffline(*compiled, *graph, **nvrtc);
+    if (!result) {
+      out.errors = result.errors();
+      return out;
+    }
+    out.plan = std::move(compiled);
+    out.result = std::move(result).value();
+    return out;
+  };
+  const QString what = tr("Compiling with NVRTC");
+  running_ = Running{PipelineStage::Run, PipelineStage::Run, false, what};
+  return job_->start<NvrtcOutcome>(what, std::move(work), [this, plan](NvrtcOutcome& out) {
+    running_.reset();
+    lastJobOk_ = out.errors.empty();
+    if (!out.errors.empty()) {
+      std::vector<StudioDiagnostic> ds;
+      for (auto& e : out.errors) ds.push_back({PipelineStage::Run, std::move(e)});
+      log_->error(tr("Compile with NVRTC failed: %1").arg(firstError(ds)));
+      setDiagnostics(std::move(ds));
+      emit nvrtcCompiled(false);
+      return;
+    }
+    if (plan_ != plan) {
+      log_->info(tr("Compile with NVRTC: the plan changed meanwhile; its counts are dropped"));
+      emit nvrtcCompiled(false);
+      return;
+    }
+    log_->info(tr("NVRTC %1 for %2: what ptxas gave each program")
+                   .arg(QString::fromStdString(out.result.nvrtcVersion), QString::fromStdString(out.result.arch)));
+    for (const runtime::ProgramResources& r : out.result.programs) log_->info(QString::fromStdString(r.summary));
+    plan_ = std::move(out.plan);  // the same plan; its rKernels carry the compiled registers
+    emit planChanged();
+    emit nvrtcCompiled(true);
+  });
 }
 
 void StudioSession::cancel() { job_->cancel(); }

@@ -132,6 +132,11 @@ class StudioSession : public QObject {
   // generated code on the CPU ("generated code on CPU"); outputs are
   // checked against the reference executor.
   quint64 compileAndRun();
+  // Compiles the plan's CUDA with NVRTC for the device, no GPU needed
+  // (runtime::compileOffline): the plan's rKernels then carry the registers
+  // ptxas gave them, the Log lists each program's registers, spills and
+  // blocks per SM, and a program the device cannot hold is a diagnostic.
+  quint64 compileWithNvrtc();
   // Writes `path` (a folder for projects). Refused (0) while busy or when
   // what it needs does not exist yet; exportFinished says how it went.
   quint64 exportTo(ExportKind kind, const QString& path);
@@ -156,6 +161,7 @@ class StudioSession : public QObject {
   void constraintsRejected(quint64 request);
   void constraintsDropped(quint64 request);
   void runFinished(bool ok);
+  void nvrtcCompiled(bool ok);
   void exportFinished(bool ok, const QString& message);
   // Every job that was not cancelled or superseded ends with this.
   void jobFinished(quint64 job, bool ok);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/runtime/nvrtc_compiler.h"
 #include "viz/models/diagnostics_model.h"
 #include "viz/models/graph_display.h"
 #include "viz/models/log_model.h"
@@ -465,6 +466,32 @@ TEST_F(StudioSessionTest, CompileAndRunWithoutAGpuEmulatesAndSaysSo) {
   ASSERT_TRUE(waitJob(session));
   EXPECT_FALSE(session.measuredTrace());
   EXPECT_EQ(session.runBackend(), RunBackend::None);
+}
+
+// Compile with NVRTC (issue #27 item 1): no GPU needed; the plan's rKernels
+// then carry the registers ptxas gave them, and the Log lists each program.
+TEST_F(StudioSessionTest, CompileWithNvrtcPutsTheCompiledRegistersInThePlan) {
+  if (!runtime::NvrtcCompiler::load()) GTEST_SKIP() << "NVRTC not found";
+  loadSampleCnn();
+  const auto before = session.plan();
+  for (const auto& op : before->ops) EXPECT_FALSE(op.kernel.regsCompiled) << op.name;
+  QSignalSpy compiled(&session, &StudioSession::nvrtcCompiled);
+  QSignalSpy planChanged(&session, &StudioSession::planChanged);
+  EXPECT_NE(session.compileWithNvrtc(), 0u);
+  ASSERT_TRUE(compiled.wait(kWaitMs));
+  ASSERT_TRUE(compiled.first().first().toBool()) << allMessages(session.diagnostics());
+  EXPECT_EQ(planChanged.count(), 1);
+  const auto after = session.plan();
+  ASSERT_NE(after, before);
+  ASSERT_EQ(after->ops.size(), before->ops.size());
+  for (size_t i = 0; i < after->ops.size(); ++i) {
+    if (after->ops[i].isView) continue;
+    EXPECT_TRUE(after->ops[i].kernel.regsCompiled) << after->ops[i].name;
+    EXPECT_EQ(after->ops[i].kernel.name, before->ops[i].kernel.name);  // the same plan
+  }
+  const QString log = session.log()->toPlainText();
+  EXPECT_TRUE(log.contains("what ptxas gave each program")) << log.toStdString();
+  EXPECT_TRUE(log.contains("registers")) << log.toStdString();
 }
 
 TEST_F(StudioSessionTest, ExportsScheduleTraceAndGraph) {
