@@ -210,7 +210,8 @@ void runIgemmTile(const ConvProblem& p, const TileGrid& grid, const GemmTile& ti
       if (grid.split > 1) {
         for (int64_t j = 0; j < run; ++j) std::atomic_ref<float>(y[j]).fetch_add(t[j] + b);
       } else {
-        for (int64_t j = 0; j < run; ++j) y[j] = p.epilogue.apply(t[j] + b, buf, at + j);
+        for (int64_t j = 0; j < run; ++j) y[j] = t[j] + b;
+        p.epilogue.applyRow(y, buf, at, run);
       }
     }
     j0 += run;
@@ -286,8 +287,10 @@ void runDepthwiseTask(const ConvProblem& p, const DepthwiseShape& s, int64_t rta
           acc += wr[kw] * xr[o[2] * w.stride[2] - w.padBegin[2] + kw * w.dilation[2]];
       }
     }
-    y[q] = p.epilogue.apply(acc + bias, buf, nc * w.outSize() + q);
+    y[q] = acc + bias;
   }
+  const int64_t q0 = chunk * s.chunk;
+  p.epilogue.applyRow(y + q0, buf, nc * w.outSize() + q0, q1 - q0);
 }
 
 std::string depthwiseCuda(const ConvProblem& p, const DepthwiseShape& s, const std::string& function) {

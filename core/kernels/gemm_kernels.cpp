@@ -237,9 +237,7 @@ void runTile(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, i
   if (grid.split > 1) atomicAddTile(Y, p.N, T, ldt, pos.rows, pos.cols);
   if (p.epilogue.present()) {
     const int64_t origin = pos.batch * p.M * p.N + pos.m0 * p.N + pos.n0;
-    for (int64_t i = 0; i < pos.rows; ++i)
-      for (int64_t j = 0; j < pos.cols; ++j)
-        Y[i * p.N + j] = p.epilogue.apply(Y[i * p.N + j], buf, origin + i * p.N + j);
+    for (int64_t i = 0; i < pos.rows; ++i) p.epilogue.applyRow(Y + i * p.N, buf, origin + i * p.N, pos.cols);
   }
 }
 
