@@ -263,8 +263,8 @@ ir::Result<Scheduled> scheduleAtShape(PlanBuilder& b, const ProgramState& from, 
     return rule;
   }
   const double efficientUs = rule->state->makespan, fastestUs = fastest->state->makespan;
-  const std::string weighed = "the wave finishes at " + formatUs(efficientUs) + " with them, " +
-                              formatUs(fastestUs) + " with the fastest";
+  const std::string weighed = "the most efficient finish the wave at " + formatUs(efficientUs) + ", the fastest at " +
+                              formatUs(fastestUs);
   Scheduled& kept = fastestUs < efficientUs ? *fastest : *rule;
   kept.choice.weighed = weighed;
   tryKernels(b, wave, kept.choice);

@@ -187,6 +187,19 @@ TEST(Policy, WavefrontPicksFastestUnlessTheWaveOversubscribes) {
   for (const auto& op : base.ops) EXPECT_EQ(op.kernel.name, "split");
 }
 
+// The rule's efficient choice is checked against the fastest set: 32 short
+// rTasks (2 rounds on 16 vEUs) finish before 2 long ones with 20% less
+// work, so the wave keeps the fastest and says why.
+TEST(Policy, WavefrontKeepsTheFastestWhereTheyFinishTheWaveFirst) {
+  FakeLibrary lib;
+  lib.table["a0"] = {fakeKernel("split", 32, 1.2e9), fakeKernel("whole", 2, 1e9)};
+  Plan plan = mustSchedule("wavefront", rt::chainGraph(1), lib);
+  EXPECT_EQ(plan.ops[0].kernel.name, "split");
+  EXPECT_EQ(plan.ops[0].kernelRule, "fastest");
+  EXPECT_TRUE(hasDecision(plan, "32 rTasks with the fastest rKernels > 16 vEUs -> fastest rKernels"));
+  EXPECT_TRUE(hasDecision(plan, "the most efficient finish the wave at"));
+}
+
 // Issue #27 item 2: the wavefront weighs each vDevice shape its candidates'
 // register budgets give. "wide": 16 rTasks at 32 registers (8 vEUs per SM);
 // "big": 2 rTasks at 200 registers (1 vEU per SM, all of its registers).
