@@ -126,6 +126,22 @@ std::string cudaSegmentReduce(const std::string& var, const std::string& merge, 
   return s;
 }
 
+RKernel kernelShell(const NodeInfo& info, const std::string& name, const std::string& family,
+                    std::map<std::string, int64_t> params, int64_t rtasks, int threads, int64_t sharedBytes,
+                    double flops, double bytes) {
+  RKernel k;
+  k.name = name;
+  k.family = family;
+  k.params = std::move(params);
+  k.numRTasks = rtasks;
+  k.block = Dim3{threads, 1, 1};
+  k.sharedBytes = sharedBytes;
+  k.flops = flops;
+  k.bytes = bytes;
+  k.cudaFunction = info.functionName(name);
+  return k;
+}
+
 int powerOfTwoThreads(int64_t n, int lo, int hi) {
   int t = lo;
   while (t < hi && t < n) t *= 2;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <functional>
+#include <map>
 
 #include "core/ir/graph.h"
 #include "core/kernels/rkernel.h"
@@ -110,6 +111,12 @@ std::string cudaSegmentReduce(const std::string& var, const std::string& merge, 
 // Rows per rTask of the warp-per-row variants: 8 warps of 32 lanes.
 inline constexpr int kWarpRows = 8;
 inline constexpr int kWarpLanes = 32;
+
+// An rKernel's identity, launch shape and cost, its CUDA text and CPU tile
+// left to the caller (the variants of one family differ in those).
+RKernel kernelShell(const NodeInfo& info, const std::string& name, const std::string& family,
+                    std::map<std::string, int64_t> params, int64_t rtasks, int threads, int64_t sharedBytes,
+                    double flops, double bytes);
 
 // Smallest power of two >= n, clamped to [lo, hi].
 int powerOfTwoThreads(int64_t n, int lo, int hi);

@@ -148,17 +148,7 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
   // What the variants share; each writes its own CUDA and CPU tile.
   auto variant = [&](const std::string& suffix, decltype(RKernel::params) params, int64_t rtasks, int threads,
                      int64_t shared) {
-    RKernel k;
-    k.name = family + suffix;
-    k.family = family;
-    k.params = std::move(params);
-    k.numRTasks = rtasks;
-    k.block = Dim3{threads, 1, 1};
-    k.sharedBytes = shared;
-    k.flops = flops;
-    k.bytes = bytes;
-    k.cudaFunction = info.functionName(k.name);
-    return k;
+    return kernelShell(info, family + suffix, family, std::move(params), rtasks, threads, shared, flops, bytes);
   };
   std::vector<RKernel> out;
 

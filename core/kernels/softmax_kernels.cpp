@@ -103,15 +103,8 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
   // One thread per row, 128 rows per rTask.
   {
     const int threads = powerOfTwoThreads(g.count(), 32, 128);
-    RKernel k;
-    k.name = family + "_rows";
-    k.family = family;
-    k.params = {{"rows_per_rtask", threads}, {"row", g.n}};
-    k.numRTasks = divUp(g.count(), threads);
-    k.block = Dim3{threads, 1, 1};
-    k.flops = 5 * elems;
-    k.bytes = 8 * elems;
-    k.cudaFunction = info.functionName(k.name);
+    RKernel k = kernelShell(info, family + "_rows", family, {{"rows_per_rtask", threads}, {"row", g.n}},
+                            divUp(g.count(), threads), threads, 0, 5 * elems, 8 * elems);
     std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + "  (void)smem;\n" + consts;
     s += "  if (tid >= " + n(threads) + ") return;\n";
     s += "  const " + idx + " row = (" + idx + ")rtask_id * " + n(threads) + " + tid;\n";
@@ -130,16 +123,8 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
   // One row per rTask, its threads reducing max and sum in shared memory.
   {
     const int threads = powerOfTwoThreads(g.n, 32, 256);
-    RKernel k;
-    k.name = family + "_block";
-    k.family = family;
-    k.params = {{"threads", threads}, {"row", g.n}};
-    k.numRTasks = g.count();
-    k.block = Dim3{threads, 1, 1};
-    k.sharedBytes = 4 * threads;
-    k.flops = 5 * elems;
-    k.bytes = 12 * elems;
-    k.cudaFunction = info.functionName(k.name);
+    RKernel k = kernelShell(info, family + "_block", family, {{"threads", threads}, {"row", g.n}}, g.count(), threads,
+                            4 * threads, 5 * elems, 12 * elems);
     const std::string t = n(threads);
     std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
     s += "  const " + idx + " row = rtask_id;\n" + rowHead("row");
@@ -164,16 +149,8 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
   // and short rows no longer leave most of a block-per-row rTask idle.
   if (g.inner == 1 && g.n >= kWarpLanes && g.n <= 4096) {
     const int threads = kWarpRows * kWarpLanes;
-    RKernel k;
-    k.name = family + "_warp";
-    k.family = family;
-    k.params = {{"rows_per_rtask", kWarpRows}, {"row", g.n}};
-    k.numRTasks = divUp(g.count(), kWarpRows);
-    k.block = Dim3{threads, 1, 1};
-    k.sharedBytes = 4 * threads;
-    k.flops = 5 * elems;
-    k.bytes = 12 * elems;
-    k.cudaFunction = info.functionName(k.name);
+    RKernel k = kernelShell(info, family + "_warp", family, {{"rows_per_rtask", kWarpRows}, {"row", g.n}},
+                            divUp(g.count(), kWarpRows), threads, 4 * threads, 5 * elems, 12 * elems);
     const std::string t = n(threads), lanes = n(kWarpLanes);
     std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
     s += "  const " + idx + " first = (" + idx + ")rtask_id * " + n(kWarpRows) + " + (tid / " + lanes + ");\n";
@@ -201,16 +178,9 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
   // grows), so the row is read twice instead of three times.
   if (g.n >= 1024) {
     const int threads = powerOfTwoThreads(g.n / 4, 256, 1024);
-    RKernel k;
-    k.name = family + "_online";
-    k.family = family;
-    k.params = {{"threads", threads}, {"row", g.n}};
-    k.numRTasks = g.count();
-    k.block = Dim3{threads, 1, 1};
-    k.sharedBytes = 8 * threads;
-    k.flops = 6 * elems;
-    k.bytes = 12 * elems;  // two reads and one write per element
-    k.cudaFunction = info.functionName(k.name);
+    // Two reads and one write per element.
+    RKernel k = kernelShell(info, family + "_online", family, {{"threads", threads}, {"row", g.n}}, g.count(), threads,
+                            8 * threads, 6 * elems, 12 * elems);
     const std::string t = n(threads);
     std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
     s += "  const " + idx + " row = rtask_id;\n" + rowHead("row");
