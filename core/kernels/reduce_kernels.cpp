@@ -204,16 +204,8 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
   // thread-per-output variant's lanes read `count` apart).
   if (plan.count >= kWarpLanes) {
     const int threads = kWarpRows * kWarpLanes;
-    RKernel k;
-    k.name = "reduce_warp";
-    k.family = "reduce";
-    k.params = {{"outputs_per_rtask", kWarpRows}, {"count", plan.count}};
-    k.numRTasks = divUp(plan.outputs, kWarpRows);
-    k.block = Dim3{threads, 1, 1};
-    k.sharedBytes = 4 * threads;
-    k.flops = spec.flops;
-    k.bytes = spec.bytes;
-    k.cudaFunction = info.functionName(k.name);
+    RKernel k = kernelShell(info, "reduce_warp", "reduce", {{"outputs_per_rtask", kWarpRows}, {"count", plan.count}},
+                            divUp(plan.outputs, kWarpRows), threads, 4 * threads, spec.flops, spec.bytes);
     const std::string t = std::to_string(threads), lanes = std::to_string(kWarpLanes);
     std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
     s += "  const " + idx + " first = (" + idx + ")rtask_id * " + std::to_string(kWarpRows) + " + (tid / " + lanes +
@@ -243,16 +235,8 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
   // Block per output element: worth it when each output folds many inputs.
   if (plan.count >= 64) {
     const int threads = powerOfTwoThreads(plan.count, 32, 256);
-    RKernel k;
-    k.name = "reduce_block";
-    k.family = "reduce";
-    k.params = {{"threads", threads}, {"count", plan.count}};
-    k.numRTasks = plan.outputs;
-    k.block = Dim3{threads, 1, 1};
-    k.sharedBytes = 4 * threads;
-    k.flops = spec.flops;
-    k.bytes = spec.bytes;
-    k.cudaFunction = info.functionName(k.name);
+    RKernel k = kernelShell(info, "reduce_block", "reduce", {{"threads", threads}, {"count", plan.count}}, plan.outputs,
+                            threads, 4 * threads, spec.flops, spec.bytes);
     const std::string t = std::to_string(threads);
     std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
     s += "  const " + idx + " o = rtask_id;\n";
