@@ -1,5 +1,7 @@
 #include "core/kernels/epilogue.h"
 
+#include <algorithm>
+
 #include "core/ops/math/fused_epilogue.h"
 #include "core/ops/op_context.h"
 #include "core/ops/op_registry.h"
@@ -11,16 +13,13 @@ Epilogue Epilogue::of(const ir::Graph& graph, const ir::Node& node) {
   const ops::EpilogueOp* op = node.domain == ops::kRammerDomain ? ops::epilogueOpOf(node.opType) : nullptr;
   if (!op) return e;
   e.present_ = true;
-  e.expr_ = ops::FusedExpr::parse(node.attrs.getString(std::string(ops::kEpilogueAttr), ""));
+  e.expr_ = ops::parseEpilogue(node, node.inputs.size() - std::min(node.inputs.size(), op->arity));
   for (size_t slot = op->arity; slot < node.inputs.size(); ++slot) {
     const ir::ValueId v = node.inputs[slot];
     if (v == ir::kNone) throw ops::OpError("epilogue input " + std::to_string(slot) + " is missing");
     e.slots_.push_back(slot);
     e.scalar_.push_back(ir::numElements(graph.value(v).type.shape) == 1);
   }
-  if (e.expr_.numInputs() > static_cast<int>(e.slots_.size()) + 1)
-    throw ops::OpError("the epilogue reads x" + std::to_string(e.expr_.numInputs() - 1) + " but the node has " +
-                       std::to_string(e.slots_.size()) + " epilogue inputs");
   return e;
 }
 

@@ -12,14 +12,17 @@ std::string label(const KernelUse& k) { return "rKernel '" + k.kernel->name + "'
 
 int registerBudget(const device::DeviceSpec& device, int threads, int64_t sharedBytes, int veusPerSM) {
   if (veusPerSM <= 0) return 0;
-  // The most registers that still leave `veusPerSM` blocks resident.
-  int lo = 0, hi = std::max(1, device.maxRegsPerThread);
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (device::computeOccupancy(device, {threads, mid, sharedBytes}).blocksPerSM >= veusPerSM) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  const auto fits = [&](int regs) {
+    return device::computeOccupancy(device, {threads, regs, sharedBytes}).blocksPerSM >= veusPerSM;
+  };
+  if (!fits(1)) return 0;  // the threads or the shared memory alone do not fit
+  // The most registers that still leave `veusPerSM` blocks resident: the
+  // SM's registers shared out evenly, then down past the allocation
+  // granularity (a few steps; the policies ask this per candidate and shape).
+  int regs = std::min(device.maxRegsPerThread,
+                      static_cast<int>(device.regsPerSM / std::max<int64_t>(1, int64_t{threads} * veusPerSM)));
+  while (regs > 1 && !fits(regs)) --regs;
+  return std::max(regs, 1);
 }
 
 ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels,

@@ -13,6 +13,9 @@
 #include <cstddef>
 #include <string_view>
 
+#include "core/ir/graph.h"
+#include "core/ops/math/fused_expr.h"
+
 namespace rammer::ops {
 
 struct EpilogueOp {
@@ -27,5 +30,9 @@ inline constexpr std::string_view kEpilogueAttr = "epilogue";
 const EpilogueOp* epilogueOpOf(std::string_view fusedType);
 // The entry whose base type is `type`; nullptr when it has no fused form.
 const EpilogueOp* epilogueOpFor(std::string_view baseType);
+
+// The node's "epilogue" expression, checked against the `epilogueInputs`
+// inputs it has after the base op's; OpError naming what is wrong.
+FusedExpr parseEpilogue(const ir::Node& node, size_t epilogueInputs);
 
 }  // namespace rammer::ops

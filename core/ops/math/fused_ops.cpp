@@ -89,12 +89,7 @@ BaseView baseOf(const OpContext& ctx) {
   v.node.opType = std::string(op->base);
   v.node.domain.clear();
   v.node.inputs.resize(v.arity);
-  const std::string text = ctx.attrs().getString(std::string(kEpilogueAttr), "");
-  if (text.empty()) ctx.fail(std::string(op->fused) + " needs an 'epilogue' attribute");
-  v.epilogue = FusedExpr::parse(text);
-  if (v.epilogue.numInputs() > static_cast<int>(ctx.numInputs() - v.arity + 1))
-    ctx.fail("epilogue reads x" + std::to_string(v.epilogue.numInputs() - 1) + " but the node has " +
-             std::to_string(ctx.numInputs() - v.arity) + " epilogue inputs");
+  v.epilogue = parseEpilogue(ctx.node(), ctx.numInputs() - v.arity);
   return v;
 }
 
@@ -154,6 +149,16 @@ const EpilogueOp* epilogueOpFor(std::string_view baseType) {
   for (const EpilogueOp& op : kEpilogueOps)
     if (op.base == baseType) return &op;
   return nullptr;
+}
+
+FusedExpr parseEpilogue(const ir::Node& node, size_t epilogueInputs) {
+  const std::string text = node.attrs.getString(std::string(kEpilogueAttr), "");
+  if (text.empty()) throw OpError(node.opType + " needs an 'epilogue' attribute");
+  FusedExpr e = FusedExpr::parse(text);
+  if (e.numInputs() > static_cast<int>(epilogueInputs) + 1)
+    throw OpError("the epilogue reads x" + std::to_string(e.numInputs() - 1) + " but the node has " +
+                  std::to_string(epilogueInputs) + " epilogue inputs");
+  return e;
 }
 
 namespace {
