@@ -5,6 +5,8 @@
 #include <QStyleOptionGraphicsItem>
 #include <cmath>
 
+#include "viz/widgets/graph_node_item.h"
+
 namespace rammer::viz {
 
 namespace {
@@ -28,11 +30,17 @@ void GraphEdgeItem::setRoute(const EdgeRoute& route) {
   prepareGeometryChange();
   path_ = QPainterPath();
   arrow_.clear();
+  coarse_.clear();
   const auto& pts = route.points;
   if (!pts.empty()) {
     path_.moveTo(qp(pts[0]));
-    for (size_t i = 1; i + 2 < pts.size(); i += 3) path_.cubicTo(qp(pts[i]), qp(pts[i + 1]), qp(pts[i + 2]));
+    coarse_ << qp(pts[0]);
+    for (size_t i = 1; i + 2 < pts.size(); i += 3) {
+      path_.cubicTo(qp(pts[i]), qp(pts[i + 1]), qp(pts[i + 2]));
+      coarse_ << qp(pts[i + 2]);
+    }
     if (route.hasArrow) {
+      coarse_ << qp(route.arrowTip);
       // dot ends the spline where the arrow's base starts.
       const QPointF tip = qp(route.arrowTip);
       const QPointF base = path_.currentPosition();
@@ -65,7 +73,19 @@ void GraphEdgeItem::setEmphasised(bool emphasised) {
 void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
   const QColor colour = emphasised_ ? QColor(0x20, 0x20, 0x20) : QColor(0x80, 0x80, 0x80);
-  painter->setPen(QPen(colour, emphasised_ ? 2.0 : 1.0, direct_ ? Qt::DashLine : Qt::SolidLine));
+  if (lod < GraphNodeItem::kTextFromZoom) {
+    // A cosmetic, aliased, solid polyline: the raster engine's fast path.
+    // Direct edges stay told apart by a lighter grey instead of dashes.
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    painter->setPen(QPen(direct_ && !emphasised_ ? QColor(0xB0, 0xB0, 0xB0) : colour, emphasised_ ? 2.0 : 0.0));
+    painter->drawPolyline(coarse_);
+    return;
+  }
+  QPen pen(colour, emphasised_ ? 2.0 : 1.0, direct_ ? Qt::DashLine : Qt::SolidLine);
+  // Zoomed out, a cosmetic pen (its width in pixels) takes the raster
+  // engine's line stroker instead of filling a sub-pixel outline.
+  pen.setCosmetic(lod < 1.0);
+  painter->setPen(pen);
   painter->setBrush(Qt::NoBrush);
   painter->drawPath(path_);
   if (!arrow_.isEmpty()) {

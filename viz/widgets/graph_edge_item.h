@@ -2,7 +2,10 @@
 // One edge of the graph view: the spline dot routed, an arrow head at the
 // consumer, and the value's shape written beside the spline's midpoint.
 // Edges of a selected node are drawn darker and thicker; long edges of big
-// graphs that dot did not route (EdgeRoute::direct) are dashed.
+// graphs that dot did not route (EdgeRoute::direct) are dashed. Zoomed out
+// past readable text, the edge is a one-pixel polyline through the spline's
+// knots: stroking thousands of antialiased Béziers kept the UI thread busy
+// for 100+ ms a frame on lstm_tc's graph.
 #include <QGraphicsItem>
 #include <QPainterPath>
 #include <QString>
@@ -35,6 +38,7 @@ class GraphEdgeItem : public QGraphicsItem {
   QString label_;
   QPainterPath path_;
   QPolygonF arrow_;
+  QPolygonF coarse_;  // the spline's knots, drawn when zoomed far out
   QPointF labelAt_;  // left end of the label's baseline
   QRectF bounds_;
   bool emphasised_ = false;

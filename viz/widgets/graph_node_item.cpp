@@ -219,7 +219,7 @@ void GraphNodeItem::paintOperator(QPainter* p, double lod) {
     p->drawRoundedRect(box_, kRadius, kRadius);
   }
   // Far out, text is unreadable noise: boxes only.
-  if (lod < 0.35) return;
+  if (lod < kTextFromZoom) return;
 
   const QFontMetricsF titleFm(f.title), nameFm(f.name);
   double textRight = box_.right() - kPad;
@@ -265,7 +265,7 @@ void GraphNodeItem::paintTerminal(QPainter* p, double lod) {
   p->setBrush(rgb(kTerminalFill));
   const double r = box_.height() / 2;
   p->drawRoundedRect(box_, r, r);
-  if (lod < 0.35) return;
+  if (lod < kTextFromZoom) return;
   p->setPen(rgb(kTerminalText));
   const QFontMetricsF small(f.name);
   QFont kind = f.name;

@@ -18,6 +18,10 @@ class GraphNodeItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 0x7a1 };
 
+  // Below this scale the 12 px titles would be under 6 px: unreadable noise,
+  // so boxes go without text (and edges without curves, GraphEdgeItem).
+  static constexpr double kTextFromZoom = 0.5;
+
   GraphNodeItem(const DisplayNode& node, int displayIndex);
 
   // The box size for `node` in the given state: what the layout is asked to

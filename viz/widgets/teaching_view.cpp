@@ -61,6 +61,8 @@ TeachingView::TeachingView(QWidget* parent) : QWidget(parent), model_(new Teachi
   list_ = new QListView(this);
   list_->setModel(model_);
   list_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  // One line per step: measuring one row, not thousands, when the plan changes.
+  list_->setUniformItemSizes(true);
   connect(list_, &QListView::clicked, this, [this](const QModelIndex& i) {
     setPlaying(false);
     model_->setCurrent(i.row());
