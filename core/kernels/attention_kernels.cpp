@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/kernels/cuda_library.h"
 #include "core/ops/nn/attention_op.h"
 
 namespace rammer::kernels {
@@ -41,18 +42,19 @@ void cpuRow(const ops::AttentionShape& s, float scale, int64_t b, int64_t i, con
   for (int64_t e = 0; e < s.dv; ++e) o[e] = acc[static_cast<size_t>(e)] / l;
 }
 
-// CUDA for the mask's offset of row i's key j, split into the part fixed
-// for the rTask's row (`mrow`) and the stride along keys.
-std::string maskRowOffset(const ops::AttentionShape& s, const std::string& idx) {
+// A device lambda for the mask's offset of row i of batch b (key 0): the
+// mask broadcasts over the batch dims with its own strides.
+std::string maskRowLambda(const ops::AttentionShape& s, const std::string& idx) {
   const size_t r = s.batch.size();
-  std::string code = "  " + idx + " mrow = (" + idx + ")i * " + std::to_string(s.maskStride[r]) + ";\n";
-  code += "  { " + idx + " bb = b;\n";
+  std::string code = "  auto mrow = [](" + idx + " b, int i) {\n";
+  code += "    " + idx + " m = (" + idx + ")i * " + std::to_string(s.maskStride[r]) + ";\n";
+  code += "    " + idx + " bb = b;\n";
   for (size_t k = r; k-- > 0;) {
     if (s.maskStride[k] != 0)
-      code += "    mrow += (bb % " + std::to_string(s.batch[k]) + ") * " + std::to_string(s.maskStride[k]) + ";\n";
+      code += "    m += (bb % " + std::to_string(s.batch[k]) + ") * " + std::to_string(s.maskStride[k]) + ";\n";
     code += "    bb /= " + std::to_string(s.batch[k]) + ";\n";
   }
-  code += "    (void)bb; }\n";
+  code += "    (void)bb;\n    return m;\n  };\n";
   return code;
 }
 
@@ -82,45 +84,15 @@ RKernel flashKernel(const NodeInfo& info, const ops::AttentionShape& s, float sc
   k.l2Bytes = kv * static_cast<double>(blocksPerBatch - 1);
   k.cudaFunction = info.functionName(k.name);
 
+  // The body is attention.cuh's template; this instantiates it.
+  useCudaLibrary(k, kAttention);
   std::string c = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
-  c += "  const int D = " + n(s.d) + ", DV = " + n(s.dv) + ", SQ = " + n(s.sq) + ", SK = " + n(s.sk) + ", R = " +
-       n(rows) + ", BC = " + n(kKeyTile) + ";\n";
-  c += "  const " + idx + " b = rtask_id / " + n(blocksPerBatch) + ";\n";
-  c += "  const int i = (int)(rtask_id % " + n(blocksPerBatch) + ") * R + tid;\n";
-  c += "  const bool active = tid < R && i < SQ;\n";
-  c += "  float* ks = smem;\n  float* vs = smem + BC * D;\n";
-  c += "  float qr[D], acc[DV];\n";
-  c += "#pragma unroll\n  for (int d = 0; d < D; ++d) qr[d] = active ? in0[(b * SQ + i) * D + d] * " + cudaFloatLiteral(scale) +
-       " : 0.0f;\n";
-  c += "#pragma unroll\n  for (int e = 0; e < DV; ++e) acc[e] = 0.0f;\n";
-  c += "  float m = -INFINITY, l = 0.0f;\n";
-  if (s.hasMask()) c += maskRowOffset(s, idx);
-  c += "  for (int j0 = 0; j0 < SK; j0 += BC) {\n";
-  c += "    __syncthreads();\n";
-  c += "    if (tid < R) {\n";
-  c += "      for (int e = tid; e < BC * D; e += R) { const int jj = e / D, d = e % D;\n";
-  c += "        ks[e] = j0 + jj < SK ? in1[(b * D + d) * SK + j0 + jj] : 0.0f; }\n";
-  c += "      for (int e = tid; e < BC * DV; e += R) { const int jj = e / DV, d = e % DV;\n";
-  c += "        vs[e] = j0 + jj < SK ? in2[(b * SK + j0 + jj) * DV + d] : 0.0f; }\n";
-  c += "    }\n";
-  c += "    __syncthreads();\n";
-  c += "    if (active) {\n";
-  c += "      const int n = SK - j0 < BC ? SK - j0 : BC;\n";
-  c += "      for (int jj = 0; jj < n; ++jj) {\n";
-  c += "        float x = 0.0f;\n";
-  c += "#pragma unroll\n        for (int d = 0; d < D; ++d) x += qr[d] * ks[jj * D + d];\n";
-  if (s.hasMask())
-    c += "        x += in3[mrow + (" + idx + ")(j0 + jj) * " + n(s.maskStride[s.batch.size() + 1]) + "];\n";
-  c += "        if (x > m) {\n";
-  c += "          const float cf = expf(m - x);\n          l = l * cf + 1.0f;\n";
-  c += "#pragma unroll\n          for (int e = 0; e < DV; ++e) acc[e] = acc[e] * cf + vs[jj * DV + e];\n";
-  c += "          m = x;\n";
-  c += "        } else if (m != -INFINITY) {\n";
-  c += "          const float w = expf(x - m);\n          l += w;\n";
-  c += "#pragma unroll\n          for (int e = 0; e < DV; ++e) acc[e] += w * vs[jj * DV + e];\n";
-  c += "        }\n      }\n    }\n  }\n";
-  c += "  if (active) {\n";
-  c += "#pragma unroll\n    for (int e = 0; e < DV; ++e) out0[(b * SQ + i) * DV + e] = acc[e] / l;\n  }\n}\n";
+  c += s.hasMask() ? maskRowLambda(s, idx) : "  auto mrow = [](" + idx + ", int) { return (" + idx + ")0; };\n";
+  const int64_t keyStride = s.hasMask() ? s.maskStride[s.batch.size() + 1] : 0;
+  c += "  rammer_attention_flash<" + idx + ", " + n(s.d) + ", " + n(s.dv) + ", " + n(s.sq) + ", " + n(s.sk) + ", " +
+       n(rows) + ", " + n(kKeyTile) + ", " + n(blocksPerBatch) + ", " + (s.hasMask() ? "true" : "false") + ", " +
+       n(keyStride) + "LL>(rtask_id, tid, smem, " + cudaFloatLiteral(scale) + ", in0, in1, in2, " +
+       (s.hasMask() ? "in3" : "(const float*)0") + ", mrow, out0);\n}\n";
   k.cudaSource = c;
   k.cpu = [s, scale, rows, blocksPerBatch](int64_t task, const TaskBuffers& buf, float*) {
     const int64_t bIndex = task / blocksPerBatch;

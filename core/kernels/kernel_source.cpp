@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/kernels/cuda_library.h"
 #include "core/ops/type_inference.h"
 
 namespace rammer::kernels {
@@ -100,30 +101,30 @@ std::string cudaIntTable(const std::string& type, const std::string& name, const
   return s + "};\n";
 }
 
-std::string cudaBlockReduce(const std::string& var, const std::string& merge, int threads, int& syncs) {
-  return cudaSegmentReduce(var, merge, threads, threads, syncs);
+std::string cudaSegmentReduce(RKernel& kernel, const std::string& var, const std::string& merge, int threads,
+                              int segment) {
+  useCudaLibrary(kernel, kBlockReduce);
+  kernel.syncCount += segmentReduceSyncs(segment);
+  const std::string args = "<" + std::to_string(threads) + ", " + std::to_string(segment) + ", ";
+  const std::string call = "(tid, smem, " + var + ");\n";
+  if (merge == "(a + b)") return "  " + var + " = rammer_segment_reduce" + args + "RammerSumOp>" + call;
+  if (merge == "(b > a ? b : a)") return "  " + var + " = rammer_segment_reduce" + args + "RammerMaxOp>" + call;
+  // Any other merge: a local type (templates take them since C++11).
+  return "  {\n    struct Merge {\n      __device__ __forceinline__ static float apply(float a, float b) { return " + merge +
+         "; }\n    };\n    " + var + " = rammer_segment_reduce" + args + "Merge>" + call + "  }\n";
 }
 
-std::string cudaSegmentReduce(const std::string& var, const std::string& merge, int threads, int segment,
-                              int& syncs) {
-  const std::string t = std::to_string(threads);
-  const bool whole = segment == threads;
-  const std::string lane = whole ? "tid" : "(tid & " + std::to_string(segment - 1) + ")";
-  std::string s;
-  s += "  if (tid < " + t + ") smem[tid] = " + var + ";\n";
-  s += "  __syncthreads();\n";
-  s += "  for (int s = " + std::to_string(segment / 2) + "; s > 0; s >>= 1) {\n";
-  s += "    if (" + std::string(whole ? "" : "tid < " + t + " && ") + lane +
-       " < s) { const float a = smem[tid], b = smem[tid + s]; smem[tid] = " + merge + "; }\n";
-  s += "    __syncthreads();\n";
-  s += "  }\n";
-  if (whole) s += "  " + var + " = smem[0];\n";
-  else s += "  if (tid < " + t + ") " + var + " = smem[tid & ~" + std::to_string(segment - 1) + "];\n";
-  s += "  __syncthreads();\n";
+int segmentReduceSyncs(int segment) {
   int steps = 0;
   for (int k = segment / 2; k > 0; k >>= 1) ++steps;
-  syncs += 2 + steps;
-  return s;
+  return 2 + steps;
+}
+
+void useCudaLibrary(RKernel& kernel, const std::string& file) {
+  auto& libs = kernel.cudaLibraries;
+  // softmax.cuh and layer_norm.cuh build on block_reduce.cuh.
+  if (file == kSoftmax || file == kLayerNorm) useCudaLibrary(kernel, kBlockReduce);
+  if (std::find(libs.begin(), libs.end(), file) == libs.end()) libs.push_back(file);
 }
 
 RKernel kernelShell(const NodeInfo& info, const std::string& name, const std::string& family,

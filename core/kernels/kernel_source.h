@@ -94,19 +94,25 @@ struct ElementKernelSpec {
 // threads); a single candidate when the range is small.
 std::vector<RKernel> elementKernels(const NodeInfo& info, const ElementKernelSpec& spec);
 
-// Tree reduction of `var` (a float every thread < threads holds) across the
-// rTask's threads in smem[0..threads); afterwards every thread's `var` holds
-// the result and smem is free again. `merge` combines floats `a` and `b`.
-// `threads` must be a power of two. Adds the barriers it prints to `syncs`.
-std::string cudaBlockReduce(const std::string& var, const std::string& merge, int threads, int& syncs);
-
-// The same tree within each segment of `segment` consecutive threads (a
-// power of two dividing `threads`): afterwards every thread < threads holds
-// its segment's result. The warp-per-row variants use segments of 32, so a
-// warp's lanes read a row's consecutive elements together (coalesced)
-// without warp-level operations (HIP's wavefronts are 64 wide).
-std::string cudaSegmentReduce(const std::string& var, const std::string& merge, int threads, int segment,
-                              int& syncs);
+// Tree reduction of `var` (a float every thread < threads holds) across
+// each segment of `segment` consecutive threads (a power of two dividing
+// `threads`; segment == threads: the whole rTask) in smem[0..threads): the
+// instantiation of block_reduce.cuh's rammer_segment_reduce. Afterwards
+// every thread of a segment holds its result and smem is free again.
+// `merge` combines floats `a` and `b`. Adds the library to `kernel`'s and
+// the barriers to its syncCount. The warp-per-row variants use segments of
+// 32, so a warp's lanes read a row's consecutive elements together
+// (coalesced) without warp-level operations (HIP's wavefronts are 64 wide).
+std::string cudaSegmentReduce(RKernel& kernel, const std::string& var, const std::string& merge, int threads,
+                              int segment);
+inline std::string cudaBlockReduce(RKernel& kernel, const std::string& var, const std::string& merge, int threads) {
+  return cudaSegmentReduce(kernel, var, merge, threads, threads);
+}
+// The barriers of one rammer_segment_reduce over `segment` threads.
+int segmentReduceSyncs(int segment);
+// Adds a core/kernels/cuda/ file to the kernel's libraries (once, in order:
+// a file's dependencies are added first).
+void useCudaLibrary(RKernel& kernel, const std::string& file);
 
 // Rows per rTask of the warp-per-row variants: 8 warps of 32 lanes.
 inline constexpr int kWarpRows = 8;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/kernels/cuda_library.h"
+
 namespace rammer::kernels {
 
 namespace {
@@ -55,13 +57,6 @@ void cpuRow(const LayerRows& g, int64_t row, const TaskBuffers& b) {
   }
 }
 
-// y[i] for the row at p / q, element index `i`.
-std::string writeElement(const LayerRows& g, const std::string& i) {
-  const std::string s = g.scaleScalar ? "in1[0]" : "in1[" + i + "]";
-  const std::string b = !g.hasBias ? "0.0f" : g.biasScalar ? "in2[0]" : "in2[" + i + "]";
-  return "q[" + i + "] = (p[" + i + "] - m) * inv * " + s + " + " + b + ";";
-}
-
 }  // namespace
 
 std::vector<RKernel> layerNormKernels(const NodeInfo& info) {
@@ -69,65 +64,40 @@ std::vector<RKernel> layerNormKernels(const NodeInfo& info) {
   if (g.rows == 0 || g.d == 0) throw ops::OpError("has no elements to normalise");
   const double elems = static_cast<double>(g.rows * g.d);
   const std::string idx = indexType(g.rows * g.d + 1024);
-  auto n = [](int64_t v) { return std::to_string(v); };
-  const std::string consts = "  const int D = " + n(g.d) + ";\n  const float eps = " + cudaFloatLiteral(g.eps) + ";\n";
   const double paramBytes = 4.0 * static_cast<double>((g.scaleScalar ? 1 : g.d) + (!g.hasBias ? 0 : g.biasScalar ? 1 : g.d));
+  auto flag = [](bool b) { return b ? std::string("true") : std::string("false"); };
+  // The body is layer_norm.cuh's template; the rKernel's function instantiates it.
+  auto instantiate = [&](RKernel& k, const std::string& body, const std::string& args, bool shared) {
+    useCudaLibrary(k, kLayerNorm);
+    k.cudaSource = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + (shared ? "" : "  (void)smem;\n") +
+                   "  " + body + "<" + idx + ", " + std::to_string(g.d) + ", " + flag(g.scaleScalar) + ", " +
+                   flag(g.hasBias) + ", " + flag(g.biasScalar) + ", " + args + ">(rtask_id, tid, " +
+                   (shared ? "smem, " : "") + cudaFloatLiteral(g.eps) + ", in0, in1, " +
+                   (g.hasBias ? "in2" : "(const float*)0") + ", out0);\n}\n";
+  };
+  auto shell = [&](const std::string& name, std::map<std::string, int64_t> params, int64_t rtasks, int threads,
+                   int64_t sharedBytes) {
+    RKernel k = kernelShell(info, name, "layernorm", std::move(params), rtasks, threads, sharedBytes, 8 * elems,
+                            8 * elems + paramBytes * static_cast<double>(g.rows));
+    k.l2Bytes = paramBytes * static_cast<double>(g.rows - 1);  // every row reads Scale and B again
+    return k;
+  };
   std::vector<RKernel> out;
 
   // One row per rTask: block reductions of the sum and the squared deviations.
   {
     const int threads = powerOfTwoThreads(g.d, 32, 256);
-    const std::string t = n(threads);
-    RKernel k;
-    k.name = "layernorm_block";
-    k.family = "layernorm";
-    k.params = {{"threads", threads}, {"row", g.d}};
-    k.numRTasks = g.rows;
-    k.block = Dim3{threads, 1, 1};
-    k.sharedBytes = 4 * threads;
-    k.flops = 8 * elems;
-    k.bytes = 8 * elems + paramBytes * static_cast<double>(g.rows);
-    k.l2Bytes = paramBytes * static_cast<double>(g.rows - 1);  // every row reads Scale and B again
-    k.cudaFunction = info.functionName(k.name);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
-    s += "  const float* p = in0 + (" + idx + ")rtask_id * D;\n  float* q = out0 + (" + idx + ")rtask_id * D;\n";
-    s += "  const bool active = tid < " + t + ";\n";
-    s += "  float sum = 0.0f;\n  if (active) for (int i = tid; i < D; i += " + t + ") sum += p[i];\n";
-    int syncs = 0;
-    s += cudaBlockReduce("sum", "(a + b)", threads, syncs);
-    s += "  const float m = sum / (float)D;\n";
-    s += "  float sq = 0.0f;\n  if (active) for (int i = tid; i < D; i += " + t + ") sq += (p[i] - m) * (p[i] - m);\n";
-    s += cudaBlockReduce("sq", "(a + b)", threads, syncs);
-    s += "  const float inv = 1.0f / sqrtf(sq / (float)D + eps);\n";
-    s += "  if (active) for (int i = tid; i < D; i += " + t + ") " + writeElement(g, "i") + "\n}\n";
-    k.syncCount = syncs;
-    k.cudaSource = s;
+    RKernel k = shell("layernorm_block", {{"threads", threads}, {"row", g.d}}, g.rows, threads, 4 * threads);
+    instantiate(k, "rammer_layernorm_block", std::to_string(threads), true);
+    k.syncCount = 2 * segmentReduceSyncs(threads);
     k.cpu = [g](int64_t task, const TaskBuffers& b, float*) { cpuRow(g, task, b); };
     out.push_back(std::move(k));
   }
   // Many rows per rTask, one thread per row.
   {
     const int threads = powerOfTwoThreads(g.rows, 32, 128);
-    RKernel k;
-    k.name = "layernorm_rows";
-    k.family = "layernorm";
-    k.params = {{"rows_per_rtask", threads}, {"row", g.d}};
-    k.numRTasks = divUp(g.rows, threads);
-    k.block = Dim3{threads, 1, 1};
-    k.flops = 8 * elems;
-    k.bytes = 8 * elems + paramBytes * static_cast<double>(g.rows);
-    k.l2Bytes = paramBytes * static_cast<double>(g.rows - 1);
-    k.cudaFunction = info.functionName(k.name);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + "  (void)smem;\n" + consts;
-    s += "  if (tid >= " + n(threads) + ") return;\n";
-    s += "  const " + idx + " row = (" + idx + ")rtask_id * " + n(threads) + " + tid;\n";
-    s += "  if (row >= " + n(g.rows) + ") return;\n";
-    s += "  const float* p = in0 + row * D;\n  float* q = out0 + row * D;\n";
-    s += "  float sum = 0.0f;\n  for (int i = 0; i < D; ++i) sum += p[i];\n  const float m = sum / (float)D;\n";
-    s += "  float sq = 0.0f;\n  for (int i = 0; i < D; ++i) sq += (p[i] - m) * (p[i] - m);\n";
-    s += "  const float inv = 1.0f / sqrtf(sq / (float)D + eps);\n";
-    s += "  for (int i = 0; i < D; ++i) " + writeElement(g, "i") + "\n}\n";
-    k.cudaSource = s;
+    RKernel k = shell("layernorm_rows", {{"rows_per_rtask", threads}, {"row", g.d}}, divUp(g.rows, threads), threads, 0);
+    instantiate(k, "rammer_layernorm_rows", std::to_string(threads) + ", " + std::to_string(g.rows) + "LL", false);
     const int64_t per = threads;
     k.cpu = [g, per](int64_t task, const TaskBuffers& b, float*) {
       for (int64_t r = task * per; r < std::min(g.rows, (task + 1) * per); ++r) cpuRow(g, r, b);

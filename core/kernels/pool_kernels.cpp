@@ -181,10 +181,8 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
     s += "  float acc = " + init + ";\n";
     s += "  if (tid < " + t + ")\n    for (int j = tid; j < " + std::to_string(plane) + "; j += " + t +
          ") { const float a = acc, b = xp[j]; acc = " + merge + "; }\n";
-    int syncs = 0;
-    s += cudaBlockReduce("acc", merge, threads, syncs);
+    s += cudaBlockReduce(k, "acc", merge, threads);
     s += "  if (tid == 0) out0[rtask_id] = " + finish + ";\n}\n";
-    k.syncCount = syncs;
     k.cudaSource = s;
     k.cpu = [cpuPlane, plane](int64_t task, const TaskBuffers& b, float*) {
       b.outputs[0][task] = cpuPlane(b.inputs[0] + task * plane);
@@ -209,10 +207,8 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
     s += "  if (active) {\n    const float* xp = in0 + p * " + std::to_string(plane) + ";\n";
     s += "    for (int j = lane; j < " + std::to_string(plane) + "; j += " + std::to_string(kWarpLanes) +
          ") { const float a = acc, b = xp[j]; acc = " + merge + "; }\n  }\n";
-    int syncs = 0;
-    s += cudaSegmentReduce("acc", merge, threads, kWarpLanes, syncs);
+    s += cudaSegmentReduce(k, "acc", merge, threads, kWarpLanes);
     s += "  if (active && lane == 0) out0[p] = " + finish + ";\n}\n";
-    k.syncCount = syncs;
     k.cudaSource = s;
     k.cpu = [cpuPlane, planes, plane](int64_t task, const TaskBuffers& b, float*) {
       for (int64_t p = task * kWarpRows; p < std::min(planes, (task + 1) * kWarpRows); ++p)

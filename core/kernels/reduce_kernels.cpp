@@ -219,10 +219,8 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
     s += boxOffset(idx, "off", "j", plan.redExt, plan.redStride, "      ");
     s += "      const float a = acc, b = " + termCuda(plan.kind.term, "in0[base + off]") + "; acc = " + mergeText + ";\n";
     s += "    }\n";
-    int syncs = 0;
-    s += cudaSegmentReduce("acc", mergeText, threads, kWarpLanes, syncs);
+    s += cudaSegmentReduce(k, "acc", mergeText, threads, kWarpLanes);
     s += "  if (active && lane == 0) out0[o] = " + finishCuda(plan.kind.finish, "acc", plan.count) + ";\n}\n";
-    k.syncCount = syncs;
     k.cudaSource = s;
     const int64_t outputs = plan.outputs;
     k.cpu = [plan, outputs](int64_t task, const TaskBuffers& b, float*) {
@@ -246,10 +244,8 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
     s += boxOffset(idx, "off", "j", plan.redExt, plan.redStride, "      ");
     s += "      const float a = acc, b = " + termCuda(plan.kind.term, "in0[base + off]") + "; acc = " + mergeText + ";\n";
     s += "    }\n";
-    int syncs = 0;
-    s += cudaBlockReduce("acc", mergeText, threads, syncs);
+    s += cudaBlockReduce(k, "acc", mergeText, threads);
     s += "  if (tid == 0) out0[o] = " + finishCuda(plan.kind.finish, "acc", plan.count) + ";\n}\n";
-    k.syncCount = syncs;
     k.cudaSource = s;
     k.cpu = [plan](int64_t task, const TaskBuffers& b, float*) { b.outputs[0][task] = plan.cpu(b.inputs[0], task); };
     out.push_back(std::move(k));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/kernels/cuda_library.h"
+
 namespace rammer::kernels {
 
 namespace {
@@ -77,11 +79,6 @@ void cpuOnlineRow(bool logSoftmax, const Rows& g, int64_t r, int threads, const 
   }
 }
 
-std::string writeLoop(bool logSoftmax, const std::string& first, const std::string& step, const std::string& indent) {
-  return indent + "for (int k = " + first + "; k < N; k += " + step + ") " +
-         (logSoftmax ? "q[k * S] = p[k * S] - m - logf(sum);\n" : "q[k * S] = expf(p[k * S] - m) / sum;\n");
-}
-
 }  // namespace
 
 std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
@@ -91,13 +88,15 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
   const std::string family = logSoftmax ? "logsoftmax" : "softmax";
   const double elems = static_cast<double>(g.count() * g.n);
   const std::string idx = indexType(g.count() * g.n + 1024);
-  auto n = [](int64_t v) { return std::to_string(v); };
-  // Shared prologue: row base pointers for row `row`.
-  auto rowHead = [&](const std::string& row) {
-    return "    const " + idx + " base = (" + row + " / " + n(g.inner) + ") * " + n(g.n * g.inner) + " + " + row + " % " +
-           n(g.inner) + ";\n    const float* p = in0 + base;\n    float* q = out0 + base;\n";
+  // The body is softmax.cuh's template; the rKernel's function instantiates it.
+  auto instantiate = [&](RKernel& k, const std::string& body, const std::string& args, bool shared) {
+    useCudaLibrary(k, kSoftmax);
+    k.cudaSource = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + (shared ? "" : "  (void)smem;\n") +
+                   "  " + body + "<" + idx + ", " + std::to_string(g.n) + ", " + std::to_string(g.inner) + ", " + args +
+                   ", " + (logSoftmax ? "true" : "false") + ">(rtask_id, tid, " + (shared ? "smem, " : "") +
+                   "in0, out0);\n}\n";
   };
-  const std::string consts = "  const int N = " + n(g.n) + "; const int S = " + n(g.inner) + ";\n";
+  const std::string count = std::to_string(g.count()) + "LL";
   std::vector<RKernel> out;
 
   // One thread per row, 128 rows per rTask.
@@ -105,14 +104,7 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
     const int threads = powerOfTwoThreads(g.count(), 32, 128);
     RKernel k = kernelShell(info, family + "_rows", family, {{"rows_per_rtask", threads}, {"row", g.n}},
                             divUp(g.count(), threads), threads, 0, 5 * elems, 8 * elems);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + "  (void)smem;\n" + consts;
-    s += "  if (tid >= " + n(threads) + ") return;\n";
-    s += "  const " + idx + " row = (" + idx + ")rtask_id * " + n(threads) + " + tid;\n";
-    s += "  if (row >= " + n(g.count()) + ") return;\n  {\n" + rowHead("row");
-    s += "    float m = p[0];\n    for (int k = 1; k < N; ++k) m = p[k * S] > m ? p[k * S] : m;\n";
-    s += "    float sum = 0.0f;\n    for (int k = 0; k < N; ++k) sum += expf(p[k * S] - m);\n";
-    s += writeLoop(logSoftmax, "0", "1", "    ") + "  }\n}\n";
-    k.cudaSource = s;
+    instantiate(k, "rammer_softmax_rows", std::to_string(threads) + ", " + count, false);
     const int64_t per = threads;
     k.cpu = [g, per, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
       for (int64_t r = task * per; r < std::min(g.count(), (task + 1) * per); ++r)
@@ -125,19 +117,8 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
     const int threads = powerOfTwoThreads(g.n, 32, 256);
     RKernel k = kernelShell(info, family + "_block", family, {{"threads", threads}, {"row", g.n}}, g.count(), threads,
                             4 * threads, 5 * elems, 12 * elems);
-    const std::string t = n(threads);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
-    s += "  const " + idx + " row = rtask_id;\n" + rowHead("row");
-    s += "  const bool active = tid < " + t + ";\n";
-    s += "  float m = -INFINITY;\n  if (active) for (int k = tid; k < N; k += " + t +
-         ") m = p[k * S] > m ? p[k * S] : m;\n";
-    int syncs = 0;
-    s += cudaBlockReduce("m", "(b > a ? b : a)", threads, syncs);
-    s += "  float sum = 0.0f;\n  if (active) for (int k = tid; k < N; k += " + t + ") sum += expf(p[k * S] - m);\n";
-    s += cudaBlockReduce("sum", "(a + b)", threads, syncs);
-    s += "  if (active) {\n" + writeLoop(logSoftmax, "tid", t, "    ") + "  }\n}\n";
-    k.syncCount = syncs;
-    k.cudaSource = s;
+    instantiate(k, "rammer_softmax_block", std::to_string(threads), true);
+    k.syncCount = 2 * segmentReduceSyncs(threads);
     k.cpu = [g, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
       cpuRow(logSoftmax, g, task, b.inputs[0], b.outputs[0]);
     };
@@ -151,21 +132,9 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
     const int threads = kWarpRows * kWarpLanes;
     RKernel k = kernelShell(info, family + "_warp", family, {{"rows_per_rtask", kWarpRows}, {"row", g.n}},
                             divUp(g.count(), kWarpRows), threads, 4 * threads, 5 * elems, 12 * elems);
-    const std::string t = n(threads), lanes = n(kWarpLanes);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
-    s += "  const " + idx + " first = (" + idx + ")rtask_id * " + n(kWarpRows) + " + (tid / " + lanes + ");\n";
-    s += "  const int lane = tid % " + lanes + ";\n";
-    s += "  const bool active = tid < " + t + " && first < " + n(g.count()) + ";\n";
-    s += "  const " + idx + " row = active ? first : 0;\n" + rowHead("row");
-    s += "  float m = -INFINITY;\n  if (active) for (int k = lane; k < N; k += " + lanes +
-         ") m = p[k * S] > m ? p[k * S] : m;\n";
-    int syncs = 0;
-    s += cudaSegmentReduce("m", "(b > a ? b : a)", threads, kWarpLanes, syncs);
-    s += "  float sum = 0.0f;\n  if (active) for (int k = lane; k < N; k += " + lanes + ") sum += expf(p[k * S] - m);\n";
-    s += cudaSegmentReduce("sum", "(a + b)", threads, kWarpLanes, syncs);
-    s += "  if (active) {\n" + writeLoop(logSoftmax, "lane", lanes, "    ") + "  }\n}\n";
-    k.syncCount = syncs;
-    k.cudaSource = s;
+    instantiate(k, "rammer_softmax_warp", std::to_string(kWarpRows) + ", " + std::to_string(kWarpLanes) + ", " + count,
+                true);
+    k.syncCount = 2 * segmentReduceSyncs(kWarpLanes);
     k.cpu = [g, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
       for (int64_t r = task * kWarpRows; r < std::min(g.count(), (task + 1) * kWarpRows); ++r)
         cpuRow(logSoftmax, g, r, b.inputs[0], b.outputs[0]);
@@ -181,30 +150,8 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
     // Two reads and one write per element.
     RKernel k = kernelShell(info, family + "_online", family, {{"threads", threads}, {"row", g.n}}, g.count(), threads,
                             8 * threads, 6 * elems, 12 * elems);
-    const std::string t = n(threads);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + consts;
-    s += "  const " + idx + " row = rtask_id;\n" + rowHead("row");
-    s += "  const bool active = tid < " + t + ";\n";
-    s += "  float m = -INFINITY, sum = 0.0f;\n";
-    s += "  if (active) for (int k = tid; k < N; k += " + t + ") {\n";
-    s += "    const float x = p[k * S];\n";
-    s += "    if (x > m) { sum = sum * expf(m - x) + 1.0f; m = x; }\n";
-    s += "    else if (m != -INFINITY) sum += expf(x - m);\n  }\n";
-    // Pairs (max, sum) merged by a tree in shared memory: [0, T) maxima, [T, 2T) sums.
-    s += "  if (active) { smem[tid] = m; smem[" + t + " + tid] = sum; }\n  __syncthreads();\n";
-    s += "  for (int h = " + n(threads / 2) + "; h > 0; h >>= 1) {\n";
-    s += "    if (tid < h) {\n";
-    s += "      const float am = smem[tid], bm = smem[tid + h], mm = am > bm ? am : bm;\n";
-    s += "      const float as = am == -INFINITY ? 0.0f : smem[" + t + " + tid] * expf(am - mm);\n";
-    s += "      const float bs = bm == -INFINITY ? 0.0f : smem[" + t + " + tid + h] * expf(bm - mm);\n";
-    s += "      smem[tid] = mm; smem[" + t + " + tid] = as + bs;\n";
-    s += "    }\n    __syncthreads();\n  }\n";
-    s += "  m = smem[0]; sum = smem[" + t + "];\n  __syncthreads();\n";
-    s += "  if (active) {\n" + writeLoop(logSoftmax, "tid", t, "    ") + "  }\n}\n";
-    int steps = 0;
-    for (int h = threads / 2; h > 0; h >>= 1) ++steps;
-    k.syncCount = 2 + steps;
-    k.cudaSource = s;
+    instantiate(k, "rammer_softmax_online", std::to_string(threads), true);
+    k.syncCount = segmentReduceSyncs(threads);  // the (max, sum) tree has a block reduction's barriers
     k.cpu = [g, threads, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
       cpuOnlineRow(logSoftmax, g, task, threads, b.inputs[0], b.outputs[0]);
     };

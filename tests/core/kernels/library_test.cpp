@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
+#include "core/kernels/cuda_library.h"
 #include "core/kernels/kernel_library.h"
 #include "core/onnx/importer.h"
 #include "core/passes/pass_manager.h"
@@ -87,12 +89,15 @@ TEST(KernelLibrary, SampleCnnOptimizedGraphIsCovered) {
 
 namespace {
 
-// Appends every candidate of `node` wrapped in a __global__ launcher.
-void appendCuda(const ir::Graph& g, ir::NodeId node, std::string& cu) {
+// Appends every candidate of `node` wrapped in a __global__ launcher, after
+// the core/kernels/cuda/ files it instantiates that `cu` lacks yet.
+void appendCuda(const ir::Graph& g, ir::NodeId node, std::string& cu, std::set<std::string>& libraries) {
   auto k = kernels::kernelsFor(g, node);
   ASSERT_TRUE(k.ok()) << k.errorText();
   const ir::Node& n = g.node(node);
   for (const kernels::RKernel& c : k->candidates) {
+    for (const std::string& lib : c.cudaLibraries)
+      if (libraries.insert(lib).second) cu += std::string(kernels::cudaLibrary(lib)) + "\n";
     cu += c.cudaSource + "\n";
     std::string params, args;
     for (size_t i = 0; i < n.inputs.size(); ++i) {
@@ -134,7 +139,10 @@ TEST(KernelLibrary, GeneratedCudaCompilesWithNvcc) {
   for (auto v : {gp, rd, cat, lsm}) b.output(v);
   ASSERT_TRUE(b.infer().empty());
   std::string cu = "#include <cmath>\n";
-  for (ir::NodeId n = 0; n < static_cast<ir::NodeId>(b.graph().numNodeSlots()); ++n) appendCuda(b.graph(), n, cu);
+  std::set<std::string> libraries;
+  for (ir::NodeId n = 0; n < static_cast<ir::NodeId>(b.graph().numNodeSlots()); ++n)
+    appendCuda(b.graph(), n, cu, libraries);
+  EXPECT_EQ(libraries.count(kernels::kSoftmax), 1u);  // the template bodies are in the file
   const std::filesystem::path dir = std::filesystem::path(RAMMER_BINARY_DIR) / "kernel_library_nvcc";
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "kernels.cu") << cu;

@@ -1,4 +1,5 @@
 // Pooling rKernels against the reference pooling ops.
+#include "core/kernels/cuda_library.h"
 #include "tests/core/kernels/kernel_check.h"
 
 using namespace rammer;
@@ -61,9 +62,12 @@ TEST(PoolKernels, GlobalBlockVariantUsesBarriers) {
   EXPECT_EQ(block.threads(), 256);  // 196 elements per plane -> next power of two
   EXPECT_EQ(block.sharedBytes, 256 * 4);
   EXPECT_EQ(block.syncCount, 2 + 8);  // store + 8 tree levels + release
+  // The tree is block_reduce.cuh's, instantiated for 256 threads.
+  EXPECT_NE(block.cudaSource.find("rammer_segment_reduce<256, 256, "), std::string::npos) << block.cudaSource;
+  EXPECT_EQ(block.cudaLibraries, std::vector<std::string>{kernels::kBlockReduce});
+  const std::string_view tree = kernels::cudaLibrary(kernels::kBlockReduce);
   size_t syncs = 0;
-  for (size_t p = block.cudaSource.find("__syncthreads"); p != std::string::npos;
-       p = block.cudaSource.find("__syncthreads", p + 1))
+  for (size_t p = tree.find("__syncthreads();"); p != std::string::npos; p = tree.find("__syncthreads();", p + 1))
     ++syncs;
   EXPECT_EQ(syncs, 3u);  // the tree level's barrier is inside a loop
 }
