@@ -15,6 +15,7 @@
 #include "core/codegen/code_generator.h"
 #include "core/device/device_spec.h"
 #include "core/exec/reference_executor.h"
+#include "core/kernels/cuda_library.h"
 #include "core/schedule/barrier_removal.h"
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/support/host_run.h"
@@ -104,17 +105,26 @@ TEST(HostTsanNegative, RemovingASyncthreadsFromAnRKernelIsADataRace) {
   const schedule::Plan plan = testing::planSample(g, "wavefront", smallDevice(), pins);
   auto gp = codegen::generateProgram(plan, g, {codegen::Target::Host, true});
   ASSERT_TRUE(gp.ok()) << gp.errorText();
-  // A block reduction: every thread stores its partial sum, a barrier, then
-  // threads read each other's. Without that barrier the reads race the stores.
+  // A block reduction (block_reduce.cuh): every thread stores its partial
+  // sum, a barrier, then threads read each other's. The pool's function
+  // gets a copy of the template without that barrier; the others keep theirs.
   std::string& s = gp->source;
-  const std::regex store(R"(( +if \(tid < \d+\) smem\[tid\] = [a-z]+;\n)( +__syncthreads\(\);\n))");
+  std::string racy(kernels::cudaLibrary(kernels::kBlockReduce));
+  const std::regex store(R"(( +if \(tid < T\) smem\[tid\] = v;\n)( +__syncthreads\(\);\n))");
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(s, m, store)) << "no block reduction in the sample's kernels";
-  const size_t at = static_cast<size_t>(m.position(2));
-  // The rKernel function it belongs to, and its wrapper's syncCount, one lower now.
-  const size_t fnAt = s.rfind("__device__ void ", at);
+  ASSERT_TRUE(std::regex_search(racy, m, store)) << "no store-then-barrier in block_reduce.cuh";
+  racy.erase(static_cast<size_t>(m.position(2)), static_cast<size_t>(m.length(2)));
+  racy = racy.substr(racy.find("template <int T, int SEG, class OP>"));
+  racy = racy.substr(0, racy.find("#endif"));
+  racy.replace(racy.find("rammer_segment_reduce("), 21, "rammer_segment_reduce_racy");
+  // The first rKernel function that reduces (after the library files).
+  const size_t callAt = s.find("rammer_segment_reduce<", s.find("// ---- rKernel functions"));
+  ASSERT_NE(callAt, std::string::npos) << "no block reduction in the sample's kernels";
+  const size_t fnAt = s.rfind("__device__ void ", callAt);
   const std::string function = s.substr(fnAt + 16, s.find('(', fnAt) - fnAt - 16);
-  s.erase(at, static_cast<size_t>(m.length(2)));
+  s.replace(callAt, std::string("rammer_segment_reduce<").size(), "rammer_segment_reduce_racy<");
+  s.insert(fnAt, racy);
+  // Its wrapper's syncCount, one lower now.
   const std::regex wrapper("RAMMER_BLOCK_THREADS\\((\\d+), " + function + "\\(");
   ASSERT_TRUE(std::regex_search(s, m, wrapper)) << function;
   const int syncs = std::stoi(m[1].str());

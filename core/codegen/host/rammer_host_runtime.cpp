@@ -11,9 +11,12 @@
 // the vEUs and what they wait for. Ordinary launches (RammerBase) hand out
 // blocks one by one and run each on the worker itself.
 //
-// CUDA threads: an rTask with __syncthreads runs its threads as fibers that
-// the leader resumes in turn; each returns at its next __syncthreads, so a
-// round over all of them is one barrier. Fibers never move between OS
+// CUDA threads: an rTask with __syncthreads runs its threads as fibers in a
+// chain: the leader resumes thread 0; each thread, at its next
+// __syncthreads (or its end), resumes the next one, and the last resumes
+// the leader, so a round of the chain is one barrier at one switch per
+// thread (a switch to the leader and back after each thread cost twice
+// that, half of a host run's time on GEMM mainloops). Fibers never move between OS
 // threads (TLS stays valid) and never end. They are Boost.Context's
 // fcontext (make_fcontext / jump_fcontext): an uninstrumented jump, so the
 // ThreadSanitizer annotation sits immediately before the switch.
@@ -127,9 +130,10 @@ bcd::transfer_t switchTo(bcd::fcontext_t to, void* tsan, void* data);
 
 // One CUDA thread of a block while an rTask runs on fibers.
 struct ThreadFiber {
-  Context context;                   // its suspended context, held by the leader
-  bcd::fcontext_t leader = nullptr;  // the leader's, held by this fiber
-  void* leaderTsan = nullptr;        // the leader's ThreadSanitizer fiber, read at the rTask's start
+  Context context;  // its stack and first context
+  // Where it resumes: stored by whoever it switched to (the next thread or
+  // the leader). Atomic: chain bookkeeping, no happens-before edge for TSan.
+  std::atomic<bcd::fcontext_t> resumeAt{nullptr};
   void* tsan = nullptr;
   std::atomic<int> state{kReady};
   std::atomic<int> barriers{0};  // __syncthreads reached in this rTask
@@ -143,7 +147,13 @@ struct ThreadSet {
   // The fan-out being run; written by the leader before `start` is released.
   void (*body)(void*, int) = nullptr;
   void* context = nullptr;
-  void* leaderTsan = nullptr;
+  std::atomic<void*> leaderTsan{nullptr};
+  // The chain of the running round: `count` threads; `from` is who switched
+  // last (a tid, or -1 for the leader): the resumed fiber stores the
+  // context it receives there.
+  std::atomic<bcd::fcontext_t> leader{nullptr};
+  std::atomic<int> count{0};
+  std::atomic<int> from{-1};
   bool poisoned = false;  // threads left mid-rTask by a divergence: never resumed again
   char start = 0, end = 0, phase[2] = {0, 0};  // ThreadSanitizer sync addresses
 };
@@ -261,13 +271,40 @@ bcd::transfer_t switchTo(bcd::fcontext_t to, void* tsan, void* data) {
   return bcd::jump_fcontext(to, data);
 }
 
-void toLeader(ThreadFiber* f) { f->leader = switchTo(f->leader, f->leaderTsan, nullptr).fctx; }
+// A thread fiber has just been resumed by `t`: keep the switcher's context
+// and become the worker's current CUDA thread.
+void resumed(ThreadFiber* f, bcd::transfer_t t) {
+  ThreadSet* set = f->set;
+  // The leader grows `fibers` before it releases an rTask's start; a thread
+  // resumed for a new rTask has not acquired it yet (no edge a GPU lacks:
+  // every thread of an rTask is ordered after its start anyway).
+  tsanAcquire(&set->start);
+  const int from = set->from.load(std::memory_order_relaxed);
+  if (from < 0) set->leader.store(t.fctx, std::memory_order_relaxed);
+  else set->fibers[static_cast<size_t>(from)]->resumeAt.store(t.fctx, std::memory_order_relaxed);
+  tlsWorker->thread.store(f, std::memory_order_relaxed);
+}
+
+// At a __syncthreads or the end of its rTask: resumes the next thread of the
+// round, or the leader after the last; returns when resumed again.
+void passOn(ThreadFiber* f) {
+  ThreadSet* set = f->set;
+  set->from.store(f->tid, std::memory_order_relaxed);
+  const int next = f->tid + 1;
+  bcd::transfer_t t;
+  if (next < set->count.load(std::memory_order_relaxed)) {
+    ThreadFiber* n = set->fibers[static_cast<size_t>(next)].get();
+    t = switchTo(n->resumeAt.load(std::memory_order_relaxed), n->tsan, n);
+  } else {
+    t = switchTo(set->leader.load(std::memory_order_relaxed), set->leaderTsan.load(std::memory_order_relaxed), nullptr);
+  }
+  resumed(f, t);
+}
 
 [[noreturn]] void threadMain(ThreadFiber* f) {
   for (;;) {
     ThreadSet* set = f->set;
     tsanAcquire(&set->start);
-    f->leaderTsan = set->leaderTsan;  // the set is the leader's again once this rTask ends
     f->barriers.store(0, std::memory_order_relaxed);
     f->state.store(kRunning, std::memory_order_relaxed);
     int outcome = kDone;
@@ -284,13 +321,13 @@ void toLeader(ThreadFiber* f) { f->leader = switchTo(f->leader, f->leaderTsan, n
     }
     tsanRelease(&set->end);
     f->state.store(outcome, std::memory_order_relaxed);
-    toLeader(f);
+    passOn(f);
   }
 }
 
 void threadEntry(bcd::transfer_t t) {
-  auto* f = static_cast<ThreadFiber*>(t.data);
-  f->leader = t.fctx;
+  auto* f = static_cast<ThreadFiber*>(t.data);  // every switch to a thread fiber passes the fiber
+  resumed(f, t);
   threadMain(f);
 }
 
@@ -313,6 +350,7 @@ void ensureThreads(ThreadSet& set, int count, const Worker& w, const Block* owne
     f->tid = static_cast<int>(set.fibers.size());
     f->set = &set;
     makeContext(f->context, kThreadStack, threadEntry);
+    f->resumeAt.store(f->context.fctx, std::memory_order_relaxed);
     // Created after the record is written: TSan orders the creator's writes before the fiber.
     f->tsan = tsanCreate((owner ? "vEU " + std::to_string(owner->index.load()) : "worker " + std::to_string(w.id)) +
                          " thread " + std::to_string(f->tid));
@@ -654,7 +692,7 @@ void syncThreads() {
   f->barriers.store(k + 1, std::memory_order_relaxed);
   f->state.store(kAtBarrier, std::memory_order_relaxed);
   tsanRelease(&f->set->phase[k % 2]);
-  toLeader(f);
+  passOn(f);
   tsanAcquire(&f->set->phase[k % 2]);
   f->state.store(kRunning, std::memory_order_relaxed);
 }
@@ -711,14 +749,20 @@ void fanoutFibers(Fanout* fanout, void (*body)(void*, int), void* context) {
   ensureThreads(set, n, w, kTsan && b->veu ? b : nullptr);
   set.body = body;
   set.context = context;
-  set.leaderTsan = tsanCurrent();
+  set.leaderTsan.store(tsanCurrent(), std::memory_order_relaxed);
+  set.count.store(n, std::memory_order_relaxed);
   tsanRelease(&set.start);
   for (int phase = 0;; ++phase) {
+    // One round of the chain: thread 0 on, the last thread back here.
+    set.from.store(-1, std::memory_order_relaxed);
+    ThreadFiber* first = set.fibers[0].get();
+    w.thread.store(first, std::memory_order_relaxed);
+    const bcd::transfer_t back = switchTo(first->resumeAt.load(std::memory_order_relaxed), first->tsan, first);
+    set.fibers[static_cast<size_t>(set.from.load(std::memory_order_relaxed))]->resumeAt.store(
+        back.fctx, std::memory_order_relaxed);
     int atBarrier = 0, done = 0, failed = 0, firstDone = -1, firstWaiting = -1;
     for (int t = 0; t < n; ++t) {
       ThreadFiber* f = set.fibers[static_cast<size_t>(t)].get();
-      w.thread.store(f, std::memory_order_relaxed);
-      f->context.fctx = switchTo(f->context.fctx, f->tsan, f).fctx;
       switch (f->state.load(std::memory_order_relaxed)) {
         case kAtBarrier:
           if (firstWaiting < 0) firstWaiting = t;
