@@ -117,7 +117,7 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
     const int threads = powerOfTwoThreads(g.n, 32, 256);
     RKernel k = kernelShell(info, family + "_block", family, {{"threads", threads}, {"row", g.n}}, g.count(), threads,
                             4 * threads, 5 * elems, 12 * elems);
-    instantiate(k, "rammer_softmax_block", std::to_string(threads), true);
+    instantiate(k, "rammer_softmax_groups", "1, " + std::to_string(threads) + ", " + count, true);
     k.syncCount = 2 * segmentReduceSyncs(threads);
     k.cpu = [g, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
       cpuRow(logSoftmax, g, task, b.inputs[0], b.outputs[0]);
@@ -132,7 +132,7 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
     const int threads = kWarpRows * kWarpLanes;
     RKernel k = kernelShell(info, family + "_warp", family, {{"rows_per_rtask", kWarpRows}, {"row", g.n}},
                             divUp(g.count(), kWarpRows), threads, 4 * threads, 5 * elems, 12 * elems);
-    instantiate(k, "rammer_softmax_warp", std::to_string(kWarpRows) + ", " + std::to_string(kWarpLanes) + ", " + count,
+    instantiate(k, "rammer_softmax_groups", std::to_string(kWarpRows) + ", " + std::to_string(kWarpLanes) + ", " + count,
                 true);
     k.syncCount = 2 * segmentReduceSyncs(kWarpLanes);
     k.cpu = [g, logSoftmax](int64_t task, const TaskBuffers& b, float*) {

@@ -19,8 +19,9 @@ struct RammerLayerNormRow {
 // One row per rTask; T threads stride it and reduce the sum, then the
 // squared deviations, in shared memory (T words).
 template <class I, int D, bool SCALE1, bool HAS_BIAS, bool BIAS1, int T>
-__device__ __forceinline__ void rammer_layernorm_block(int rtask_id, int tid, float* smem, float eps, const float* __restrict__ x,
-                                                       const float* __restrict__ scale, const float* __restrict__ bias, float* __restrict__ out) {
+__device__ __forceinline__ void rammer_layernorm_block(int rtask_id, int tid, float* smem, float eps,
+                                                       const float* __restrict__ x, const float* __restrict__ scale,
+                                                       const float* __restrict__ bias, float* __restrict__ out) {
   const RammerLayerNormRow<D, SCALE1, HAS_BIAS, BIAS1> r{x + (I)rtask_id * D, out + (I)rtask_id * D};
   const bool active = tid < T;
   float sum = 0.0f;
@@ -40,7 +41,8 @@ __device__ __forceinline__ void rammer_layernorm_block(int rtask_id, int tid, fl
 // One thread per row, ROWS rows per rTask, COUNT rows in all.
 template <class I, int D, bool SCALE1, bool HAS_BIAS, bool BIAS1, int ROWS, long long COUNT>
 __device__ __forceinline__ void rammer_layernorm_rows(int rtask_id, int tid, float eps, const float* __restrict__ x,
-                                                      const float* __restrict__ scale, const float* __restrict__ bias, float* __restrict__ out) {
+                                                      const float* __restrict__ scale, const float* __restrict__ bias,
+                                                      float* __restrict__ out) {
   if (tid >= ROWS) return;
   const I row = (I)rtask_id * ROWS + tid;
   if (row >= (I)COUNT) return;

@@ -27,7 +27,8 @@ struct RammerSoftmaxRow {
 
 // One thread per row, ROWS rows per rTask, COUNT rows in all.
 template <class I, int N, int S, int ROWS, long long COUNT, bool LOG>
-__device__ __forceinline__ void rammer_softmax_rows(int rtask_id, int tid, const float* __restrict__ in, float* __restrict__ out) {
+__device__ __forceinline__ void rammer_softmax_rows(int rtask_id, int tid, const float* __restrict__ in,
+                                                    float* __restrict__ out) {
   if (tid >= ROWS) return;
   const I row = (I)rtask_id * ROWS + tid;
   if (row >= (I)COUNT) return;
@@ -39,28 +40,13 @@ __device__ __forceinline__ void rammer_softmax_rows(int rtask_id, int tid, const
   r.template write<LOG>(m, sum, 0, 1);
 }
 
-// One row per rTask; its T threads stride the row and reduce the maximum,
-// then the sum, in shared memory (T words).
-template <class I, int N, int S, int T, bool LOG>
-__device__ __forceinline__ void rammer_softmax_block(int rtask_id, int tid, float* smem, const float* __restrict__ in, float* __restrict__ out) {
-  const RammerSoftmaxRow<I, N, S> r(in, out, (I)rtask_id);
-  const bool active = tid < T;
-  float m = -INFINITY;
-  if (active)
-    for (int k = tid; k < N; k += T) m = r.p[k * S] > m ? r.p[k * S] : m;
-  m = rammer_segment_reduce<T, T, RammerMaxOp>(tid, smem, m);
-  float sum = 0.0f;
-  if (active)
-    for (int k = tid; k < N; k += T) sum += expf(r.p[k * S] - m);
-  sum = rammer_segment_reduce<T, T, RammerSumOp>(tid, smem, sum);
-  if (active) r.template write<LOG>(m, sum, tid, T);
-}
-
-// A group of LANES threads per row, ROWS rows per rTask (S = 1: a group
-// reads its row's consecutive elements together). Shared memory: ROWS x
-// LANES words.
+// ROWS rows per rTask, a group of LANES threads per row: the groups stride
+// their rows and reduce the maximum, then the sum, in shared memory (ROWS x
+// LANES words). ROWS = 1: a whole rTask per row (the block variant); LANES
+// = 32 and S = 1: a warp reads its row's consecutive elements together.
 template <class I, int N, int S, int ROWS, int LANES, long long COUNT, bool LOG>
-__device__ __forceinline__ void rammer_softmax_warp(int rtask_id, int tid, float* smem, const float* __restrict__ in, float* __restrict__ out) {
+__device__ __forceinline__ void rammer_softmax_groups(int rtask_id, int tid, float* smem, const float* __restrict__ in,
+                                                      float* __restrict__ out) {
   enum : int { T = ROWS * LANES };
   const I first = (I)rtask_id * ROWS + tid / LANES;
   const int lane = tid % LANES;
@@ -83,7 +69,8 @@ __device__ __forceinline__ void rammer_softmax_warp(int rtask_id, int tid, float
 // a tree over 2T words of shared memory: [0, T) maxima, [T, 2T) sums.
 // Barriers: 2 + log2(T).
 template <class I, int N, int S, int T, bool LOG>
-__device__ __forceinline__ void rammer_softmax_online(int rtask_id, int tid, float* smem, const float* __restrict__ in, float* __restrict__ out) {
+__device__ __forceinline__ void rammer_softmax_online(int rtask_id, int tid, float* smem, const float* __restrict__ in,
+                                                      float* __restrict__ out) {
   const RammerSoftmaxRow<I, N, S> r(in, out, (I)rtask_id);
   const bool active = tid < T;
   float m = -INFINITY, sum = 0.0f;
