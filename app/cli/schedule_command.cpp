@@ -1,6 +1,7 @@
 // rammer schedule MODEL [--policy P] [--device D] [--schedule EDITS.json]
 //                 [--batch N] [--json] [--trace OUT.json] [--decisions]
 //                 [--max-rows N] [--profile-db FILE] [--redundant-barriers] [--compile]
+//                 [--measured TRACE]
 // (alias: rammer simulate.) Plans the model and predicts its run with the
 // analytic cost model (or, with --profile-db, with the measured rTask times
 // `rammer profile` recorded, falling back to the analytic model per rKernel): the rPrograms (vEUs per SM and in total, why each
@@ -15,6 +16,13 @@
 // registers, stack and spills (its rKernel functions' included), blocks per
 // SM; the rKernels then show the compiled registers, and a program whose
 // vEUs the compiled kernel cannot keep co-resident is refused.
+//
+// --measured TRACE sets the prediction beside a measured trace of the same
+// model (the lease recorder's, tests/data/gpu_traces; xz or plain JSON):
+// the measured latency against the predicted one, and per operator (by
+// name) the mean rTask time of each, the furthest first, so a person sees
+// where the cost model is wrong. Rows whose rKernel or rTask count differs
+// (the trace came from another plan) are listed after the others.
 //
 // --json keys: model, policy, device, device_name, cost_model,
 // schedule_seconds, predicted_latency_us, sm_efficiency (0..1), veus and
@@ -31,7 +39,11 @@
 // with --compile compiled {arch, nvrtc, programs[] {program, kernel,
 // registers, stack_bytes, spill_bytes, function_spill_bytes,
 // blocks_per_sm, co_resident, limited_by}} and kernels[].registers (the
-// compiled count of the program the operator runs in).
+// compiled count of the program the operator runs in), with --measured
+// measured {file, source, total_us, error ((predicted - measured) /
+// measured), only_predicted, only_measured, ops[] {op, predicted_kernel,
+// measured_kernel, predicted_rtasks, measured_rtasks, predicted_us,
+// measured_us (mean per rTask), ratio}}.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -50,6 +62,8 @@
 #include "core/runtime/offline_compile.h"
 #include "core/schedule/barrier_removal.h"
 #include "core/sim/analytic_cost_model.h"
+#include "core/sim/measured_trace.h"
+#include "core/sim/op_time_error.h"
 #include "core/sim/profile_db.h"
 #include "core/sim/profiled_cost_model.h"
 #include "core/sim/plan_figures.h"
@@ -68,6 +82,13 @@ struct ScheduleOptions {
   std::string profileDb;  // measured rTask times (rammer profile); empty: analytic only
   bool redundantBarriers = false;
   bool compile = false;  // NVRTC's registers and spills per program
+  std::string measured;  // a measured trace to compare the prediction with
+};
+
+// The prediction beside a measured trace of the model.
+struct MeasuredComparison {
+  sim::Trace trace;
+  sim::OpTimeComparison ops;
 };
 
 // The plan as NVRTC compiled it: per program what ptxas reported, and the
@@ -116,7 +137,8 @@ std::vector<RedundantBarrier> findRedundantBarriers(const schedule::Plan& plan, 
 }
 
 Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
-            const std::vector<RedundantBarrier>& redundant, const CompiledPlan* compiled) {
+            const std::vector<RedundantBarrier>& redundant, const CompiledPlan* compiled,
+            const MeasuredComparison* measured) {
   const schedule::Plan& plan = *pm.plan;
   const sim::PlanFigures s = sim::figuresOf(plan, &trace);
   const std::vector<int> programOf = sim::programOfOps(plan);
@@ -203,6 +225,17 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
       j["redundant_barriers"].push_back(
           {{"program", r.program}, {"veu", r.at.veu}, {"order", r.at.order}, {"guards", r.guards}});
   }
+  if (measured) {
+    Json m{{"file", o.measured}, {"source", measured->trace.source}, {"total_us", measured->trace.totalUs},
+           {"error", (trace.totalUs - measured->trace.totalUs) / measured->trace.totalUs},
+           {"only_predicted", measured->ops.onlyPredicted}, {"only_measured", measured->ops.onlyMeasured}};
+    m["ops"] = Json::array();
+    for (const auto& e : measured->ops.ops)
+      m["ops"].push_back({{"op", e.op}, {"predicted_kernel", e.predictedKernel}, {"measured_kernel", e.measuredKernel},
+                          {"predicted_rtasks", e.predictedRTasks}, {"measured_rtasks", e.measuredRTasks},
+                          {"predicted_us", e.predictedUs}, {"measured_us", e.measuredUs}, {"ratio", e.ratio()}});
+    j["measured"] = std::move(m);
+  }
   return j;
 }
 
@@ -230,8 +263,28 @@ void printMore(size_t shown, size_t total) {
   if (shown < total) fmt::print("  ... {} more (--max-rows 0 lists all)\n", total - shown);
 }
 
+void printMeasured(const MeasuredComparison& m, const sim::Trace& predicted, size_t rows) {
+  const double err = (predicted.totalUs - m.trace.totalUs) / m.trace.totalUs;
+  fmt::print("measured   {:.1f} us ({}); predicted {:.1f} us, {:+.0f}%\n", m.trace.totalUs, m.trace.source,
+             predicted.totalUs, 100 * err);
+  fmt::print("  furthest from the measurement, per operator (mean us per rTask; * another rKernel or rTask count ran)\n");
+  fmt::print("  {:<32} {:>12} {:>12} {:>7}  {}\n", "op", "predicted", "measured", "ratio", "rKernel");
+  const size_t n = std::min(rows, m.ops.ops.size());
+  for (size_t i = 0; i < n; ++i) {
+    const auto& e = m.ops.ops[i];
+    const std::string kernel = e.sameKernel() ? e.predictedKernel
+                                              : fmt::format("* {} x{} (measured {} x{})", e.predictedKernel,
+                                                            e.predictedRTasks, e.measuredKernel, e.measuredRTasks);
+    fmt::print("  {:<32} {:>12.2f} {:>12.2f} {:>7.2f}  {}\n", e.op, e.predictedUs, e.measuredUs, e.ratio(), kernel);
+  }
+  if (n < m.ops.ops.size()) fmt::print("  ... {} more (--max-rows 0 lists all)\n", m.ops.ops.size() - n);
+  if (m.ops.onlyPredicted + m.ops.onlyMeasured > 0)
+    fmt::print("  {} operator(s) only in the plan, {} only in the trace\n", m.ops.onlyPredicted, m.ops.onlyMeasured);
+}
+
 void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
-               const std::vector<RedundantBarrier>& redundant, const CompiledPlan* compiled) {
+               const std::vector<RedundantBarrier>& redundant, const CompiledPlan* compiled,
+               const MeasuredComparison* measured) {
   const schedule::Plan& plan = *pm.plan;
   const sim::PlanFigures s = sim::figuresOf(plan, &trace);
   const size_t rows = o.maxRows == 0 ? SIZE_MAX : o.maxRows;
@@ -302,6 +355,7 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
     for (size_t i = 0; i < nc; ++i) fmt::print("  {}\n", compiled->result.programs[i].summary);
     printMore(nc, compiled->result.programs.size());
   }
+  if (measured) printMeasured(*measured, trace, rows);
   if (!o.traceFile.empty())
     fmt::print("trace      {} ({} rTask and {} barrier events)\n", o.traceFile, trace.tasks.size(),
                trace.barriers.size());
@@ -322,6 +376,13 @@ std::shared_ptr<const sim::CostModel> profiledModel(const std::string& file, con
 
 int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
   requireFile(o.model, "model");
+  std::optional<MeasuredComparison> measured;
+  if (!o.measured.empty()) {
+    requireFile(o.measured, "measured trace");
+    auto t = sim::loadMeasuredTrace(o.measured);
+    if (!t) throwDiagnostics(t.errors(), o.measured);
+    measured = MeasuredComparison{std::move(t).value(), {}};
+  }
   if (!o.profileDb.empty()) o.plan.costModel = profiledModel(o.profileDb, o.plan.device);
   Progress progress(global);
   const PlannedModel pm = planModel(o.model, o.plan, progress, /*simulate=*/true);
@@ -342,8 +403,10 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
     compiled = compilePlan(*pm.plan, graph);
   }
   const CompiledPlan* c = compiled ? &*compiled : nullptr;
-  if (o.json) fmt::print("{}\n", toJson(o, pm, trace, *model, redundant, c).dump(2));
-  else printText(o, pm, trace, *model, redundant, c);
+  if (measured) measured->ops = sim::compareOpTimes(trace, measured->trace);
+  const MeasuredComparison* m = measured ? &*measured : nullptr;
+  if (o.json) fmt::print("{}\n", toJson(o, pm, trace, *model, redundant, c, m).dump(2));
+  else printText(o, pm, trace, *model, redundant, c, m);
   return 0;
 }
 
@@ -367,6 +430,9 @@ Command addScheduleCommand(CLI::App& app, const GlobalOptions& global) {
                   "covers rKernels it lacks");
   cmd->add_flag("--redundant-barriers", opts->redundantBarriers,
                 "List barriers the plan would stay valid without (each judged alone)");
+  cmd->add_option("--measured", opts->measured,
+                  "A measured trace of this model (tests/data/gpu_traces; xz or JSON): list the operators whose "
+                  "predicted rTask time is furthest from the measured one");
   cmd->add_option("--max-rows", opts->maxRows, "Rows per table in the text output (0: all)")->capture_default_str();
   return Command{cmd, [opts, &global] { return runSchedule(*opts, global); }};
 }

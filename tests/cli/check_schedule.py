@@ -449,6 +449,61 @@ def case_compile(a):
         fail("--compile text lacks the compiled section:\n" + text)
 
 
+def case_measured(a):
+    """--measured TRACE: the committed H100 traces of this model (every
+    policy) beside the prediction. The measured figures must be the file's
+    (read here with Python's lzma), each operator's mean rTask time the
+    trace's, the error the two latencies'; a file that is no trace is
+    refused with a message naming it."""
+    import lzma
+    import statistics
+    model = os.path.splitext(os.path.basename(a.model))[0]
+    runs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "gpu_traces", "2026-11-26-h100",
+                        "runs")
+    for policy in POLICIES:
+        path = os.path.join(runs, f"{model}.{policy}.trace.json.xz")
+        trace = json.loads(lzma.open(path).read())
+        t = trace["tasks"]
+        cols = {}
+        for k in ("op", "dur_ns"):
+            vals, acc = [], 0
+            for v in t[k]:
+                acc = acc + v if k in t["delta"] else v
+                vals.append(acc)
+            cols[k] = vals
+        per_op = {}
+        for op, d in zip(cols["op"], cols["dur_ns"]):
+            per_op.setdefault(trace["ops"][str(op)], []).append(d / 1000.0)
+        j = schedule_json(a, a.model, policy, "--measured", path)
+        m = j.get("measured")
+        if not m:
+            fail(f"--policy {policy}: no measured section")
+        if not math.isclose(m["total_us"], trace["other"]["total_us"], rel_tol=1e-9):
+            fail(f"{policy}: measured total {m['total_us']} against the file's {trace['other']['total_us']}")
+        want = (j["predicted_latency_us"] - m["total_us"]) / m["total_us"]
+        if not math.isclose(m["error"], want, rel_tol=1e-3, abs_tol=1e-3):
+            fail(f"{policy}: error {m['error']} against {want}")
+        if not m["ops"] or len(m["ops"]) + m["only_measured"] != len(per_op):
+            fail(f"{policy}: {len(m['ops'])} ops compared, {m['only_measured']} only measured, trace has {len(per_op)}")
+        for e in m["ops"]:
+            ds = per_op[e["op"]]
+            if e["measured_rtasks"] != len(ds) or not math.isclose(e["measured_us"], statistics.mean(ds), rel_tol=1e-9):
+                fail(f"{policy} {e['op']}: {e['measured_us']} us x{e['measured_rtasks']} against the trace's "
+                     f"{statistics.mean(ds)} x{len(ds)}")
+            if e["measured_us"] > 0 and not math.isclose(e["ratio"], e["predicted_us"] / e["measured_us"], rel_tol=1e-9):
+                fail(f"{policy} {e['op']}: ratio {e['ratio']}")
+    text = run([a.rammer, "-q", "schedule", a.model, "--measured",
+                os.path.join(runs, f"{model}.wavefront.trace.json.xz")]).stdout
+    if "furthest from the measurement" not in text:
+        fail("--measured text lacks the comparison:\n" + text)
+    bad = os.path.join(a.work, "not_a_trace.json")
+    with open(bad, "w") as f:
+        f.write('{"traceEvents": []}')
+    p = run([a.rammer, "-q", "schedule", a.model, "--measured", bad], expect_rc=None)
+    if p.returncode == 0 or "not a measured trace" not in p.stderr or bad not in p.stderr:
+        fail(f"a Chrome trace as --measured: exit {p.returncode}, stderr {p.stderr!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", required=True)
