@@ -25,6 +25,7 @@
 #include "app/studio/recent_files.h"
 #include "app/studio/run_target_actions.h"
 #include "app/studio/headless_run.h"
+#include "app/studio/measured_trace_action.h"
 #include "app/studio/status_panel.h"
 #include "app/studio/studio_docks.h"
 #include "app/studio/studio_exports.h"
@@ -49,8 +50,12 @@ const QString kPolicyKey = QStringLiteral("session/policy");
 const QString kDeviceKey = QStringLiteral("session/device");
 const QString kOpenDirKey = QStringLiteral("open/directory");
 
-bool isOnnx(const QUrl& url) {
-  return url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive);
+// The first local .onnx file a drag carries, or empty.
+QString draggedModel(const QMimeData* data) {
+  for (const QUrl& url : data->urls())
+    if (url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive))
+      return url.toLocalFile();
+  return {};
 }
 
 }  // namespace
@@ -138,6 +143,8 @@ void MainWindow::createActions() {
   nvrtc->setToolTip(tr("Compile the plan's CUDA for the device without running it (no GPU needed): the registers, "
                        "spills and blocks per SM ptxas gives each program, in the Log and the Inspector"));
   connect(nvrtc, &QAction::triggered, session_, &viz::StudioSession::compileWithNvrtc);
+  QAction* measured = (new MeasuredTraceAction(session_, settings_.get(), kOpenDirKey, this))->action();
+  actions_.insert(measured->objectName(), measured);
   for (QAction* a : runTargets_->actions()) actions_.insert(a->objectName(), a);
   QAction* cancel = make(QStringLiteral("cancel"), tr("&Cancel"));
   cancel->setToolTip(tr("Stop the running job; nothing of it is applied"));
@@ -168,6 +175,7 @@ void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(action(QStringLiteral("open")));
   file->addMenu(recent_->createMenu(tr("Open &Recent"), this));
+  file->addAction(action(QStringLiteral("openMeasured")));
   connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openModel);
   file->addSeparator();
   file->addMenu(exports_->menu());
@@ -325,6 +333,7 @@ void MainWindow::updateActions() {
   action(QStringLiteral("reschedule"))->setEnabled(model);
   action(QStringLiteral("compileRun"))->setEnabled(model);
   action(QStringLiteral("compileNvrtc"))->setEnabled(model && session_->plan() != nullptr && !busy);
+  action(QStringLiteral("openMeasured"))->setEnabled(model && session_->plan() != nullptr && !busy);
   action(QStringLiteral("cancel"))->setEnabled(busy);
   exports_->updateActions();
 }
@@ -347,23 +356,15 @@ void MainWindow::chooseModel() {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-  if (event->mimeData()->hasUrls())
-    for (const QUrl& url : event->mimeData()->urls())
-      if (isOnnx(url)) {
-        event->acceptProposedAction();
-        return;
-      }
-  event->ignore();
+  if (draggedModel(event->mimeData()).isEmpty()) event->ignore();
+  else event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  for (const QUrl& url : event->mimeData()->urls())
-    if (isOnnx(url)) {
-      event->acceptProposedAction();
-      openModel(url.toLocalFile());
-      return;
-    }
-  event->ignore();
+  const QString path = draggedModel(event->mimeData());
+  if (path.isEmpty()) return event->ignore();
+  event->acceptProposedAction();
+  openModel(path);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -4,6 +4,7 @@
 #include <lzma.h>
 
 #include <algorithm>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -123,7 +124,8 @@ ir::Result<Trace> parseMeasuredTrace(const std::string& text, const std::string&
       auto c = column(tasks, name, coded(name));
       if (!c.ok()) return error(c.errorText());
       if (!cols.empty() && c->size() != cols.front().size())
-        return error(fmt::format("\"tasks\".{} has {} elements, \"tasks\".op {}", name, c->size(), cols.front().size()));
+        return error(
+            fmt::format("\"tasks\".{} has {} elements, \"tasks\".op {}", name, c->size(), cols.front().size()));
       cols.push_back(std::move(c).value());
     }
     int32_t maxSm = -1;
@@ -154,6 +156,40 @@ ir::Result<Trace> parseMeasuredTrace(const std::string& text, const std::string&
   } catch (const std::exception& e) {
     return error(std::string("an op index is not a number: ") + e.what());
   }
+}
+
+Trace alignToPlan(const Trace& measured, const schedule::Plan& plan, size_t* dropped) {
+  Trace t = measured;
+  std::map<std::string, int32_t> byName;
+  t.opNames.clear();
+  t.opTypes.clear();
+  t.kernelNames.assign(plan.ops.size(), std::string());
+  for (size_t i = 0; i < plan.ops.size(); ++i) {
+    byName.emplace(plan.ops[i].name, static_cast<int32_t>(i));
+    t.opNames.push_back(plan.ops[i].name);
+    t.opTypes.push_back(plan.ops[i].opType);
+  }
+  std::vector<int32_t> to(measured.opNames.size(), -1);
+  for (size_t i = 0; i < measured.opNames.size(); ++i) {
+    auto it = byName.find(measured.opNames[i]);
+    if (it == byName.end()) continue;
+    to[i] = it->second;
+    if (i < measured.kernelNames.size()) t.kernelNames[static_cast<size_t>(it->second)] = measured.kernelNames[i];
+  }
+  t.tasks.clear();
+  size_t lost = 0;
+  for (TaskEvent e : measured.tasks) {
+    const auto from = static_cast<size_t>(e.task.op);
+    const int32_t op = e.task.op >= 0 && from < to.size() ? to[from] : -1;
+    if (op < 0) {
+      ++lost;
+      continue;
+    }
+    e.task.op = op;
+    t.tasks.push_back(e);
+  }
+  if (dropped) *dropped = lost;
+  return t;
 }
 
 ir::Result<Trace> loadMeasuredTrace(const std::filesystem::path& file, size_t maxBytes) {

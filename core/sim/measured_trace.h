@@ -27,6 +27,12 @@ ir::Result<Trace> parseMeasuredTrace(const std::string& text, const std::string&
 // not its name). A file that would decompress past `maxBytes` is refused.
 ir::Result<Trace> loadMeasuredTrace(const std::filesystem::path& file, size_t maxBytes = size_t{1} << 30);
 
+// `measured` with its op indices renumbered to `plan`'s ops of the same
+// name, so it lies beside the plan's predicted trace (timeline, metrics,
+// comparison). The rTasks of ops the plan lacks are dropped; `dropped`
+// counts them. Kernel names stay the measured ones: what ran.
+Trace alignToPlan(const Trace& measured, const schedule::Plan& plan, size_t* dropped = nullptr);
+
 // xz data decompressed, or an error naming why (corrupt, truncated, too big).
 ir::Result<std::string> decompressXz(const std::string& data, size_t maxBytes);
 

@@ -179,7 +179,9 @@ TEST_F(MainWindowTest, ActionsHaveTheirShortcuts) {
   EXPECT_EQ(window->action(QStringLiteral("export"))->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
   EXPECT_EQ(window->action(QStringLiteral("reschedule"))->shortcut(), QKeySequence(Qt::Key_F5));
   EXPECT_EQ(window->action(QStringLiteral("quit"))->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
-  // Nothing to run or export before a model is open.
+  EXPECT_EQ(window->action(QStringLiteral("openMeasured"))->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  // Nothing to run, export or measure against before a model is open.
+  EXPECT_FALSE(window->action(QStringLiteral("openMeasured"))->isEnabled());
   EXPECT_FALSE(window->action(QStringLiteral("compileRun"))->isEnabled());
   EXPECT_FALSE(window->action(QStringLiteral("exportSchedule"))->isEnabled());
   EXPECT_FALSE(window->action(QStringLiteral("cancel"))->isEnabled());
@@ -188,6 +190,7 @@ TEST_F(MainWindowTest, ActionsHaveTheirShortcuts) {
 TEST_F(MainWindowTest, ExportsScheduleAndChromeTraceAsValidJson) {
   openFromCommandLine(*window, {sampleCnn()});
   EXPECT_TRUE(window->action(QStringLiteral("exportSchedule"))->isEnabled());
+  EXPECT_TRUE(window->action(QStringLiteral("openMeasured"))->isEnabled());
   const auto plan = window->session()->plan();
   QSignalSpy exported(window->session(), &viz::StudioSession::exportFinished);
 

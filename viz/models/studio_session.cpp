@@ -5,6 +5,7 @@
 
 #include "core/device/device_spec.h"
 #include "core/runtime/offline_compile.h"
+#include "core/sim/measured_trace.h"
 #include "core/schedule/policy.h"
 #include "viz/models/diagnostics_model.h"
 #include "viz/models/log_model.h"
@@ -33,6 +34,12 @@ QString firstError(const std::vector<StudioDiagnostic>& ds) {
 struct ExportOutcome {
   std::vector<ir::Diagnostic> errors;
   QString message;  // what was written
+};
+
+struct MeasuredOutcome {
+  std::vector<ir::Diagnostic> errors;
+  std::shared_ptr<const sim::Trace> trace;  // aligned to the plan
+  size_t dropped = 0;                        // rTasks of ops the plan lacks
 };
 
 struct NvrtcOutcome {
@@ -202,6 +209,60 @@ quint64 StudioSession::compileWithNvrtc() {
     plan_ = std::move(out.plan);  // the same plan; its rKernels carry the compiled registers
     emit planChanged();
     emit nvrtcCompiled(true);
+  });
+}
+
+quint64 StudioSession::openMeasuredTrace(const QString& path) {
+  auto refuse = [this](const QString& why) -> quint64 {
+    log_->warning(tr("Open measured trace: %1").arg(why));
+    emit measuredOpened(false);
+    return 0;
+  };
+  if (isBusy()) return refuse(tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
+  if (!plan_) return refuse(tr("open a model first: a measured trace lies beside its plan"));
+  auto plan = plan_;
+  const std::string file = path.toStdString();
+  std::function<MeasuredOutcome(const JobControl&)> work = [plan, file](const JobControl&) {
+    MeasuredOutcome out;
+    auto t = sim::loadMeasuredTrace(file);
+    if (!t) {
+      out.errors = t.errors();
+      return out;
+    }
+    out.trace = std::make_shared<const sim::Trace>(sim::alignToPlan(*t, *plan, &out.dropped));
+    return out;
+  };
+  const QString name = QFileInfo(path).fileName();
+  const QString what = tr("Opening %1").arg(name);
+  running_ = Running{PipelineStage::Run, PipelineStage::Run, false, what};
+  return job_->start<MeasuredOutcome>(what, std::move(work), [this, plan, name](MeasuredOutcome& out) {
+    running_.reset();
+    lastJobOk_ = out.errors.empty();
+    if (!out.errors.empty()) {
+      log_->error(tr("Open measured trace: %1").arg(QString::fromStdString(out.errors.front().message)));
+      emit measuredOpened(false);
+      return;
+    }
+    if (plan_ != plan) {
+      log_->info(tr("Open measured trace: the plan changed meanwhile; open it again"));
+      emit measuredOpened(false);
+      return;
+    }
+    if (out.trace->tasks.empty()) {
+      log_->error(tr("Open measured trace: none of %1's operators is in this plan (another model?)").arg(name));
+      emit measuredOpened(false);
+      return;
+    }
+    if (out.dropped > 0)
+      log_->warning(tr("%1: %2 rTasks of operators this plan lacks were left out").arg(name).arg(out.dropped));
+    measured_ = std::move(out.trace);
+    backend_ = RunBackend::None;
+    runLabel_ = tr("%1 (%2)").arg(QString::fromStdString(measured_->source), name);
+    runMetrics_.clear();
+    metrics_->setMeasured(measured_, runLabel_, runMetrics_);
+    log_->info(tr("Measured trace %1: %2 us, beside the plan's prediction").arg(name).arg(measured_->totalUs, 0, 'f', 1));
+    emit measuredTraceChanged();
+    emit measuredOpened(true);
   });
 }
 

@@ -137,6 +137,13 @@ class StudioSession : public QObject {
   // ptxas gave them, the Log lists each program's registers, spills and
   // blocks per SM, and a program the device cannot hold is a diagnostic.
   quint64 compileWithNvrtc();
+  // Opens a measured trace of this model (the lease recorder's, e.g. the
+  // H100 traces committed in tests/data/gpu_traces; xz or JSON) as the
+  // measured trace beside the plan's prediction, its operators matched to
+  // the plan's by name (sim::alignToPlan). No GPU needed: a student sees
+  // what a GPU did with a plan next to what the model predicts.
+  // measuredOpened says how it went.
+  quint64 openMeasuredTrace(const QString& path);
   // Writes `path` (a folder for projects). Refused (0) while busy or when
   // what it needs does not exist yet; exportFinished says how it went.
   quint64 exportTo(ExportKind kind, const QString& path);
@@ -162,6 +169,7 @@ class StudioSession : public QObject {
   void constraintsDropped(quint64 request);
   void runFinished(bool ok);
   void nvrtcCompiled(bool ok);
+  void measuredOpened(bool ok);
   void exportFinished(bool ok, const QString& message);
   // Every job that was not cancelled or superseded ends with this.
   void jobFinished(quint64 job, bool ok);

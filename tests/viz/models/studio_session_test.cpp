@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "core/runtime/nvrtc_compiler.h"
+#include "core/sim/measured_trace.h"
 #include "viz/models/diagnostics_model.h"
 #include "viz/models/graph_display.h"
 #include "viz/models/log_model.h"
@@ -492,6 +493,46 @@ TEST_F(StudioSessionTest, CompileWithNvrtcPutsTheCompiledRegistersInThePlan) {
   const QString log = session.log()->toPlainText();
   EXPECT_TRUE(log.contains("what ptxas gave each program")) << log.toStdString();
   EXPECT_TRUE(log.contains("registers")) << log.toStdString();
+}
+
+// A committed H100 trace of sample_cnn opens beside the plan without a GPU
+// (issue #28 item 4): its operators renumbered to the plan's by name; a
+// file that is no trace, and a trace of another model, are refused and
+// leave the measured trace as it was.
+TEST_F(StudioSessionTest, AMeasuredTraceOpensBesideThePlan) {
+  loadSampleCnn();
+  const QString runs = QStringLiteral(RAMMER_SOURCE_DIR "/tests/data/gpu_traces/2026-11-26-h100/runs/");
+  QSignalSpy opened(&session, &StudioSession::measuredOpened);
+  QSignalSpy changed(&session, &StudioSession::measuredTraceChanged);
+  EXPECT_NE(session.openMeasuredTrace(runs + "sample_cnn.wavefront.trace.json.xz"), 0u);
+  ASSERT_TRUE(opened.wait(kWaitMs));
+  ASSERT_TRUE(opened.takeFirst().first().toBool()) << session.log()->toPlainText().toStdString();
+  EXPECT_EQ(changed.count(), 1);
+  const auto m = session.measuredTrace();
+  ASSERT_NE(m, nullptr);
+  EXPECT_TRUE(m->measured);
+  EXPECT_NEAR(m->totalUs, 102.8, 0.05);
+  const auto file = sim::loadMeasuredTrace((runs + "sample_cnn.wavefront.trace.json.xz").toStdString());
+  ASSERT_TRUE(file.ok());
+  ASSERT_EQ(m->tasks.size(), file->tasks.size());  // every operator of the trace is in the plan
+  const auto plan = session.plan();
+  for (size_t i = 0; i < m->tasks.size(); ++i)
+    ASSERT_EQ(plan->ops[static_cast<size_t>(m->tasks[i].task.op)].name,
+              file->opNames[static_cast<size_t>(file->tasks[i].task.op)]);
+  EXPECT_TRUE(session.runLabel().contains("H100")) << session.runLabel().toStdString();
+
+  QTemporaryDir dir;
+  const QString chrome = dir.filePath(QStringLiteral("chrome.json"));
+  std::ofstream(chrome.toStdString()) << R"({"traceEvents": []})";
+  EXPECT_NE(session.openMeasuredTrace(chrome), 0u);
+  ASSERT_TRUE(opened.wait(kWaitMs));
+  EXPECT_FALSE(opened.takeFirst().first().toBool());
+  EXPECT_TRUE(session.log()->toPlainText().contains("not a measured trace"));
+  EXPECT_NE(session.openMeasuredTrace(runs + "inception_block.wavefront.trace.json.xz"), 0u);
+  ASSERT_TRUE(opened.wait(kWaitMs));
+  EXPECT_FALSE(opened.takeFirst().first().toBool());
+  EXPECT_TRUE(session.log()->toPlainText().contains("another model"));
+  EXPECT_EQ(session.measuredTrace(), m);  // unchanged by the refusals
 }
 
 TEST_F(StudioSessionTest, ExportsScheduleTraceAndGraph) {
