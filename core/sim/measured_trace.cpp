@@ -93,17 +93,20 @@ ir::Result<Trace> parseMeasuredTrace(const std::string& text, const std::string&
     // Ops by index: names and rKernels; the others (views) stay unnamed.
     const Json& ops = j.at("ops");
     const Json& kernels = j.at("kernels");
+    std::vector<std::pair<int64_t, std::string>> indexed;  // (op index, its key in "ops")
     int64_t numOps = 0;
-    for (const auto& [index, name] : ops.items()) numOps = std::max<int64_t>(numOps, std::stoll(index) + 1);
-    if (numOps > 10'000'000) return error("an op index past ten million");
+    for (const auto& [key, name] : ops.items()) {
+      const int64_t i = std::stoll(key);
+      if (i < 0 || i >= 10'000'000) return error("op index " + key + " in \"ops\" is out of range");
+      indexed.emplace_back(i, key);
+      numOps = std::max(numOps, i + 1);
+    }
     t.opNames.assign(static_cast<size_t>(numOps), std::string());
     t.opTypes.assign(static_cast<size_t>(numOps), std::string());
     t.kernelNames.assign(static_cast<size_t>(numOps), std::string());
-    for (const auto& [index, name] : ops.items()) {
-      const auto i = static_cast<size_t>(std::stoll(index));
-      if (std::stoll(index) < 0) return error("a negative op index in \"ops\"");
-      t.opNames[i] = name.get<std::string>();
-      if (kernels.contains(index)) t.kernelNames[i] = kernels[index].get<std::string>();
+    for (const auto& [i, key] : indexed) {
+      t.opNames[static_cast<size_t>(i)] = ops[key].get<std::string>();
+      if (kernels.contains(key)) t.kernelNames[static_cast<size_t>(i)] = kernels[key].get<std::string>();
     }
 
     for (const Json& p : j.at("programs")) {
@@ -158,27 +161,30 @@ ir::Result<Trace> parseMeasuredTrace(const std::string& text, const std::string&
   }
 }
 
-Trace alignToPlan(const Trace& measured, const schedule::Plan& plan, size_t* dropped) {
-  Trace t = measured;
-  std::map<std::string, int32_t> byName;
+Trace alignToPlan(Trace measured, const schedule::Plan& plan, size_t* dropped) {
+  // The measured side's op tables and rTasks, renumbered into `t`.
+  const std::vector<std::string> names = std::move(measured.opNames), kernels = std::move(measured.kernelNames);
+  const std::vector<TaskEvent> tasks = std::move(measured.tasks);
+  Trace t = std::move(measured);
   t.opNames.clear();
   t.opTypes.clear();
+  t.tasks.clear();
   t.kernelNames.assign(plan.ops.size(), std::string());
+  std::map<std::string, int32_t> byName;
   for (size_t i = 0; i < plan.ops.size(); ++i) {
     byName.emplace(plan.ops[i].name, static_cast<int32_t>(i));
     t.opNames.push_back(plan.ops[i].name);
     t.opTypes.push_back(plan.ops[i].opType);
   }
-  std::vector<int32_t> to(measured.opNames.size(), -1);
-  for (size_t i = 0; i < measured.opNames.size(); ++i) {
-    auto it = byName.find(measured.opNames[i]);
+  std::vector<int32_t> to(names.size(), -1);
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto it = byName.find(names[i]);
     if (it == byName.end()) continue;
     to[i] = it->second;
-    if (i < measured.kernelNames.size()) t.kernelNames[static_cast<size_t>(it->second)] = measured.kernelNames[i];
+    if (i < kernels.size()) t.kernelNames[static_cast<size_t>(it->second)] = kernels[i];
   }
-  t.tasks.clear();
   size_t lost = 0;
-  for (TaskEvent e : measured.tasks) {
+  for (TaskEvent e : tasks) {
     const auto from = static_cast<size_t>(e.task.op);
     const int32_t op = e.task.op >= 0 && from < to.size() ? to[from] : -1;
     if (op < 0) {

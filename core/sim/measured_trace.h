@@ -31,7 +31,7 @@ ir::Result<Trace> loadMeasuredTrace(const std::filesystem::path& file, size_t ma
 // name, so it lies beside the plan's predicted trace (timeline, metrics,
 // comparison). The rTasks of ops the plan lacks are dropped; `dropped`
 // counts them. Kernel names stay the measured ones: what ran.
-Trace alignToPlan(const Trace& measured, const schedule::Plan& plan, size_t* dropped = nullptr);
+Trace alignToPlan(Trace measured, const schedule::Plan& plan, size_t* dropped = nullptr);
 
 // xz data decompressed, or an error naming why (corrupt, truncated, too big).
 ir::Result<std::string> decompressXz(const std::string& data, size_t maxBytes);

@@ -229,7 +229,7 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
       out.errors = t.errors();
       return out;
     }
-    out.trace = std::make_shared<const sim::Trace>(sim::alignToPlan(*t, *plan, &out.dropped));
+    out.trace = std::make_shared<const sim::Trace>(sim::alignToPlan(std::move(t).value(), *plan, &out.dropped));
     return out;
   };
   const QString name = QFileInfo(path).fileName();
@@ -260,7 +260,8 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
     runLabel_ = tr("%1 (%2)").arg(QString::fromStdString(measured_->source), name);
     runMetrics_.clear();
     metrics_->setMeasured(measured_, runLabel_, runMetrics_);
-    log_->info(tr("Measured trace %1: %2 us, beside the plan's prediction").arg(name).arg(measured_->totalUs, 0, 'f', 1));
+    log_->info(
+        tr("Measured trace %1: %2 us, beside the plan's prediction").arg(name).arg(measured_->totalUs, 0, 'f', 1));
     emit measuredTraceChanged();
     emit measuredOpened(true);
   });

@@ -755,8 +755,7 @@ void fanoutFibers(Fanout* fanout, void (*body)(void*, int), void* context) {
   for (int phase = 0;; ++phase) {
     // One round of the chain: thread 0 on, the last thread back here.
     set.from.store(-1, std::memory_order_relaxed);
-    ThreadFiber* first = set.fibers[0].get();
-    w.thread.store(first, std::memory_order_relaxed);
+    ThreadFiber* first = set.fibers[0].get();  // it names itself the current thread (resumed)
     const bcd::transfer_t back = switchTo(first->resumeAt.load(std::memory_order_relaxed), first->tsan, first);
     set.fibers[static_cast<size_t>(set.from.load(std::memory_order_relaxed))]->resumeAt.store(
         back.fctx, std::memory_order_relaxed);
