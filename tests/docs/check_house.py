@@ -39,6 +39,13 @@ for folder in ["app", "viz"]:
             if call in text:
                 failures.append(f"{f.relative_to(root)} calls {call} itself; go through core/pipeline")
 
+# Seed folders hold what a person put there: a libFuzzer run writes its new
+# inputs under hash names into its first corpus folder, never into these.
+for folder in ["resources/devices", "samples/models", "tests/data/transformers", "tests/fuzz/seeds"]:
+    for f in sorted((root / folder).rglob("*")):
+        if f.is_file() and re.fullmatch(r"[0-9a-f]{40}", f.name):
+            failures.append(f"{f.relative_to(root)} looks like a fuzzer's corpus entry; seed folders hold named files")
+
 if failures:
     print("\n".join(failures))
     sys.exit(1)
