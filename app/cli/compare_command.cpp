@@ -51,8 +51,13 @@ std::vector<Row> planEveryPolicy(const CompareOptions& o, const Progress& progre
   std::vector<Row> rows;
   for (const std::string& policy : o.policies) {
     progress.status("planning with " + policy + "...");
+    // The optimized graph again where this policy fuses epilogues otherwise
+    // (--fuse-epilogues auto: not under IOS and GraphTurbo).
+    const bool reoptimize = pipeline::fusesEpilogues(o.plan.epilogues, policy) !=
+                            pipeline::fusesEpilogues(o.plan.epilogues, p.options().policy);
     p.options().policy = policy;
-    const pipeline::Report report = p.run(pipeline::Stage::Schedule, pipeline::Stage::Simulate);
+    const pipeline::Report report =
+        p.run(reoptimize ? pipeline::Stage::Optimize : pipeline::Stage::Schedule, pipeline::Stage::Simulate);
     Row row;
     row.policy = policy;
     const pipeline::Artifacts& a = p.artifacts();
@@ -156,7 +161,7 @@ Command addCompareCommand(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--batch", opts->plan.batch, "Bind symbolic batch dims to N (default 1)")->check(CLI::PositiveNumber);
   addFuseAttentionFlag(cmd, opts->plan.attention);
-  addFuseEpiloguesFlag(cmd, opts->plan.fuseEpilogues);
+  addFuseEpiloguesFlag(cmd, opts->plan.epilogues);
   cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");
   return {cmd, [opts, &global] { return runCompare(*opts, global); }};
 }

@@ -16,7 +16,7 @@ void addPlanOptions(CLI::App* cmd, PlanOptions& o) {
   cmd->add_option("--schedule", o.scheduleFile, "Schedule edits (JSON, see docs/SCHEDULE_EDITS.md)");
   cmd->add_option("--batch", o.batch, "Bind symbolic batch dims to N (default 1)")->check(CLI::PositiveNumber);
   addFuseAttentionFlag(cmd, o.attention);
-  addFuseEpiloguesFlag(cmd, o.fuseEpilogues);
+  addFuseEpiloguesFlag(cmd, o.epilogues);
   addIosOptions(cmd, o.ios);
   addGraphTurboOptions(cmd, o.graphturbo);
 }
@@ -32,10 +32,18 @@ void addFuseAttentionFlag(CLI::App* cmd, pipeline::AttentionFusion& mode) {
       ->each([&mode](const std::string& v) { mode = kModes.at(v); });
 }
 
-void addFuseEpiloguesFlag(CLI::App* cmd, bool& on) {
-  cmd->add_flag("--fuse-epilogues", on,
-                "Element-wise operators (bias, activation, residual add) into the epilogue of the Conv, Gemm or MatMul "
-                "they read: FusedConv/FusedGemm/FusedMatMul, one tensor less written and read (off by default)");
+void addFuseEpiloguesFlag(CLI::App* cmd, pipeline::EpilogueFusion& mode) {
+  static const std::map<std::string, pipeline::EpilogueFusion> kModes = {{"auto", pipeline::EpilogueFusion::Auto},
+                                                                         {"on", pipeline::EpilogueFusion::Fused},
+                                                                         {"off", pipeline::EpilogueFusion::Unfused}};
+  cmd->add_flag("--fuse-epilogues{on}")
+      ->description(
+          "Element-wise operators (bias, activation, residual add) into the epilogue of the Conv, Gemm or MatMul they "
+          "read (FusedConv/FusedGemm/FusedMatMul: one tensor less written and read): on (the bare flag), off, or auto "
+          "(default: on, except under --policy ios and graphturbo, which merge and group plain Convs); give a value "
+          "as --fuse-epilogues=off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->each([&mode](const std::string& v) { mode = kModes.at(v); });
 }
 
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
@@ -74,7 +82,7 @@ pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& o
   p.scheduleEditsFile = o.scheduleFile;
   p.costModel = o.costModel;
   p.attention = o.attention;
-  p.fuseEpilogues = o.fuseEpilogues;
+  p.epilogues = o.epilogues;
   return p;
 }
 

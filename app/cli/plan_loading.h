@@ -30,7 +30,8 @@ struct PlanOptions {
   schedule::GraphTurboOptions graphturbo;  // --gt-order, --gt-budget
   // --fuse-attention auto|on|off
   pipeline::AttentionFusion attention = pipeline::AttentionFusion::Auto;
-  bool fuseEpilogues = false;  // --fuse-epilogues
+  // --fuse-epilogues auto|on|off
+  pipeline::EpilogueFusion epilogues = pipeline::EpilogueFusion::Auto;
   // The rTask times the policy plans with (null: the analytic cost model,
   // what `rammer schedule` predicts with).
   std::shared_ptr<const sim::CostModel> costModel;
@@ -42,8 +43,8 @@ struct PlanOptions {
 void addPlanOptions(CLI::App* cmd, PlanOptions& options);
 // --fuse-attention auto|on|off (pipeline::AttentionFusion); the bare flag is "on".
 void addFuseAttentionFlag(CLI::App* cmd, pipeline::AttentionFusion& mode);
-// --fuse-epilogues (passes::EpilogueFusion).
-void addFuseEpiloguesFlag(CLI::App* cmd, bool& on);
+// --fuse-epilogues auto|on|off (pipeline::EpilogueFusion); the bare flag is "on".
+void addFuseEpiloguesFlag(CLI::App* cmd, pipeline::EpilogueFusion& mode);
 // --ios-r, --ios-s, --ios-variant (what --policy ios searches with).
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios);
 // --gt-order, --gt-budget (what --policy graphturbo groups and orders with).

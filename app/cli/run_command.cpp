@@ -249,7 +249,7 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--optimize", opts->optimize, "Run the graph passes before running");
   sub->add_option("--policy", opts->plan.policy, "Scheduling policy (emulator, host, cuda)")->capture_default_str();
   addFuseAttentionFlag(sub, opts->plan.attention);
-  addFuseEpiloguesFlag(sub, opts->plan.fuseEpilogues);
+  addFuseEpiloguesFlag(sub, opts->plan.epilogues);
   addIosOptions(sub, opts->plan.ios);
   addGraphTurboOptions(sub, opts->plan.graphturbo);
   sub->add_option("--device", opts->plan.device, "Device preset or JSON the plan is made for (emulator, host, cuda)")

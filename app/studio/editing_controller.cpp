@@ -22,6 +22,14 @@
 
 namespace rammer::studio {
 
+namespace {
+
+viz::ComparedModel comparedModel(const viz::StudioSession& s) {
+  return {s.originalGraph(), s.optimized(), s.optimizedFor()};
+}
+
+}  // namespace
+
 EditingController::EditingController(MainWindow* window) : QObject(window), window_(window) {
   viz::StudioSession* session = window_->session();
   editor_ = new viz::ScheduleEditor(session, this);
@@ -155,7 +163,7 @@ void EditingController::onPlanChanged() {
   refreshKernels();
   updateActions();
   if (compareWindow_->isVisible() && window_->session()->optimized())
-    compare_->setModel(window_->session()->optimized(), window_->session()->device());
+    compare_->setModel(comparedModel(*window_->session()), window_->session()->device());
 }
 
 void EditingController::refreshKernels() {
@@ -284,7 +292,7 @@ void EditingController::saveEdits() {
 void EditingController::showCompare() {
   viz::StudioSession* s = window_->session();
   if (!s->optimized()) return;
-  compare_->setModel(s->optimized(), s->device());
+  compare_->setModel(comparedModel(*s), s->device());
   compareWindow_->show();
   compareWindow_->raise();
   compare_->compare();

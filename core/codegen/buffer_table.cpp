@@ -65,6 +65,15 @@ class Builder {
       }
     }
     for (ir::ValueId v : n.outputs) args.push_back(v == ir::kNone || !isFloat(v) ? -1 : bufferOf(v, BufferInfo::Kind::Intermediate));
+    if (op.kernel.workspaceWords > 0) {
+      // The rKernel's own global memory (split-K arrival counters), no graph value.
+      BufferInfo b;
+      b.name = op.name + "/workspace";
+      b.numel = op.kernel.workspaceWords;
+      b.storage = static_cast<int32_t>(table_.buffers.size());
+      args.push_back(b.storage);
+      table_.buffers.push_back(std::move(b));
+    }
     table_.opArgs.push_back(std::move(args));
   }
 

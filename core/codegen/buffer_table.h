@@ -1,6 +1,7 @@
 #pragma once
 // The buffers of a generated program: one per float32 graph value that an
-// rKernel reads or writes, plus every graph input and output. A view's
+// rKernel reads or writes, plus every graph input and output, plus each
+// rKernel's workspace (RKernel::workspaceWords), no graph value. A view's
 // output aliases its input's storage. Each operator gets the buffer index
 // of every pointer argument of its rKernel function (-1 for an omitted slot
 // or a non-float constant, which the rKernel bakes into its code).
@@ -16,7 +17,8 @@ namespace rammer::codegen {
 
 struct BufferTable {
   std::vector<BufferInfo> buffers;
-  // Per plan op: buffer index per input slot, then per output slot (empty for views).
+  // Per plan op: buffer index per input slot, then per output slot, then its
+  // workspace if it has one (empty for views).
   std::vector<std::vector<int32_t>> opArgs;
 };
 

@@ -149,6 +149,17 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
       tb.outputs.push_back(arena.buffers_[static_cast<size_t>(b)].data.get());
       arena.opOutputs_[i].push_back(b);
     }
+    if (op.kernel.workspaceWords > 0) {
+      // The rKernel's own memory after its outputs, zeroed with them.
+      Buffer w;
+      w.numel = op.kernel.workspaceWords;
+      w.data = std::make_unique_for_overwrite<float[]>(static_cast<size_t>(w.numel));
+      std::fill_n(w.data.get(), w.numel, std::numeric_limits<float>::quiet_NaN());
+      tb.outputs.push_back(w.data.get());
+      arena.opOutputs_[i].push_back(static_cast<int32_t>(arena.buffers_.size()));
+      arena.buffers_.push_back(std::move(w));
+      arena.allocated_ += op.kernel.workspaceWords;
+    }
   }
 
   for (ir::ValueId v : graph.outputs()) {

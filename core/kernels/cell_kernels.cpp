@@ -4,6 +4,9 @@
 #include <cctype>
 #include <optional>
 
+#include <fmt/format.h>
+
+#include "core/kernels/cuda_library.h"
 #include "core/ops/rnn/cell_ops.h"
 #include "core/ops/rnn/rnn_activations.h"
 
@@ -40,6 +43,9 @@ struct Cell {
   bool inputForget = false;
   std::vector<bool> has;  // per input slot
   std::vector<bool> outs;  // per output slot
+  // The recurrent product is the rKernel's own sum (CellRecurrence): the
+  // CUDA text reads it as hrv[blk] instead of from the hr slot.
+  bool fusedHR = false;
 
   bool out(size_t k) const { return k < outs.size() && outs[k]; }
 };
@@ -57,6 +63,12 @@ std::string clipCuda(const Cell& c, const std::string& v) {
 std::string rd(const Cell& c, size_t slot, const std::string& offset) {
   return slot < c.has.size() && c.has[slot] ? "in" + std::to_string(slot) + "[" + offset + "]" : std::string("0.0f");
 }
+// Column block `blk` of the recurrent product for this element, read at
+// `offset` of the hr slot when it comes as a tensor.
+std::string hrd(const Cell& c, size_t slot, int blk, const std::string& offset) {
+  return c.fusedHR ? "hrv[" + std::to_string(blk) + "]" : rd(c, slot, offset);
+}
+bool hasHR(const Cell& c, size_t slot) { return c.fusedHR || (slot < c.has.size() && c.has[slot]); }
 float rv(const Cell& c, const TaskBuffers& b, size_t slot, int64_t offset) {
   return slot < c.has.size() && c.has[slot] ? b.inputs[slot][offset] : 0.0f;
 }
@@ -78,7 +90,7 @@ std::string cudaCell(const Cell& c) {
     auto gate = [&](const std::string& name, int blk) {
       const std::string off = std::to_string(blk * c.hidden) + " + j";
       line(name, "(" + rd(c, kLstmCellXW, "bb * " + G + " + " + off) + " + " + rd(c, kLstmCellBias, off) + ")");
-      if (c.has[kLstmCellHR]) set(name, name + " + " + rd(c, kLstmCellHR, "bb * " + G + " + " + off));
+      if (hasHR(c, kLstmCellHR)) set(name, name + " + " + hrd(c, kLstmCellHR, blk, "bb * " + G + " + " + off));
     };
     gate("gi", 0);
     gate("go", 1);
@@ -109,16 +121,16 @@ std::string cudaCell(const Cell& c) {
     return s;
   }
   const std::string G = std::to_string(3 * c.hidden);
-  auto sum3 = [&](const std::string& name, const std::string& xwOff, const std::string& bOff, size_t hrSlot,
+  auto sum3 = [&](const std::string& name, const std::string& xwOff, const std::string& bOff, size_t hrSlot, int blk,
                   const std::string& hrOff) {
     line(name, "(" + rd(c, 0, "bb * " + G + " + " + xwOff) + " + " + rd(c, 2, bOff) + ")");
-    if (hrSlot != 99 && c.has[hrSlot]) set(name, name + " + " + rd(c, hrSlot, hrOff));
+    if (hrSlot != 99 && hasHR(c, hrSlot)) set(name, name + " + " + hrd(c, hrSlot, blk, hrOff));
   };
   const std::string Hj = H + " + j", H2j = std::to_string(2 * c.hidden) + " + j";
   if (c.type == ops::kGruGatesOp) {
     const std::string H2 = std::to_string(2 * c.hidden);
-    sum3("z", "j", "j", ops::kGruGatesHR, "bb * " + H2 + " + j");
-    sum3("r", Hj, Hj, ops::kGruGatesHR, "bb * " + H2 + " + " + Hj);
+    sum3("z", "j", "j", ops::kGruGatesHR, 0, "bb * " + H2 + " + j");
+    sum3("r", Hj, Hj, ops::kGruGatesHR, 1, "bb * " + H2 + " + " + Hj);
     set("z", actCuda(f, clipCuda(c, "z")));
     set("r", actCuda(f, clipCuda(c, "r")));
     if (c.out(0)) s += "    out0[i] = z;\n";
@@ -130,16 +142,16 @@ std::string cudaCell(const Cell& c) {
   const size_t hSlot = c.type == ops::kGruCandidateOp ? size_t{ops::kGruCandH} : size_t{ops::kGruCellH};
   const std::string hp = rd(c, hSlot, "i");
   if (c.type == ops::kGruCandidateOp) {
-    sum3("ht", H2j, H2j, ops::kGruCandRHR, "i");
+    sum3("ht", H2j, H2j, ops::kGruCandRHR, 0, "i");
     set("ht", actCuda(g, clipCuda(c, "ht")));
     line("z", rd(c, ops::kGruCandZ, "i"));
   } else {
-    sum3("z", "j", "j", ops::kGruCellHR, "bb * " + G + " + j");
-    sum3("r", Hj, Hj, ops::kGruCellHR, "bb * " + G + " + " + Hj);
-    sum3("ht", H2j, H2j, 99, "");
+    sum3("z", "j", "j", ops::kGruCellHR, 0, "bb * " + G + " + j");
+    sum3("r", Hj, Hj, ops::kGruCellHR, 1, "bb * " + G + " + " + Hj);
+    sum3("ht", H2j, H2j, 99, 2, "");
     set("z", actCuda(f, clipCuda(c, "z")));
     set("r", actCuda(f, clipCuda(c, "r")));
-    set("ht", "ht + r * (" + rd(c, ops::kGruCellHR, "bb * " + G + " + " + H2j) + " + " + rd(c, ops::kGruCellRbH, "j") + ")");
+    set("ht", "ht + r * (" + hrd(c, ops::kGruCellHR, 2, "bb * " + G + " + " + H2j) + " + " + rd(c, ops::kGruCellRbH, "j") + ")");
     set("ht", actCuda(g, clipCuda(c, "ht")));
   }
   s += "    out0[i] = (1.0f - z) * ht + z * " + hp + ";\n";
@@ -210,6 +222,71 @@ void cpuCell(const Cell& c, const TaskBuffers& b, int64_t i) {
   b.outputs[0][i] = (1.0f - z) * ht + z * rv(c, b, hSlot, i);
 }
 
+// A cell that carries its recurrent product (ops::CellRecurrence): the GEMV
+// family's gates variant (gemv.cuh, rammer_gemv_gates), J columns of every
+// gate block per rTask and the cell's arithmetic applied to the sums, so
+// the product is never stored. Two widths: J = 32 (a warp per column run)
+// and J = 8 (four times the rTasks, each group of 8 lanes one 32-byte
+// sector per block per k).
+std::vector<RKernel> cellGemvKernels(const NodeInfo& info, Cell c, const ops::CellRecurrence& rec,
+                                     const ElementKernelSpec& spec) {
+  const int64_t M = c.batch, H = c.hidden, K = info.inShapes.at(rec.h).at(1), NW = rec.blocks * H;
+  if (M * rec.blocks > ops::kMaxCellGateOutputs)
+    throw ops::OpError(fmt::format("a cell with its recurrent product takes batch x gate blocks <= {}, got {} x {}",
+                                   ops::kMaxCellGateOutputs, M, rec.blocks));
+  Cell plain = c;  // the CPU tile reads its sums as an hr tensor
+  plain.has[rec.hr] = true;
+  c.fusedHR = true;
+  const std::string body = cudaCell(c);
+  const std::string idx = indexType(std::max(M * NW, K * NW) + NW);
+  std::vector<RKernel> out;
+  for (const int64_t J : {32, 8}) {
+    const int64_t tasks = divUp(H, J);
+    if (M * J > 256 || (!out.empty() && out.back().numRTasks == tasks)) continue;
+    // W once; h once per rTask (it stays in L2).
+    const double bytes = spec.bytes + 4.0 * static_cast<double>(M * K * (tasks - 1));
+    const double flops = spec.flops + 2.0 * static_cast<double>(M * K * NW);
+    RKernel k = kernelShell(info, fmt::format("gemv_{}_j{}", spec.family, J), "gemv",
+                            {{"columns_per_rtask", J}, {"gate_blocks", rec.blocks}, {"M", M}, {"N", NW}, {"K", K},
+                             {"register_budget", 64}},
+                            tasks, 256, 4 * 256 * M * rec.blocks, flops, bytes);
+    k.regsEstimate = 64;
+    k.syncCount = 2;
+    k.cudaLibraries = {kGemv};
+    k.cudaSource = fmt::format(R"({sig}
+  typedef {I} I;
+  const I j0 = (I)rtask_id * {J};
+  const I cols = {H} - j0 < {J} ? {H} - j0 : {J};
+  auto cell = [&](int m, int jl, const float* hrv) {{
+    const I i = (I)m * {H} + j0 + jl;
+{body}  }};
+  rammer_gemv_gates<{M}, {B}, {J}, 4, {K}LL, {NW}LL, {H}LL, I>(tid, smem, in{h}, in{w} + j0, cols, (I){K}, cell);
+}}
+)",
+                               fmt::arg("sig", cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs())),
+                               fmt::arg("I", idx), fmt::arg("J", J), fmt::arg("H", H), fmt::arg("body", body),
+                               fmt::arg("M", M), fmt::arg("B", rec.blocks), fmt::arg("K", K), fmt::arg("NW", NW),
+                               fmt::arg("h", rec.h), fmt::arg("w", rec.w));
+    k.cpu = [plain, rec, M, H, K, NW, J](int64_t task, const TaskBuffers& b, float*) {
+      const int64_t j0 = task * J, cols = std::min(J, H - j0);
+      thread_local std::vector<float> hr;
+      hr.assign(static_cast<size_t>(M * NW), 0.0f);
+      const float* a = b.inputs[rec.h];
+      const float* w = b.inputs[rec.w];
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t k = 0; k < K; ++k)
+          for (int64_t blk = 0; blk < rec.blocks; ++blk)
+            for (int64_t j = j0; j < j0 + cols; ++j) hr[m * NW + blk * H + j] += a[m * K + k] * w[k * NW + blk * H + j];
+      TaskBuffers withHr = b;
+      withHr.inputs[rec.hr] = hr.data();
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t j = j0; j < j0 + cols; ++j) cpuCell(plain, withHr, m * H + j);
+    };
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& cellOpTypes() {
@@ -257,6 +334,8 @@ std::vector<RKernel> cellKernels(const NodeInfo& info) {
   spec.cpu = [c](int64_t begin, int64_t end, const TaskBuffers& b) {
     for (int64_t i = begin; i < end; ++i) cpuCell(c, b, i);
   };
+  const ops::CellRecurrence& rec = *ops::cellRecurrence(c.type);
+  if (rec.w < c.has.size() && c.has[rec.w]) return cellGemvKernels(info, c, rec, spec);
   return elementKernels(info, spec);
 }
 

@@ -138,10 +138,15 @@ MainloopParts igemmCuda(const ConvProblem& p, const TileGrid& grid, const std::s
                                p.cg * p.w.inSize());
   const std::string bias = p.hasBias ? format(" + in2[bb * {MG} + m]", p) : "";
   const std::string index = format("(img * {COUT} + bb * {MG} + m) * {OS} + q", p);
-  parts.store = format("const I img = n / {OS}, q = n % {OS};\n    ", p) +
-                (grid.split == 1 ? p.epilogue.cudaStore("v" + bias, index)
-                                 : "atomicAdd(&out0[" + index + "], v" +
-                                       (bias.empty() ? "" : " + (ks == 0 ? 0.0f" + bias + " : 0.0f)") + ");");
+  const std::string position = format("const I img = n / {OS}, q = n % {OS};\n    ", p);
+  parts.store = position + (grid.split == 1 ? p.epilogue.cudaStore("v" + bias, index)
+                                            : "atomicAdd(&out0[" + index + "], v" +
+                                                  (bias.empty() ? "" : " + (ks == 0 ? 0.0f" + bias + " : 0.0f)") + ");");
+  if (grid.split > 1 && p.epilogue.present()) {
+    // The last K chunk to arrive applies the epilogue to the finished sums.
+    parts.finish = position + p.epilogue.cudaStore("rammer_ld_cg(out0 + " + index + ")", index);
+    parts.numOutputs = 2;  // and the workspace
+  }
   return parts;
 }
 
@@ -216,6 +221,18 @@ void runIgemmTile(const ConvProblem& p, const TileGrid& grid, const GemmTile& ti
     }
     j0 += run;
   }
+  // Split-K: the last chunk of the tile to arrive applies the epilogue.
+  if (grid.split == 1 || !p.epilogue.present() || !lastChunkToArrive(buf.outputs.back(), grid.tileOf(rtask), grid.split))
+    return;
+  for (int64_t j0 = 0; j0 < pos.cols;) {
+    const int64_t n = pos.n0 + j0, img = n / outSize, q = n % outSize;
+    const int64_t run = std::min(pos.cols - j0, outSize - q);
+    for (int64_t i = 0; i < pos.rows; ++i) {
+      const int64_t at = (img * p.cout + g * p.mg + pos.m0 + i) * outSize + q;
+      p.epilogue.applyRow(buf.outputs[0] + at, buf, at, run);
+    }
+    j0 += run;
+  }
 }
 
 RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile, int64_t split = 1) {
@@ -241,6 +258,7 @@ RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile,
   k.sharedBytes = tile.sharedBytes(parts.aKMajor, parts.bKMajor);
   k.cudaSource = mainloopCuda(parts, tile, grid);
   k.cudaLibraries = {kGemmMainloop};
+  if (!parts.finish.empty()) useSplitKEpilogue(k, grid, static_cast<double>(p.batch * p.cout * p.w.outSize()));
   k.cpu = [p, grid, tile](int64_t rtask, const TaskBuffers& buf, float*) { runIgemmTile(p, grid, tile, rtask, buf); };
   return k;
 }
@@ -383,8 +401,7 @@ std::vector<RKernel> convKernels(const ir::Graph& graph, ir::NodeId node) {
   // chunks of >= 128, so that every SM gets rTasks.
   const GemmTile splitTile{64, 64, 8, 4, 4, 128};
   const int64_t tiles = p.group * ceilDiv64(p.mg, splitTile.tm) * ceilDiv64(p.batch * p.w.outSize(), splitTile.tn);
-  // (Not with an epilogue: its chunks add partial sums into the output.)
-  if (const int64_t split = chooseSplitK(tiles, p.kg(), 128); split >= 2 && !p.epilogue.present()) {
+  if (const int64_t split = chooseSplitK(tiles, p.kg(), 128); split >= 2) {
     RKernel k = igemmKernel(p, node, splitTile, split);
     if (k.params.at("split_k") > 1) out.push_back(std::move(k));
   }

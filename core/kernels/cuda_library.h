@@ -19,6 +19,7 @@ std::string_view cudaLibrary(std::string_view name);
 
 inline constexpr const char* kGemmMainloop = "gemm_mainloop.cuh";
 inline constexpr const char* kGemv = "gemv.cuh";
+inline constexpr const char* kSplitK = "splitk.cuh";
 inline constexpr const char* kBlockReduce = "block_reduce.cuh";
 inline constexpr const char* kSoftmax = "softmax.cuh";  // after block_reduce.cuh
 inline constexpr const char* kLayerNorm = "layer_norm.cuh";  // after block_reduce.cuh

@@ -2,8 +2,9 @@
 // The element-wise epilogue of a FusedConv, FusedGemm or FusedMatMul
 // (core/ops/math/fused_epilogue.h) as the GEMM rKernels apply it: once per
 // output element, where the rKernel stores the finished product (bias
-// added). Split-K variants add partial products into the output, so the
-// epilogue would see unfinished sums: they are not offered for such a node.
+// added). Split-K variants add partial products into the output, so there
+// the chunk of a tile that arrives last applies it to the finished sums
+// (cuda/splitk.cuh, MainloopParts::finish).
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -194,9 +194,14 @@ MainloopParts cudaParts(const GemmProblem& p, const TileGrid& grid, const std::s
   if (grid.split == 1) {
     parts.store = p.epilogue.cudaStore(value + (bias.empty() ? "" : " + " + bias), "offY + m * N + n");
   } else {
-    // Outputs start at zero; the first K chunk alone adds the bias.
+    // Outputs start at zero; the first K chunk alone adds the bias. The
+    // last chunk to arrive applies the epilogue to the finished sums.
     parts.store = "atomicAdd(&out0[offY + m * N + n], " + value +
                   (bias.empty() ? "" : " + (ks == 0 ? " + bias + " : 0.0f)") + ");";
+    if (p.epilogue.present()) {
+      parts.finish = p.epilogue.cudaStore("rammer_ld_cg(out0 + offY + m * N + n)", "offY + m * N + n");
+      parts.numOutputs = 2;  // and the workspace
+    }
   }
   return parts;
 }
@@ -235,7 +240,8 @@ void runTile(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, i
   }
   ops::sgemm(tA, tB, pos.rows, pos.cols, pos.kLen, p.alpha, A, lda, B, ldb, bias ? 1.0f : 0.0f, T, ldt);
   if (grid.split > 1) atomicAddTile(Y, p.N, T, ldt, pos.rows, pos.cols);
-  if (p.epilogue.present()) {
+  if (p.epilogue.present() &&
+      (grid.split == 1 || lastChunkToArrive(buf.outputs.back(), grid.tileOf(rtask), grid.split))) {
     const int64_t origin = pos.batch * p.M * p.N + pos.m0 * p.N + pos.n0;
     for (int64_t i = 0; i < pos.rows; ++i) p.epilogue.applyRow(Y + i * p.N, buf, origin + i * p.N, pos.cols);
   }
@@ -265,6 +271,7 @@ RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, 
   k.sharedBytes = tile.sharedBytes(parts.aKMajor, parts.bKMajor);
   k.cudaSource = mainloopCuda(parts, tile, grid);
   k.cudaLibraries = {kGemmMainloop};
+  if (!parts.finish.empty()) useSplitKEpilogue(k, grid, outputs);
   k.cpu = [p, grid, tile, shared = k.sharedBytes](int64_t rtask, const TaskBuffers& buf, float* scratch) {
     runTile(p, grid, tile, shared, rtask, buf, scratch);
   };
@@ -287,9 +294,8 @@ RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
   const int64_t cols = kMajor ? 8 * per : 256 * per;
   const GemmTile tile{static_cast<int>(kGemvMaxM), static_cast<int>(cols), 4, 4, 4};
   const int64_t blocks = p.batches() * ceilDiv64(p.N, cols);
-  // Enough rTasks for every vEU of a large GPU, chunks of >= 256 k (not
-  // with an epilogue: the chunks add partial sums into the output).
-  const int64_t split = p.epilogue.present() ? 1 : std::max<int64_t>(1, chooseSplitK(blocks, p.K, 256, 4 * 132));
+  // Enough rTasks for every vEU of a large GPU, chunks of >= 256 k.
+  const int64_t split = std::max<int64_t>(1, chooseSplitK(blocks, p.K, 256, 4 * 132));
   const TileGrid grid = makeTileGrid(p.batches(), p.M, p.N, p.K, tile, split);
   // K-major: 512 B per warp per column per step, so 4 columns keep 16 KB
   // per rTask (64 KB per SM at 4 vEUs) in flight without unrolling, which
@@ -318,6 +324,20 @@ RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
   const MainloopParts parts = cudaParts(p, grid, k.cudaFunction);  // batch offsets and the store
+  k.cudaLibraries = {kGemv};
+  std::string finish;
+  if (!parts.finish.empty()) {
+    useSplitKEpilogue(k, grid, b * static_cast<double>(p.M * p.N));
+    k.sharedBytes = std::max<int64_t>(k.sharedBytes, 4);  // the arrival's verdict
+    finish = fmt::format(R"(
+  auto finish = [=](int m, int c) {{
+    const I n = n0 + c;
+    if (c >= cols) return;
+    {}
+  }};
+  rammer_splitk_epilogue<{}, {}, 256>(tid, smem, out1 + bb * TILES_N + tn, SPLIT, finish);)",
+                         parts.finish, p.M, cols);
+  }
   const std::string call =
       kMajor ? fmt::format("rammer_gemv_kmajor<{}, {}, {}, {}LL, {}LL, I>(tid, smem, in0 + offA + kbeg, in1 + offB + "
                            "n0 * {} + kbeg, cols, klen, store);",
@@ -341,16 +361,16 @@ RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
     const I n = n0 + c;
     {store}
   }};
-  {call}
+  {call}{finish}
   (void)smem; (void)ks; (void)bb; (void)M;
 }}
 )",
-                             fmt::arg("sig", tileCudaSignature(k.cudaFunction, p.numInputs, 1)), fmt::arg("M", p.M),
+                             fmt::arg("sig", tileCudaSignature(k.cudaFunction, p.numInputs, parts.numOutputs)),
+                             fmt::arg("finish", finish), fmt::arg("M", p.M),
                              fmt::arg("N", p.N), fmt::arg("K", p.K), fmt::arg("kchunk", grid.kChunk),
                              fmt::arg("tilesN", grid.tilesN), fmt::arg("split", grid.split), fmt::arg("cols", cols),
                              fmt::arg("prologue", parts.prologue), fmt::arg("storeSetup", parts.storeSetup),
                              fmt::arg("store", parts.store), fmt::arg("call", call));
-  k.cudaLibraries = {kGemv};
   k.cpu = [p, grid, tile, shared = k.sharedBytes](int64_t rtask, const TaskBuffers& buf, float* scratch) {
     runTile(p, grid, tile, shared, rtask, buf, scratch);
   };
@@ -381,7 +401,7 @@ std::vector<RKernel> gemmKernels(const ir::Graph& graph, ir::NodeId node) {
   // Deep K over few tiles: more, shorter rTasks (chunks of >= 64).
   const GemmTile splitTile{32, 32, 8, 4, 4};
   const int64_t tiles = p.batches() * ceilDiv64(p.M, splitTile.tm) * ceilDiv64(p.N, splitTile.tn);
-  if (const int64_t split = chooseSplitK(tiles, p.K, 64); split >= 2 && !p.epilogue.present()) {
+  if (const int64_t split = chooseSplitK(tiles, p.K, 64); split >= 2) {
     RKernel k = makeKernel(p, node, splitTile, split);
     if (k.params.at("split_k") > 1) out.push_back(std::move(k));
   }

@@ -57,6 +57,12 @@ struct RKernel {
   double l2Bytes = 0;
   // Split-K kernels accumulate with atomics into outputs that must start at zero.
   bool zeroOutputsFirst = false;
+  // Global memory the rKernel owns besides the node's outputs, in words: a
+  // split-K kernel with an epilogue counts the chunks of each tile that
+  // have arrived there, and the last one applies the epilogue. It is one
+  // more pointer after the outputs (CUDA: `float* out<numOutputs>`; the CPU
+  // tile: the last of TaskBuffers::outputs), zeroed with them.
+  int64_t workspaceWords = 0;
 
   // The CUDA/HIP __device__ function: `void <cudaFunction>(int rtask_id,
   // int tid, float* smem, const float* in0, ..., float* out0, ...)`, one

@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "core/kernels/cuda_library.h"
+#include "core/kernels/kernel_source.h"
+
 namespace rammer::kernels {
 
 TileGrid::Pos TileGrid::locate(int64_t rtask, const GemmTile& t) const {
@@ -81,6 +84,25 @@ int64_t chooseSplitK(int64_t tiles, int64_t K, int64_t minChunk, int64_t target)
   return std::clamp<int64_t>(ceilDiv64(target, std::max<int64_t>(tiles, 1)), 2, maxSplit);
 }
 
+namespace {
+
+// The last split-K chunk of a tile applies the epilogue (MainloopParts::finish).
+std::string finishCuda(const MainloopParts& p, const std::string& locate) {
+  return fmt::format(R"(
+  auto finish = [=](int mi, int ni) {{
+    {locate}
+{storeSetup}
+    const I m = m0 + mi, n = n0 + ni;
+    if (m >= M || n >= N) return;
+    {finish}
+  }};
+  rammer_splitk_epilogue<TM, TN, T::NT>(tid, smem, out{ws} + (bb * TILES_M + tm) * TILES_N + tn, SPLIT, finish);)",
+                     fmt::arg("locate", locate), fmt::arg("storeSetup", p.storeSetup), fmt::arg("finish", p.finish),
+                     fmt::arg("ws", p.numOutputs - 1));
+}
+
+}  // namespace
+
 std::string mainloopCuda(const MainloopParts& p, const GemmTile& t, const TileGrid& g) {
   // The rTask's place, computed at the start and again in the store (the
   // mainloop keeps no registers for it across the K loop).
@@ -109,7 +131,7 @@ std::string mainloopCuda(const MainloopParts& p, const GemmTile& t, const TileGr
     if (m >= M || n >= N) return;
     {store}
   }};
-  rammer_gemm_mainloop<TM, TN, TK, RM, RN, {ak}, {bk}>(tid, smem, KCHUNK / TK, a, b, store);
+  rammer_gemm_mainloop<TM, TN, TK, RM, RN, {ak}, {bk}>(tid, smem, KCHUNK / TK, a, b, store);{finish}
 }}
 )",
       fmt::arg("decl", p.declarations), fmt::arg("sig", tileCudaSignature(p.function, p.numInputs, p.numOutputs)),
@@ -118,7 +140,21 @@ std::string mainloopCuda(const MainloopParts& p, const GemmTile& t, const TileGr
       fmt::arg("bk", p.bKMajor ? "true" : "false"), fmt::arg("M", g.M), fmt::arg("N", g.N), fmt::arg("K", g.K),
       fmt::arg("kchunk", g.kChunk), fmt::arg("tilesM", g.tilesM), fmt::arg("tilesN", g.tilesN),
       fmt::arg("split", g.split), fmt::arg("locate", locate), fmt::arg("prologue", p.prologue), fmt::arg("storeSetup", p.storeSetup),
-      fmt::arg("opA", p.operandA), fmt::arg("opB", p.operandB), fmt::arg("store", p.store));
+      fmt::arg("opA", p.operandA), fmt::arg("opB", p.operandB), fmt::arg("store", p.store),
+      fmt::arg("finish", p.finish.empty() ? std::string() : finishCuda(p, locate)));
+}
+
+bool lastChunkToArrive(float* workspace, int64_t tile, int64_t split) {
+  auto* counters = reinterpret_cast<uint32_t*>(workspace);
+  return std::atomic_ref<uint32_t>(counters[tile]).fetch_add(1u, std::memory_order_acq_rel) + 1u ==
+         static_cast<uint32_t>(split);
+}
+
+void useSplitKEpilogue(RKernel& k, const TileGrid& g, double outputs) {
+  useCudaLibrary(k, kSplitK);
+  k.workspaceWords = g.numTiles();
+  k.syncCount += 3;
+  k.bytes += 8.0 * outputs;
 }
 
 void atomicAddTile(float* dst, int64_t ldd, const float* src, int64_t lds, int64_t rows, int64_t cols) {

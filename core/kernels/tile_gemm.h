@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/kernels/rkernel.h"
+
 namespace rammer::kernels {
 
 // One output tile of TM x TN computed by (TM/RM) x (TN/RN) threads, each
@@ -42,6 +44,13 @@ struct TileGrid {
   int64_t kSteps(const GemmTile& t) const { return kChunk / t.tk; }
   // The mainloop: one barrier per K step and one before the first.
   int syncCount(const GemmTile& t) const { return static_cast<int>(kSteps(t) + 1); }
+  // Output tiles; split-K chunks of one tile share its index
+  // (rammer_splitk_epilogue's counter word).
+  int64_t numTiles() const { return batches * tilesM * tilesN; }
+  int64_t tileOf(int64_t rtask) const {
+    const int64_t perChunk = tilesM * tilesN;
+    return rtask / (perChunk * split) * perChunk + rtask % perChunk;
+  }
 
   // The tile one rTask computes, clipped at the matrix edges.
   struct Pos {
@@ -71,6 +80,10 @@ double tiledGemmBytes(const TileGrid& g, const GemmTile& t, double epilogueReads
 //   operandB:  a statement declaring loader `b` for B (tile rows: N);
 //   store:     statements that consume `float v` for the in-range output
 //              element (`I m`, `I n`, absolute);
+//   finish:    split-K with an epilogue: statements that apply it to the
+//              finished sum of element (`I m`, `I n`), run by the chunk
+//              that arrives last (rammer_splitk_epilogue); the workspace
+//              is the function's last pointer. Empty otherwise.
 //   declarations: text placed before the function (e.g. a geometry struct).
 // Each operand is K-major (contiguous along k) or not; the loaders are the
 // mainloop's (RammerStridedOperand, RammerIm2colOperand), whose element
@@ -79,7 +92,7 @@ struct MainloopParts {
   std::string function;
   int numInputs = 0, numOutputs = 1;
   bool wideIndex = false;  // 64-bit indices (some tensor has >= 2^31 elements)
-  std::string declarations, prologue, operandA, operandB, storeSetup, store;
+  std::string declarations, prologue, operandA, operandB, storeSetup, store, finish;
   bool aKMajor = true, bKMajor = false;
 };
 
@@ -104,6 +117,18 @@ std::string tileCudaFloat(float v);
 // Adds a rows x cols tile into dst (row stride ldd) with atomic float adds,
 // so split-K rTasks running on several CPU threads never lose an update.
 void atomicAddTile(float* dst, int64_t ldd, const float* src, int64_t lds, int64_t rows, int64_t cols);
+
+// Split-K with an epilogue on the CPU: counts one chunk of output tile
+// `tile` in the rKernel's workspace (an acq_rel RMW, so the last chunk sees
+// the others' adds); true for the chunk that arrives last, which then
+// applies the epilogue to the tile.
+bool lastChunkToArrive(float* workspace, int64_t tile, int64_t split);
+
+// Makes `k`, a split-K rKernel over `g` with an epilogue, count its chunks:
+// a workspace word per output tile, rammer_splitk_epilogue's three
+// barriers, and the finished sums of its `outputs` elements read and
+// written once more.
+void useSplitKEpilogue(RKernel& k, const TileGrid& g, double outputs);
 
 inline int64_t ceilDiv64(int64_t a, int64_t b) { return (a + b - 1) / b; }
 

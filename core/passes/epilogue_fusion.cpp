@@ -85,12 +85,20 @@ PassResult EpilogueFusion::run(ir::Graph& g, PassContext& ctx) {
     const ir::Node elementwise = f;
     const ops::EpilogueOp& op = *ops::epilogueOpFor(gemm.opType);
     ir::Node fused;
-    fused.name = gemm.name + "+epilogue";
+    fused.name = gemm.name;
     fused.opType = std::string(op.fused);
     fused.domain = ops::kRammerDomain;
     fused.attrs = gemm.attrs;
     fused.attrs.set(std::string(ops::kEpilogueAttr), m->epilogue.toString());
-    fused.attrs.set("fused_nodes", gemm.name + "," + elementwise.name);
+    // "OpType:name" of every original node, as ElementwiseFusion lists them
+    // (schedule edits naming one of them find the fused node).
+    std::vector<std::string> members = {gemm.opType + ":" + gemm.name};
+    const ir::AttrValue* inner = elementwise.attrs.find("fused_nodes");
+    if (const auto* list = inner ? std::get_if<std::vector<std::string>>(inner) : nullptr)
+      members.insert(members.end(), list->begin(), list->end());
+    else
+      members.push_back(elementwise.opType + ":" + elementwise.name);
+    fused.attrs.set("fused_nodes", members);
     fused.inputs = gemm.inputs;
     fused.inputs.resize(op.arity, ir::kNone);
     fused.inputs.insert(fused.inputs.end(), m->extras.begin(), m->extras.end());

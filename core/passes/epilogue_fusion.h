@@ -10,9 +10,10 @@ namespace rammer::passes {
 // FusedConv / FusedGemm / FusedMatMul (core/ops/math/fused_epilogue.h)
 // that stores the expression instead of the product -- bias, activation and
 // residual add without a tensor written and read again, and without the
-// element-wise rTasks and the barrier before them. Named "<gemm>+epilogue",
-// so a fused and an unfused graph share no operator name that means
-// different nodes (schedule edits name one of them).
+// element-wise rTasks and the barrier before them. The fused node keeps the
+// GEMM's name (it is that operator, with an epilogue) and lists the
+// original nodes in "fused_nodes", so a schedule edit or a measured trace
+// naming the element-wise node finds it there.
 class EpilogueFusion : public Pass {
  public:
   std::string name() const override { return "epilogue-fusion"; }

@@ -12,6 +12,7 @@
 #include "core/passes/epilogue_fusion.h"
 #include "core/passes/identity_removal.h"
 #include "core/passes/layernorm_fusion.h"
+#include "core/passes/recurrent_cell_fusion.h"
 #include "core/passes/rnn_lowering.h"
 #include "core/passes/shape_inference_pass.h"
 
@@ -69,6 +70,7 @@ PassManager standardPipeline(const PassOptions& options) {
   pm.add(std::make_unique<LayerNormFusion>());
   if (options.fuseAttention) pm.add(std::make_unique<AttentionFusion>());
   pm.add(std::make_unique<RnnLowering>());
+  if (options.fuseRecurrentCells) pm.add(std::make_unique<RecurrentCellFusion>());
   pm.add(std::make_unique<BatchNormFolding>());
   pm.add(std::make_unique<ElementwiseFusion>());
   if (options.fuseEpilogues) pm.add(std::make_unique<EpilogueFusion>());

@@ -43,6 +43,9 @@ struct PassOptions {
   // variants are not offered with an epilogue, so whether it pays depends
   // on the model and the policy (--fuse-epilogues).
   bool fuseEpilogues = false;
+  // Move each RNN step's recurrent MatMul into its cell (RecurrentCellFusion):
+  // one operator per step at small batch. Off only to compare.
+  bool fuseRecurrentCells = true;
 };
 
 // The pipeline behind `--optimize`.

@@ -198,8 +198,9 @@ class StagesRun {
     const auto start = Clock::now();
     auto graph = std::make_shared<ir::Graph>(*a_.original);
     passes::PassContext ctx;
+    const bool epilogues = fusesEpilogues(o_.epilogues, o_.policy);
     auto records = passes::standardPipeline({.fuseAttention = o_.attention == AttentionFusion::Fused,
-                                             .fuseEpilogues = o_.fuseEpilogues})
+                                             .fuseEpilogues = epilogues})
                        .run(*graph, ctx);
     if (!records) {
       add(records.errors());
@@ -212,7 +213,7 @@ class StagesRun {
       auto fused = std::make_shared<ir::Graph>(*a_.original);
       passes::PassContext fusedCtx;
       auto fusedRecords =
-          passes::standardPipeline({.fuseAttention = true, .fuseEpilogues = o_.fuseEpilogues}).run(*fused, fusedCtx);
+          passes::standardPipeline({.fuseAttention = true, .fuseEpilogues = epilogues}).run(*fused, fusedCtx);
       if (fusedRecords && fusedAttention(*fusedRecords)) a_.optimizedFused = std::move(fused);
     }
     const auto changed = std::count_if(a_.passLog.begin(), a_.passLog.end(), [](const auto& p) { return p.changed; });
@@ -424,6 +425,11 @@ class StagesRun {
 };
 
 }  // namespace
+
+bool fusesEpilogues(EpilogueFusion mode, const std::string& policy) {
+  if (mode != EpilogueFusion::Auto) return mode == EpilogueFusion::Fused;
+  return policy != "ios" && policy != "graphturbo";
+}
 
 StagesResult runStages(const Options& options, Artifacts given, Stage from, Stage to, const Control& control) {
   to = std::min(to, kLastStage);

@@ -53,6 +53,16 @@ struct Control {
 // (docs/PERFORMANCE.md, "Fused attention").
 enum class AttentionFusion { Auto, Fused, Unfused };
 
+// Whether element-wise nodes move into the epilogue of the Conv, Gemm or
+// MatMul they read (passes::EpilogueFusion). Auto fuses under the policies
+// that schedule the operators as they are (sequential, wavefront, greedy)
+// and not under IOS and GraphTurbo, whose operator merges and fused groups
+// take plain Convs. Split-K variants keep the fused layers as many rTasks
+// as the plain ones (their last chunk applies the epilogue), so a fused
+// plan has fewer operators, barriers and bytes for the same rTasks.
+enum class EpilogueFusion { Auto, Fused, Unfused };
+bool fusesEpilogues(EpilogueFusion mode, const std::string& policy);
+
 // What Auto chose: both plans' predicted latencies.
 struct AttentionDecision {
   double unfusedUs = 0, fusedUs = 0;
@@ -71,7 +81,7 @@ struct Options {
   AttentionFusion attention = AttentionFusion::Auto;  // what the Optimize and Schedule stages do with attention
   // Optimize: element-wise nodes into the epilogue of the GEMM / Conv they
   // read (passes::PassOptions::fuseEpilogues).
-  bool fuseEpilogues = false;
+  EpilogueFusion epilogues = EpilogueFusion::Auto;
   // Schedule edits (docs/SCHEDULE_EDITS.md) read by the Schedule stage
   // against the optimized graph; when set they replace `constraints`.
   std::string scheduleEditsFile;

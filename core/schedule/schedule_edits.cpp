@@ -1,6 +1,7 @@
 #include "core/schedule/schedule_edits.h"
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 
 namespace rammer::schedule {
@@ -78,15 +79,26 @@ ir::Result<Constraints> parseScheduleEdits(const std::string& text, const ir::Gr
   if (edits == doc.end() || !edits->is_array()) return fail("\"edits\" must be an array");
 
   std::set<std::string> nodes;
+  std::map<std::string, std::string> fusedInto;  // an original node's name -> the live node holding it
   if (graph)
     for (size_t i = 0; i < graph->numNodeSlots(); ++i) {
       const ir::Node& n = graph->node(static_cast<ir::NodeId>(i));
-      if (!n.removed) nodes.insert(n.name);
+      if (n.removed) continue;
+      nodes.insert(n.name);
+      const ir::AttrValue* members = n.attrs.find("fused_nodes");
+      if (const auto* list = members ? std::get_if<std::vector<std::string>>(members) : nullptr)
+        for (const std::string& m : *list) fusedInto.emplace(m.substr(m.find(':') + 1), n.name);  // "OpType:name"
     }
   Constraints c;
   std::vector<ir::Diagnostic> errors;
   for (size_t i = 0; i < edits->size(); ++i) {
-    const json& e = (*edits)[i];
+    json e = (*edits)[i];
+    // A node the passes fused into another (a bias or ReLU in a FusedConv's
+    // epilogue, a chain in a FusedElementwise) is edited as that node.
+    if (graph && e.is_object() && e.contains("node") && e["node"].is_string()) {
+      const std::string name = e["node"].get<std::string>();
+      if (auto it = fusedInto.find(name); !nodes.count(name) && it != fusedInto.end()) e["node"] = it->second;
+    }
     std::string err = readEdit(e, graph ? &nodes : nullptr, c);
     if (err.empty()) continue;
     std::string node;

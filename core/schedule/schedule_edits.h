@@ -15,8 +15,10 @@
 
 namespace rammer::schedule {
 
-// Parses edits; with a graph, node names must name its nodes. Errors name
-// the edit index and the problem; `source` (a file name) goes into them.
+// Parses edits; with a graph, node names must name its nodes, or nodes a
+// pass fused into one of them (its "fused_nodes"), which then stand for
+// the fused node. Errors name the edit index and the problem; `source` (a
+// file name) goes into them.
 ir::Result<Constraints> parseScheduleEdits(const std::string& text, const ir::Graph* graph = nullptr,
                                            const std::string& source = {});
 // The edits that reproduce `constraints` (pins, then kernels, then cuts).

@@ -203,7 +203,7 @@ def case_edits(a):
     # Edits that would break the plan are refused, naming the problem.
     far = write_edits(os.path.join(work, "far.json"), [{"op": "move", "node": "stem", "rtask": 0, "veu": 100000}])
     early = write_edits(os.path.join(work, "early.json"),
-                        [{"op": "move", "node": "stem.relu", "rtask": 0, "veu": 0, "order": 0},
+                        [{"op": "move", "node": "pool1", "rtask": 0, "veu": 0, "order": 0},
                          {"op": "move", "node": "stem", "rtask": 0, "veu": 0, "order": 1}])
     ghost = write_edits(os.path.join(work, "ghost.json"), [{"op": "move", "node": "nosuch", "veu": 1}])
     alien = write_edits(os.path.join(work, "alien.json"),
@@ -214,7 +214,7 @@ def case_edits(a):
         expect_error(a, ["schedule", a.model, "--policy", policy, "--schedule", ghost], "unknown node 'nosuch'")
         expect_error(a, ["schedule", a.model, "--policy", policy, "--schedule", alien],
                      "pinned rKernel 'gemm_9x9' is not a candidate for 'stem'")
-    # stem.relu[0] pinned ahead of its producer stem[0] on the same vEU.
+    # pool1[0] pinned ahead of its producer stem[0] on the same vEU.
     for policy in ["wavefront", "greedy"]:
         expect_error(a, ["schedule", a.model, "--policy", policy, "--schedule", early],
                      "would run before their producers on the same vEU")
@@ -502,6 +502,32 @@ def case_measured(a):
     p = run([a.rammer, "-q", "schedule", a.model, "--measured", bad], expect_rc=None)
     if p.returncode == 0 or "not a measured trace" not in p.stderr or bad not in p.stderr:
         fail(f"a Chrome trace as --measured: exit {p.returncode}, stderr {p.stderr!r}")
+
+
+def case_epilogues(a):
+    # --fuse-epilogues: auto (the default) fuses under sequential, wavefront
+    # and greedy and not under IOS and GraphTurbo; on and off force it.
+    dev = json.load(open(a.device_json))
+    fused = lambda j: [k["op"] for k in j["kernels"] if k["type"] in ("FusedConv", "FusedGemm", "FusedMatMul")]
+    # The unfused operators (wavefront plans them as they are).
+    plain = {k["op"]: k["type"] for k in schedule_json(a, a.model, "wavefront", "--fuse-epilogues=off")["kernels"]}
+    for policy in POLICIES:
+        auto = schedule_json(a, a.model, policy)
+        on = schedule_json(a, a.model, policy, "--fuse-epilogues")
+        off = schedule_json(a, a.model, policy, "--fuse-epilogues=off")
+        for j in (auto, on, off):
+            check_plan_json(j, policy, dev)
+        if not fused(on) or fused(off):
+            fail(f"{policy}: --fuse-epilogues on/off fused {fused(on)} / {fused(off)}")
+        want = on if policy in ("sequential", "wavefront", "greedy") else off
+        if fused(auto) != fused(want) or not math.isclose(auto["predicted_latency_us"], want["predicted_latency_us"],
+                                                          rel_tol=1e-9):
+            fail(f"{policy}: auto is not the {'fused' if want is on else 'unfused'} plan: {fused(auto)}")
+        # A fused operator keeps its Conv / Gemm / MatMul's name.
+        if any(plain.get(op) not in ("Conv", "Gemm", "MatMul") for op in fused(on)):
+            fail(f"{policy}: fused operators {fused(on)} are not named as their GEMMs: {plain}")
+    expect_error(a, ["schedule", a.model, "--fuse-epilogues=sometimes"],
+                 "--fuse-epilogues: sometimes not in {auto,on,off}", rc=2)
 
 
 def main():

@@ -191,10 +191,17 @@ std::vector<Case> allCases() {
   // two cores) and randwire (32,000-41,000 barriers, 30 s and 95 s).
   const std::set<std::string> iosSamples = {"resnext29_cifar", "alexnet", "inception_block", "nasbench_cells",
                                             "squeezenet"};
+  // The RNN samples' plans, whose steps are single operators of 32 rTasks
+  // that each wait for all 32 of the step before (recurrent-cell-fusion),
+  // cost the whole-program oracle 30-110 s per case on two cores; they are
+  // judged with the analytic times only (the estimate's plans of them have
+  // as many barriers to within 0.2%).
+  const std::set<std::string> rnnSamples = {"deepspeech2", "lstm_tc", "seq2seq"};
   for (const auto& s : sampleNames())
     for (const auto& p : policyNames())
       if (p != "ios" || iosSamples.count(s))
-        for (const char* times : {"analytic", "estimate"}) out.push_back({s, p, times});
+        for (const char* times : {"analytic", "estimate"})
+          if (std::string(times) == "analytic" || p == "sequential" || !rnnSamples.count(s)) out.push_back({s, p, times});
   return out;
 }
 

@@ -96,16 +96,16 @@ TEST(EditingControllerTest, PinFromTheKernelsDockUndoesAndRefusalsAreHighlighted
   // A refused edit: not on the stack; its operators are highlighted.
   QSignalSpy rejected(editing->editor(), &viz::ScheduleEditor::editRejected);
   schedule::Constraints bad;
-  bad.pins.push_back({"stem.relu", 0, 0, 0});
+  bad.pins.push_back({"pool1", 0, 0, 0});
   bad.pins.push_back({"stem", 0, 0, 1});
   const int stackBefore = editing->editor()->undoStack()->count();
   editing->editor()->edit(bad, "bad order");
   ASSERT_TRUE(rejected.wait(kWaitMs));
   EXPECT_EQ(editing->editor()->undoStack()->count(), stackBefore);
-  EXPECT_TRUE(window.timelinePage()->view()->selectedOps().contains(opIndex(*session->plan(), "stem.relu")));
+  EXPECT_TRUE(window.timelinePage()->view()->selectedOps().contains(opIndex(*session->plan(), "pool1")));
   // ... and the rTasks the refusal names are outlined.
   EXPECT_TRUE(window.timelinePage()->view()->highlightedTasks().contains(
-      schedule::RTask{opIndex(*session->plan(), "stem.relu"), 0}));
+      schedule::RTask{opIndex(*session->plan(), "pool1"), 0}));
 
   // Compare: every policy on the loaded model; a click on one opens its plan.
   QSignalSpy compared(editing->compareView(), &viz::CompareView::compared);

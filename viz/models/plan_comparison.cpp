@@ -1,17 +1,21 @@
 #include "viz/models/plan_comparison.h"
 
+#include "core/pipeline/pipeline.h"
 #include "core/sim/plan_figures.h"
 
 namespace rammer::viz {
 
-PlanSummary summarizePolicy(const std::shared_ptr<const ir::Graph>& graph, const std::string& device,
-                            const std::string& policy, const JobControl& control) {
+PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, const std::string& policy,
+                            const JobControl& control) {
   PipelineRequest q;
-  q.from = PipelineStage::Schedule;
+  const bool reoptimize = model.original && pipeline::fusesEpilogues(pipeline::EpilogueFusion::Auto, policy) !=
+                                                pipeline::fusesEpilogues(pipeline::EpilogueFusion::Auto, model.optimizedFor);
+  q.from = reoptimize ? PipelineStage::Optimize : PipelineStage::Schedule;
   q.to = PipelineStage::Simulate;
   q.policy = policy;
   q.device = device;
-  q.optimized = graph;
+  q.original = model.original;
+  if (!reoptimize) q.optimized = model.optimized;
   PipelineResult r = runPipeline(std::move(q), control);
 
   PlanSummary s;
@@ -32,12 +36,12 @@ PlanSummary summarizePolicy(const std::shared_ptr<const ir::Graph>& graph, const
   return s;
 }
 
-std::vector<PlanSummary> summarizePolicies(const std::shared_ptr<const ir::Graph>& graph, const std::string& device,
+std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std::string& device,
                                            const std::vector<std::string>& policies, const JobControl& control) {
   std::vector<PlanSummary> out;
   for (const std::string& p : policies) {
     if (control.cancelled()) break;
-    out.push_back(summarizePolicy(graph, device, p, control));
+    out.push_back(summarizePolicy(model, device, p, control));
   }
   return out;
 }

@@ -27,11 +27,20 @@ struct PlanSummary {
   double dramBytes = 0;     // predicted DRAM traffic of the chosen rKernels
 };
 
-// `graph` is the optimized graph; `device` a preset id or device JSON path.
-PlanSummary summarizePolicy(const std::shared_ptr<const ir::Graph>& graph, const std::string& device,
-                            const std::string& policy, const JobControl& control = {});
+// The model as the session holds it: as imported, and as optimized for
+// `optimizedFor`. A policy that fuses epilogues otherwise (IOS and
+// GraphTurbo do not, the others do: pipeline::EpilogueFusion::Auto) plans
+// the imported graph optimized again.
+struct ComparedModel {
+  std::shared_ptr<const ir::Graph> original, optimized;
+  std::string optimizedFor = "wavefront";
+};
+
+// `device` is a preset id or device JSON path.
+PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, const std::string& policy,
+                            const JobControl& control = {});
 // Every one of `policies`, in order (stops early on a cancel).
-std::vector<PlanSummary> summarizePolicies(const std::shared_ptr<const ir::Graph>& graph, const std::string& device,
+std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std::string& device,
                                            const std::vector<std::string>& policies, const JobControl& control = {});
 // Predicted latency of sequential (RammerBase) over each summary's; 0 where
 // either plan is missing.

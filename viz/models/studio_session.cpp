@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/device/device_spec.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/offline_compile.h"
 #include "core/sim/measured_trace.h"
 #include "core/schedule/policy.h"
@@ -96,10 +97,15 @@ quint64 StudioSession::openModel(const QString& path, int64_t batch) {
 quint64 StudioSession::setPolicy(const QString& policy) {
   const std::string p = policy.trimmed().toStdString();
   if (p == policy_) return 0;
+  // IOS and GraphTurbo take the graph without epilogue fusion, the others
+  // with it (pipeline::EpilogueFusion::Auto): a switch across that line
+  // optimizes the model again, a new graph with a new plan.
+  const bool reoptimize = pipeline::fusesEpilogues(pipeline::EpilogueFusion::Auto, p) !=
+                          pipeline::fusesEpilogues(pipeline::EpilogueFusion::Auto, policy_);
   policy_ = p;
   emit settingsChanged();
   if (!hasModel() && !loading()) return 0;
-  return submit(PipelineStage::Schedule, PipelineStage::Simulate);
+  return submit(reoptimize ? PipelineStage::Optimize : PipelineStage::Schedule, PipelineStage::Simulate);
 }
 
 void StudioSession::setRunTarget(RunTarget target) {
@@ -330,6 +336,14 @@ void StudioSession::apply(PipelineResult& r) {
       return;
     }
     applyModel(r);
+  } else if (q.from == PipelineStage::Optimize && r.done(PipelineStage::Validate)) {
+    // Optimized again for another policy (epilogue fusion follows it): the
+    // plan applied below is on the new graph, and the views take that graph
+    // with the plan (as an IOS merge's). Edits and the undo stack stay.
+    replaceLater(optimized_, r.optimized);
+    replaceLater(optimizedFused_, r.optimizedFused);
+    passLog_ = r.passLog;
+    optimizedFor_ = r.request.policy;
   }
 
   const bool scheduled = q.from <= PipelineStage::Schedule && q.to >= PipelineStage::Simulate;
@@ -371,6 +385,7 @@ void StudioSession::applyModel(PipelineResult& r) {
   original_ = r.original;
   optimized_ = r.optimized;
   optimizedFused_ = r.optimizedFused;
+  optimizedFor_ = r.request.policy;
   passLog_ = r.passLog;
   // Edits name the old model's nodes; edits made while it loaded are pending
   // and applied with its plan.

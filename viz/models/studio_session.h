@@ -99,6 +99,9 @@ class StudioSession : public QObject {
   std::shared_ptr<const ir::Graph> graph() const { return plan_ && plan_->graph ? plan_->graph : optimized_; }
   // The optimized graph every policy starts from (the Compare window plans it).
   std::shared_ptr<const ir::Graph> optimized() const { return optimized_; }
+  // The policy it was optimized for (epilogue fusion depends on it,
+  // pipeline::EpilogueFusion::Auto).
+  std::string optimizedFor() const { return optimizedFor_; }
   const std::vector<passes::PassRecord>& passLog() const { return passLog_; }
   std::shared_ptr<const schedule::Plan> plan() const { return plan_; }
   std::shared_ptr<const sim::Trace> predictedTrace() const { return predicted_; }
@@ -224,6 +227,7 @@ class StudioSession : public QObject {
   std::shared_ptr<const ir::Graph> original_;
   std::shared_ptr<const ir::Graph> optimized_;
   std::shared_ptr<const ir::Graph> optimizedFused_;  // Auto's alternative (attention fused)
+  std::string optimizedFor_;
   std::vector<passes::PassRecord> passLog_;
   std::shared_ptr<const schedule::Plan> plan_;
   std::string plannedPolicy_, plannedDevice_, plannedIosVariant_ = "parallel";  // the settings plan_ was made with

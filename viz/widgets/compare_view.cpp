@@ -78,14 +78,14 @@ CompareView::~CompareView() {
   watcher_.waitForFinished();
 }
 
-void CompareView::setModel(std::shared_ptr<const ir::Graph> graph, const QString& device) {
-  graph_ = std::move(graph);
+void CompareView::setModel(ComparedModel model, const QString& device) {
+  model_ = std::move(model);
   device_ = device;
-  status_->setText(graph_ ? tr("Ready: compare every policy on %1.").arg(device_) : tr("No model."));
+  status_->setText(model_.optimized ? tr("Ready: compare every policy on %1.").arg(device_) : tr("No model."));
 }
 
 bool CompareView::compare() {
-  if (!graph_) return false;
+  if (!model_.optimized) return false;
   if (cancel_) cancel_->store(true);
   watcher_.waitForFinished();  // the policies poll the flag: a short wait
   cancel_ = std::make_shared<std::atomic<bool>>(false);
@@ -93,11 +93,11 @@ bool CompareView::compare() {
   run_->setEnabled(false);
   const std::vector<std::string> policies = schedule::policyNames();
   status_->setText(tr("Scheduling and simulating %1 policies on %2…").arg(policies.size()).arg(device_));
-  watcher_.setFuture(QtConcurrent::run([graph = graph_, device = device_.toStdString(), policies, cancel = cancel_]() {
+  watcher_.setFuture(QtConcurrent::run([model = model_, device = device_.toStdString(), policies, cancel = cancel_]() {
     JobControl control;
     control.cancel = cancel.get();
     Compared out;
-    out.summaries = summarizePolicies(graph, device, policies, control);
+    out.summaries = summarizePolicies(model, device, policies, control);
     // One lane per SM: a small timeline shows the plan's shape.
     for (const PlanSummary& s : out.summaries) {
       const auto trace = s.ok ? s.trace : nullptr;

@@ -35,8 +35,8 @@ class CompareView : public QWidget {
   explicit CompareView(QWidget* parent = nullptr);
   ~CompareView() override;
 
-  // The optimized graph and the device (preset id or JSON path) to plan for.
-  void setModel(std::shared_ptr<const ir::Graph> graph, const QString& device);
+  // The model as the session holds it and the device (preset id or JSON path) to plan for.
+  void setModel(ComparedModel model, const QString& device);
   // Plans every policy (a running comparison is cancelled); false without a model.
   bool compare();
 
@@ -65,7 +65,7 @@ class CompareView : public QWidget {
   QWidget* timelineBox_ = nullptr;
   std::vector<TimelineView*> timelines_;
 
-  std::shared_ptr<const ir::Graph> graph_;
+  ComparedModel model_;
   QString device_;
   // The plans and their timelines' lanes (SMs folded), both built on the worker.
   struct Compared {

@@ -143,4 +143,57 @@ __device__ __forceinline__ void rammer_gemv_nmajor(int tid, const float* a, cons
       if (c0 + c < cols) store(m, (int)(c0 + c), acc[m][c]);
 }
 
+// The recurrent product of an RNN cell with the gate arithmetic as its
+// epilogue (core/ops/rnn/cell_ops.h, CellRecurrence): for the rTask's
+// columns j < cols (at most J, from its first j) of each of BLOCKS gate
+// blocks H columns apart, hr[blk] = sum_k A[m][k] * W[k][blk * H + j] for
+// every row m < M, then `cell(m, j, hr)` once per output on thread m * J + j.
+// W is N-major (W[k][n] at w[k * LDW + n], w at the rTask's first column),
+// A[m][k] at a[m * LDA + k]. The 256 threads are 256 / J groups of J lanes:
+// group g walks k = g, g + 256 / J, ..., lane j reads column j of each block
+// (J consecutive floats per block per k), so every group keeps BLOCKS loads
+// in flight and K is split across the groups without a second rTask. The
+// groups' partials meet in shared memory, [output][thread] (a store of
+// consecutive words per warp): 256 * M * BLOCKS floats; two __syncthreads.
+template <int M, int BLOCKS, int J, int U, long long LDA, long long LDW, long long H, class I, class CELL>
+__device__ __forceinline__ void rammer_gemv_gates(int tid, float* smem, const float* a, const float* w, I cols, I kLen,
+                                                  CELL& cell) {
+  constexpr int THREADS = 256, G = THREADS / J, OUT = M * BLOCKS;
+  if (tid < THREADS) {
+    const int g = tid / J, lane = tid % J;
+    float acc[OUT];
+#pragma unroll
+    for (int o = 0; o < OUT; ++o) acc[o] = 0.0f;
+    const float* wc = w + (lane < cols ? lane : 0);  // a column past the edge reads column 0, never stored
+#pragma unroll U
+    for (I k = (I)g; k < kLen; k += G) {
+      float wv[BLOCKS];
+#pragma unroll
+      for (int b = 0; b < BLOCKS; ++b) wv[b] = wc[k * (I)LDW + b * (I)H];
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const float av = a[m * (I)LDA + k];
+#pragma unroll
+        for (int b = 0; b < BLOCKS; ++b) acc[m * BLOCKS + b] = fmaf(av, wv[b], acc[m * BLOCKS + b]);
+      }
+    }
+#pragma unroll
+    for (int o = 0; o < OUT; ++o) smem[o * THREADS + tid] = acc[o];
+  }
+  __syncthreads();
+  if (tid < M * J) {
+    const int m = tid / J, j = tid % J;
+    float hr[BLOCKS];
+#pragma unroll
+    for (int b = 0; b < BLOCKS; ++b) {
+      const float* p = smem + (m * BLOCKS + b) * THREADS + j;
+      float v = 0.0f;
+      for (int g = 0; g < G; ++g) v += p[g * J];
+      hr[b] = v;
+    }
+    if (j < cols) cell(m, j, (const float*)hr);
+  }
+  __syncthreads();
+}
+
 #endif  // RAMMER_GEMV_CUH

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ops/math/gemm.h"
 #include "core/ops/rnn/cell_kernels.h"
 #include "core/ops/op_registry.h"
 #include "core/ops/rnn/rnn_activations.h"
@@ -77,12 +78,30 @@ std::optional<float> cellClip(const OpContext& ctx) {
   return clip;
 }
 
-// Checks every input's shape against B and H; returns [B, H].
-ir::Shape checkCell(const OpContext& ctx, const CellKind& k, int64_t& H) {
+// The recurrent product's operands when the cell carries them (cell_ops.h):
+// h [B, K] and R^T [K, blocks * H], and then no hr tensor.
+void checkRecurrence(const OpContext& ctx, const CellKind& k, int64_t B, int64_t H) {
+  const CellRecurrence& r = *cellRecurrence(k.type);
+  if (!ctx.has(r.w)) {
+    if (ctx.has(r.h)) ctx.fail("has the recurrent product's h but not its R^T");
+    return;
+  }
+  if (!ctx.has(r.h)) ctx.fail("has the recurrent product's R^T but not its h");
+  if (ctx.has(r.hr)) ctx.fail("has both a recurrent product tensor and its operands");
+  ctx.expectDType(r.h, {ir::DType::Float32});
+  ctx.expectDType(r.w, {ir::DType::Float32});
+  const ir::TensorType& ht = ctx.type(r.h);
+  const int64_t K = ht.rankKnown && ht.shape.size() == 2 ? ht.shape[1] : kUnknown;
+  expectRnnShape(ctx, r.h, "recurrent h", {B, K});
+  expectRnnShape(ctx, r.w, "recurrent R^T", {K, mul(r.blocks, H)});
+}
+
+// Checks every slot before the recurrence's against B and H; returns [B, H].
+ir::Shape checkCellSlots(const OpContext& ctx, const CellKind& k, int64_t& H) {
   H = hiddenSize(ctx, k.xwGates);
   const std::string type = k.type;
   if (type == kLstmCellOp) {
-    ctx.expectInputs(1, 5);
+    ctx.expectInputs(1, 7);
     const int64_t B = batchSize(ctx, {kLstmCellXW, kLstmCellHR, kLstmCellC});
     expectShape(ctx, kLstmCellXW, "xw", {B, mul(4, H)});
     expectShape(ctx, kLstmCellHR, "hr", {B, mul(4, H)});
@@ -92,7 +111,7 @@ ir::Shape checkCell(const OpContext& ctx, const CellKind& k, int64_t& H) {
     return {B, H};
   }
   if (type == kGruGatesOp) {
-    ctx.expectInputs(1, 4);
+    ctx.expectInputs(1, 6);
     const int64_t B = batchSize(ctx, {kGruGatesXW, kGruGatesHR, kGruGatesH});
     expectShape(ctx, kGruGatesXW, "xw", {B, mul(3, H)});
     expectShape(ctx, kGruGatesHR, "hr", {B, mul(2, H)});
@@ -101,7 +120,7 @@ ir::Shape checkCell(const OpContext& ctx, const CellKind& k, int64_t& H) {
     return {B, H};
   }
   if (type == kGruCandidateOp) {
-    ctx.expectInputs(4, 5);
+    ctx.expectInputs(4, 7);
     if (!ctx.has(kGruCandZ)) ctx.fail("missing the z input");
     const int64_t B = batchSize(ctx, {kGruCandXW, kGruCandRHR, kGruCandZ, kGruCandH});
     expectShape(ctx, kGruCandXW, "xw", {B, mul(3, H)});
@@ -111,7 +130,7 @@ ir::Shape checkCell(const OpContext& ctx, const CellKind& k, int64_t& H) {
     expectShape(ctx, kGruCandH, "h_prev", {B, H});
     return {B, H};
   }
-  ctx.expectInputs(1, 5);  // GruCell
+  ctx.expectInputs(1, 7);  // GruCell
   const int64_t B = batchSize(ctx, {kGruCellXW, kGruCellHR, kGruCellH});
   expectShape(ctx, kGruCellXW, "xw", {B, mul(3, H)});
   expectShape(ctx, kGruCellHR, "hr", {B, mul(3, H)});
@@ -119,6 +138,13 @@ ir::Shape checkCell(const OpContext& ctx, const CellKind& k, int64_t& H) {
   expectShape(ctx, kGruCellRbH, "rb_h", {H});
   expectShape(ctx, kGruCellH, "h_prev", {B, H});
   return {B, H};
+}
+
+// Checks every input's shape against B and H; returns [B, H].
+ir::Shape checkCell(const OpContext& ctx, const CellKind& k, int64_t& H) {
+  const ir::Shape out = checkCellSlots(ctx, k, H);
+  checkRecurrence(ctx, k, out[0], H);
+  return out;
 }
 
 size_t numCellOutputs(const CellKind& k) {
@@ -147,6 +173,16 @@ std::vector<ir::Tensor> computeCell(const OpContext& ctx, const CellKind& k) {
   int64_t H = 0;
   const ir::Shape out = checkCell(ctx, k, H);
   const std::vector<RnnActivation> acts = cellActivations(ctx, k.acts);
+  // hr computed here when the cell carries the product's operands.
+  const CellRecurrence& rec = *cellRecurrence(k.type);
+  std::vector<float> product;
+  const float* hr = dataOf(ctx, rec.hr);
+  if (ctx.has(rec.w)) {
+    const int64_t K = ctx.shape(rec.h)[1], N = rec.blocks * H;
+    product.assign(static_cast<size_t>(out[0] * N), 0.0f);
+    sgemm(false, false, out[0], N, K, 1.0f, dataOf(ctx, rec.h), K, dataOf(ctx, rec.w), N, 0.0f, product.data(), N);
+    hr = product.data();
+  }
   CellArgs a;
   a.batch = out[0];
   a.hidden = H;
@@ -157,7 +193,7 @@ std::vector<ir::Tensor> computeCell(const OpContext& ctx, const CellKind& k) {
   std::vector<ir::Tensor> res;
   res.emplace_back(ir::DType::Float32, out);
   if (type == kLstmCellOp) {
-    a.hr = dataOf(ctx, kLstmCellHR);
+    a.hr = hr;
     a.bias = dataOf(ctx, kLstmCellBias);
     a.cPrev = dataOf(ctx, kLstmCellC);
     a.peep = dataOf(ctx, kLstmCellP);
@@ -165,19 +201,19 @@ std::vector<ir::Tensor> computeCell(const OpContext& ctx, const CellKind& k) {
     res.emplace_back(ir::DType::Float32, out);
     lstmCellRows(a, res[0].data<float>(), res[1].data<float>());
   } else if (type == kGruGatesOp) {
-    a.hr = dataOf(ctx, kGruGatesHR);
+    a.hr = hr;
     a.bias = dataOf(ctx, kGruGatesBias);
     a.hPrev = dataOf(ctx, kGruGatesH);
     res.emplace_back(ir::DType::Float32, out);
     gruGatesRows(a, res[0].data<float>(), res[1].data<float>());
   } else if (type == kGruCandidateOp) {
-    a.hr = dataOf(ctx, kGruCandRHR);
+    a.hr = hr;
     a.bias = dataOf(ctx, kGruCandBias);
     a.z = dataOf(ctx, kGruCandZ);
     a.hPrev = dataOf(ctx, kGruCandH);
     gruCandidateRows(a, res[0].data<float>());
   } else {
-    a.hr = dataOf(ctx, kGruCellHR);
+    a.hr = hr;
     a.bias = dataOf(ctx, kGruCellBias);
     a.rbH = dataOf(ctx, kGruCellRbH);
     a.hPrev = dataOf(ctx, kGruCellH);
@@ -206,6 +242,10 @@ double cellFlops(const OpContext& ctx, const CellKind& k, std::span<const ir::Te
   } else {
     perElement = 3 * 3 + 3 + 4;  // GruCell: 3 gates, reset product, update
   }
+  // The recurrent product, when the cell computes it: 2 K flops per gate column.
+  const CellRecurrence& rec = *cellRecurrence(k.type);
+  if (ctx.has(rec.w) && ctx.type(rec.w).rankKnown && ctx.shape(rec.w).size() == 2 && ctx.shape(rec.w)[0] >= 0)
+    perElement += 2.0 * static_cast<double>(rec.blocks * ctx.shape(rec.w)[0]);
   return static_cast<double>(n) * perElement;
 }
 
@@ -221,6 +261,16 @@ void addCell(OpRegistry& r, CellKind k) {
 }
 
 }  // namespace
+
+const CellRecurrence* cellRecurrence(const std::string& opType) {
+  static const CellRecurrence lstm{kLstmCellHR, 5, 6, 4}, gates{kGruGatesHR, 4, 5, 2}, cand{kGruCandRHR, 5, 6, 1},
+      cell{kGruCellHR, 5, 6, 3};
+  if (opType == kLstmCellOp) return &lstm;
+  if (opType == kGruGatesOp) return &gates;
+  if (opType == kGruCandidateOp) return &cand;
+  if (opType == kGruCellOp) return &cell;
+  return nullptr;
+}
 
 void registerCellOps(OpRegistry& r) {
   addCell(r, {kLstmCellOp, 4, {"Sigmoid", "Tanh", "Tanh"}});

@@ -7,6 +7,8 @@
 // direction_index saying which of the listed triples/pairs this cell uses (so
 // the activation list reads exactly as ONNX defines it).
 #include <cstddef>
+#include <cstdint>
+#include <string>
 
 namespace rammer::ops {
 
@@ -55,5 +57,25 @@ enum GruCellInput : size_t {
   kGruCellRbH,     // [H]      Rb_h, applied inside the reset product
   kGruCellH,       // [B, H]   h_{t-1}
 };
+
+// The recurrent product inside the cell (passes/recurrent_cell_fusion.h,
+// issue #27 item 4): at small batch the step's h_{t-1} * R^T is a GEMV
+// whose rKernel can apply the gate arithmetic to its sums (the cell then
+// needs no hr tensor, no rTasks of its own and no barrier between the two).
+// Such a cell leaves its hr slot empty and carries the product's operands
+// in two slots after its own: h [B, K] and R^T [K, blocks * H], a constant;
+// column blk * H + j of the product is what slot `hr` holds at [b, blk * H + j].
+struct CellRecurrence {
+  size_t hr = 0;     // the product's slot when it comes as a tensor
+  size_t h = 0;      // h_{t-1} (GruCandidate: r (.) h_{t-1})
+  size_t w = 0;      // R^T
+  int64_t blocks = 0;  // gate blocks of H columns in the product
+};
+// Rows x gate blocks a cell's recurrent product may have: the GEMV gates
+// rKernel keeps one accumulator per pair in registers and 1 KB of shared
+// memory each (core/kernels/cell_kernels.cpp); the fusion pass stays under it.
+inline constexpr int64_t kMaxCellGateOutputs = 16;
+// For LstmCell, GruGates, GruCandidate and GruCell; nullptr for another op.
+const CellRecurrence* cellRecurrence(const std::string& opType);
 
 }  // namespace rammer::ops

@@ -141,10 +141,22 @@ TEST(EpilogueCudaCompile, EveryKindOfEpilogueCompilesForSm90) {
   if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
   const ir::Graph g = testing::optimizedEpilogueGraph(true);
   schedule::Constraints c;
-  c.kernelFor = {{"fc+epilogue", "gemv_kmajor"}, {"dw+epilogue", "conv_depthwise"}};
+  c.kernelFor = {{"fc", "gemv_kmajor"}, {"dw", "conv_depthwise"}};
   const std::string source = expectWavefrontCompilesForSm90(nvrtc, g, "epilogues", c);
   EXPECT_NE(source.find("fmaxf"), std::string::npos);  // the ReLUs
   EXPECT_NE(source.find("tanhf"), std::string::npos);
+}
+
+// The split-K variants whose last chunk applies the epilogue (cuda/splitk.cuh).
+TEST(EpilogueCudaCompile, SplitKVariantsCompileForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  const ir::Graph g = testing::optimized(testing::splitKEpilogueGraph(), true);
+  for (bool gemmForMatMul : {true, false}) {
+    const std::string source = expectWavefrontCompilesForSm90(nvrtc, g, gemmForMatMul ? "splitk_gemm" : "splitk_gemv",
+                                                              testing::splitKPins(g, gemmForMatMul));
+    EXPECT_NE(source.find("rammer_splitk_epilogue<"), std::string::npos);
+  }
 }
 
 // The online softmax for long rows compiles, for Softmax and LogSoftmax.

@@ -8,8 +8,10 @@
 #include <fstream>
 
 #include "core/codegen/code_generator.h"
+#include "core/ops/op_registry.h"
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/core/codegen/transformer_fixtures.h"
+#include "tests/support/epilogue_graph.h"
 #include "tests/support/graph_builder.h"
 #include "tests/support/scatter_scan_graph.h"
 
@@ -149,6 +151,41 @@ TEST(ScatterScanHipCompile, CumSumAndScatterNDCompileForGfx90a) {
   const std::string clang = testing::clangHipPath();
   if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
   expectWavefrontCompilesForGfx90a(clang, freshDir("scatter_scan"), testing::scatterScanGraph(), "scatter_scan");
+}
+
+// The split-K variants whose last chunk applies the epilogue (cuda/splitk.cuh).
+TEST(EpilogueHipCompile, SplitKVariantsCompileForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  const fs::path dir = freshDir("splitk_epilogue");
+  const ir::Graph g = testing::optimized(testing::splitKEpilogueGraph(), true);
+  for (bool gemmForMatMul : {true, false})
+    expectWavefrontCompilesForGfx90a(clang, dir, g, gemmForMatMul ? "splitk_gemm" : "splitk_gemv",
+                                     testing::splitKPins(g, gemmForMatMul));
+}
+
+// An LSTM cell carrying its recurrent product (gemv.cuh, rammer_gemv_gates),
+// both column runs.
+TEST(CellGemvHipCompile, BothWidthsCompileForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  const fs::path dir = freshDir("cell_gemv");
+  testing::GraphBuilder b;
+  const int64_t H = 70, K = 37;
+  auto outs = b.node("LstmCell", "cell",
+                     {b.input("xw", {1, 4 * H}), ir::kNone, b.constant("bias", testing::randomTensor({4 * H}, 1)),
+                      b.input("c", {1, H}), ir::kNone, b.input("h", {1, K}),
+                      b.constant("rT", testing::randomTensor({K, 4 * H}, 2))},
+                     testing::attrs({{"hidden_size", H}}), 2);
+  b.graph().node(b.graph().value(outs[0]).producer).domain = ops::kRammerDomain;
+  b.output(outs[0]);
+  b.output(outs[1]);
+  ASSERT_TRUE(b.infer().empty());
+  for (const char* kernel : {"gemv_lstmcell_j32", "gemv_lstmcell_j8"}) {
+    schedule::Constraints c;
+    c.kernelFor["cell"] = kernel;
+    expectWavefrontCompilesForGfx90a(clang, dir, b.graph(), kernel, c);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(SmallSamples, SampleHipCompile,

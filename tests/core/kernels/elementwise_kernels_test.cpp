@@ -118,3 +118,46 @@ TEST(CellKernels, GruCellAndGates) {
     checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
   }
 }
+
+// A cell that carries its recurrent product (ops::CellRecurrence): the
+// GEMV gates variant's CPU tiles, H ragged against both column runs.
+TEST(CellKernels, CarriedRecurrentProductTilesMatchTheReference) {
+  const int64_t B = 2, H = 45, K = 19;
+  {
+    GraphBuilder b;
+    b.node("LstmCell", "cell",
+           {b.input("xw", {B, 4 * H}), ir::kNone, b.constant("bias", randomTensor({4 * H}, 8)), b.input("c", {B, H}),
+            b.constant("P", randomTensor({3 * H}, 9)), b.input("h", {B, K}), b.constant("rT", randomTensor({K, 4 * H}, 10))},
+           attrs({{"hidden_size", H}}), 2);
+    b.graph().node(lastNode(b.graph())).domain = ops::kRammerDomain;
+    ASSERT_TRUE(b.infer().empty());
+    auto ks = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
+    ASSERT_TRUE(ks.ok()) << ks.errorText();
+    ASSERT_EQ(ks->candidates.size(), 2u);
+    EXPECT_EQ(ks->candidates[0].numRTasks, 2);  // 45 columns in runs of 32
+    EXPECT_EQ(ks->candidates[1].numRTasks, 6);  // and of 8
+    checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
+  }
+  {
+    GraphBuilder b;
+    b.node("GruCell", "cell",
+           {b.input("xw", {B, 3 * H}), ir::kNone, b.constant("bias", randomTensor({3 * H}, 11)),
+            b.constant("rbh", randomTensor({H}, 12)), b.input("hprev", {B, H}), b.input("h", {B, K}),
+            b.constant("rT", randomTensor({K, 3 * H}, 13))},
+           attrs({{"hidden_size", H}}), 1);
+    b.graph().node(lastNode(b.graph())).domain = ops::kRammerDomain;
+    ASSERT_TRUE(b.infer().empty());
+    checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
+  }
+  {  // Over the accumulator budget: one clear refusal.
+    GraphBuilder b;
+    b.node("LstmCell", "cell", {b.input("xw", {5, 4 * H}), ir::kNone, ir::kNone, ir::kNone, ir::kNone,
+                                b.input("h", {5, K}), b.constant("rT", randomTensor({K, 4 * H}, 14))},
+           attrs({{"hidden_size", H}}), 2);
+    b.graph().node(lastNode(b.graph())).domain = ops::kRammerDomain;
+    ASSERT_TRUE(b.infer().empty());
+    auto ks = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
+    ASSERT_FALSE(ks.ok());
+    EXPECT_NE(ks.errorText().find("batch x gate blocks <= 16, got 5 x 4"), std::string::npos) << ks.errorText();
+  }
+}

@@ -65,14 +65,18 @@ inline void checkCandidates(const ir::Graph& g, ir::NodeId node, double rtol, si
     EXPECT_GT(k.threads(), 0);
     EXPECT_FALSE(k.cudaSource.empty());
     EXPECT_NE(k.cudaSource.find(k.cudaFunction), std::string::npos);
+    // As the runtime gives them: NaN (an element no rTask writes shows),
+    // zeroed for split-K, and the rKernel's workspace after the outputs.
     std::vector<std::vector<float>> outs(n.outputs.size());
     buffers.outputs.assign(n.outputs.size(), nullptr);
+    const float fill = k.zeroOutputsFirst ? 0.0f : std::numeric_limits<float>::quiet_NaN();
     for (size_t o = 0; o < n.outputs.size(); ++o) {
       if (n.outputs[o] == ir::kNone) continue;
-      outs[o].assign(static_cast<size_t>(ir::numElements(g.value(n.outputs[o]).type.shape)),
-                     std::numeric_limits<float>::quiet_NaN());
+      outs[o].assign(static_cast<size_t>(ir::numElements(g.value(n.outputs[o]).type.shape)), fill);
       buffers.outputs[o] = outs[o].data();
     }
+    std::vector<float> workspace(static_cast<size_t>(k.workspaceWords), 0.0f);
+    if (k.workspaceWords > 0) buffers.outputs.push_back(workspace.data());
     std::vector<float> scratch(static_cast<size_t>(k.sharedBytes / 4 + 1));
     std::vector<int64_t> order(static_cast<size_t>(k.numRTasks));
     std::iota(order.begin(), order.end(), 0);

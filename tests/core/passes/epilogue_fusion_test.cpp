@@ -39,22 +39,24 @@ TEST(EpilogueFusion, EachKindOfEpilogueMovesIntoItsGemm) {
   EXPECT_EQ(opCount(fused, "FusedElementwise"), 1u);
   EXPECT_EQ(fused.numNodes() + 5, plain.numNodes());
 
-  const ir::Node* c1 = nodeNamed(fused, "conv1+epilogue");
+  const ir::Node* c1 = nodeNamed(fused, "conv1");
   ASSERT_NE(c1, nullptr);
   EXPECT_EQ(c1->domain, ops::kRammerDomain);
   EXPECT_EQ(c1->attrs.getString("epilogue", ""), "(relu x0)");
   EXPECT_EQ(c1->inputs.size(), 3u);  // X, W, B: no other input
-  const ir::Node* c2 = nodeNamed(fused, "conv2+epilogue");
+  // The Conv's name, and every original node listed (schedule edits naming relu1 find it).
+  EXPECT_EQ(c1->attrs.getStrings("fused_nodes"), (std::vector<std::string>{"Conv:conv1", "Relu:relu1"}));
+  const ir::Node* c2 = nodeNamed(fused, "conv2");
   ASSERT_NE(c2, nullptr);
   ASSERT_EQ(c2->inputs.size(), 4u);  // X, W, no B, the residual
   EXPECT_EQ(c2->inputs[2], ir::kNone);
   EXPECT_EQ(c2->inputs[3], c1->outputs[0]);
   EXPECT_EQ(c2->attrs.getString("epilogue", ""), "(relu (add x0 x1))");
   EXPECT_EQ(c2->attrs.getInt("group", 1), 1);
-  const ir::Node* dw = nodeNamed(fused, "dw+epilogue");
+  const ir::Node* dw = nodeNamed(fused, "dw");
   ASSERT_NE(dw, nullptr);
   EXPECT_EQ(dw->attrs.getInt("group", 1), 16);  // the Conv's attributes kept
-  const ir::Node* mm = nodeNamed(fused, "mm+epilogue");
+  const ir::Node* mm = nodeNamed(fused, "mm");
   ASSERT_NE(mm, nullptr);
   ASSERT_EQ(mm->inputs.size(), 3u);  // A, B, the one-element shift
   EXPECT_EQ(fused.value(mm->inputs[2]).name, "s");
@@ -109,7 +111,7 @@ TEST(EpilogueFusion, AFusedNodeWithABroadcastingInputIsRefused) {
   ir::Graph g = rt::optimizedEpilogueGraph(true);
   for (size_t i = 0; i < g.numNodeSlots(); ++i) {
     ir::Node& n = g.node(static_cast<ir::NodeId>(i));
-    if (n.name != "conv2+epilogue") continue;
+    if (n.name != "conv2") continue;
     const ir::ValueId wrong = g.addValue("wrong", {ir::DType::Float32, {16, 1, 1}, true});
     g.addInput(wrong);
     g.setNodeInput(static_cast<ir::NodeId>(i), 3, wrong);

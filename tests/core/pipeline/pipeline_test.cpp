@@ -125,7 +125,7 @@ TEST(Pipeline, ARefusedEditNamesItsFile) {
   std::filesystem::create_directories(dir);
   const auto edits = dir / "early.json";
   std::ofstream(edits) << R"({"version": 1, "edits": [
-      {"op": "move", "node": "stem.relu", "rtask": 0, "veu": 0, "order": 0},
+      {"op": "move", "node": "pool1", "rtask": 0, "veu": 0, "order": 0},
       {"op": "move", "node": "stem", "rtask": 0, "veu": 0, "order": 1}]})";
   Options o = cnnOptions();
   o.scheduleEditsFile = edits.string();

@@ -20,7 +20,7 @@ namespace {
 
 using testing::predictedUs;
 
-std::shared_ptr<const ir::Graph> optimized(const std::string& name) { return testing::optimizedModel(name); }
+std::shared_ptr<const ir::Graph> optimized(const std::string& name) { return testing::optimizedModel(name, "ios"); }
 
 ir::Result<Plan> plan(const std::string& policy, const ir::Graph& g, const Constraints& c = {},
                       IosOptions ios = {}) {

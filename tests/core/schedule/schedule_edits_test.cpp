@@ -98,3 +98,35 @@ TEST(ScheduleEdits, ErrorsNameTheEditAndTheProblem) {
   // Without a graph, node names are not checked.
   EXPECT_TRUE(parseScheduleEdits(R"({"version":1,"edits":[{"op":"cut_before","node":"zz"}]})").ok());
 }
+
+// An edit naming a node the passes fused into another stands for the fused
+// node: "relu" in conv's epilogue, "add" and "tanh" in a FusedElementwise.
+TEST(ScheduleEdits, NodesFusedIntoAnotherNameTheFusedNode) {
+  ir::Graph g = rt::chainGraph(2);
+  ir::Node conv;
+  conv.name = "conv.fused";
+  conv.opType = "FusedConv";
+  conv.attrs.set("fused_nodes", std::vector<std::string>{"Conv:conv", "Relu:relu"});
+  g.addNode(conv);
+  ir::Node chain;
+  chain.name = "add+fused";
+  chain.opType = "FusedElementwise";
+  chain.attrs.set("fused_nodes", std::vector<std::string>{"Add:add", "Tanh:tanh"});
+  g.addNode(chain);
+  auto c = parseScheduleEdits(R"({"version": 1, "edits": [
+    {"op": "pin_kernel", "node": "conv", "kernel": "conv_igemm_32x32"},
+    {"op": "move", "node": "relu", "veu": 3},
+    {"op": "cut_before", "node": "tanh"},
+    {"op": "move", "node": "a0", "veu": 1}]})",
+                              &g);
+  ASSERT_TRUE(c.ok()) << c.errorText();
+  EXPECT_EQ(c->kernelFor.at("conv.fused"), "conv_igemm_32x32");
+  ASSERT_EQ(c->pins.size(), 2u);
+  EXPECT_EQ(c->pins[0].node, "conv.fused");
+  EXPECT_EQ(c->pins[1].node, "a0");  // a live node is itself
+  EXPECT_EQ(c->cutBefore, (std::set<std::string>{"add+fused"}));
+  // A name that is neither is still refused.
+  auto bad = parseScheduleEdits(R"({"version": 1, "edits": [{"op": "move", "node": "sigmoid", "veu": 1}]})", &g);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.errorText().find("unknown node 'sigmoid'"), std::string::npos) << bad.errorText();
+}

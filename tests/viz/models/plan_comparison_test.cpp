@@ -7,6 +7,7 @@
 
 #include "core/device/device_spec.h"
 #include "core/schedule/policy.h"
+#include "core/ops/math/fused_epilogue.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
 #include "tests/viz/editing_fixtures.h"
@@ -14,10 +15,31 @@
 namespace rammer::viz {
 namespace {
 
+ComparedModel compared(const PipelineResult& r) { return {r.original, r.optimized, r.request.policy}; }
+
+// Epilogue fusion follows the policy (pipeline::EpilogueFusion::Auto): the
+// wavefront plans the session's fused graph, IOS and GraphTurbo the
+// imported graph optimized again without it.
+TEST(PlanComparisonTest, IosAndGraphTurboPlanTheGraphWithoutEpilogueFusion) {
+  const PipelineResult r = viztest::planSampleCnn();
+  ASSERT_TRUE(r.optimized);
+  auto fusedNodes = [](const schedule::Plan& plan) {
+    size_t n = 0;
+    for (const auto& op : plan.ops) n += ops::epilogueOpOf(op.opType) ? 1 : 0;
+    return n;
+  };
+  const std::vector<PlanSummary> c = summarizePolicies(compared(r), "h100", {"wavefront", "ios", "graphturbo"});
+  ASSERT_EQ(c.size(), 3u);
+  for (const PlanSummary& s : c) ASSERT_TRUE(s.ok) << s.policy;
+  EXPECT_GT(fusedNodes(*c[0].plan), 0u);
+  EXPECT_EQ(fusedNodes(*c[1].plan), 0u);
+  EXPECT_EQ(fusedNodes(*c[2].plan), 0u);
+}
+
 TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
   const PipelineResult r = viztest::planSampleCnn();
   ASSERT_TRUE(r.optimized);
-  const std::vector<PlanSummary> c = summarizePolicies(r.optimized, "h100", {"sequential", "wavefront"});
+  const std::vector<PlanSummary> c = summarizePolicies(compared(r), "h100", {"sequential", "wavefront"});
   ASSERT_EQ(c.size(), 2u);
   const PlanSummary& a = c[0];
   const PlanSummary& b = c[1];
@@ -60,7 +82,7 @@ TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
 
 TEST(PlanComparisonTest, AnUnknownPolicyFailsWithAMessage) {
   const PipelineResult r = viztest::planSampleCnn();
-  const std::vector<PlanSummary> c = summarizePolicies(r.optimized, "h100", {"nonsense", "wavefront"});
+  const std::vector<PlanSummary> c = summarizePolicies(compared(r), "h100", {"nonsense", "wavefront"});
   ASSERT_EQ(c.size(), 2u);
   EXPECT_FALSE(c[0].ok);
   EXPECT_TRUE(c[1].ok);
@@ -74,7 +96,7 @@ TEST(PlanComparisonTest, AnUnknownPolicyFailsWithAMessage) {
 TEST(PlanComparisonTest, EveryPolicyWithItsSpeedupOverSequential) {
   const PipelineResult r = viztest::planSampleCnn();
   const std::vector<std::string> names = schedule::policyNames();
-  const std::vector<PlanSummary> all = summarizePolicies(r.optimized, "h100", names);
+  const std::vector<PlanSummary> all = summarizePolicies(compared(r), "h100", names);
   ASSERT_EQ(all.size(), names.size());
   double sequential = 0;
   for (const PlanSummary& s : all)
@@ -90,7 +112,7 @@ TEST(PlanComparisonTest, EveryPolicyWithItsSpeedupOverSequential) {
   std::atomic<bool> cancel{true};
   JobControl control;
   control.cancel = &cancel;
-  EXPECT_TRUE(summarizePolicies(r.optimized, "h100", names, control).empty());
+  EXPECT_TRUE(summarizePolicies(compared(r), "h100", names, control).empty());
 }
 
 }  // namespace

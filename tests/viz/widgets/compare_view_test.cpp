@@ -27,7 +27,7 @@ TEST(CompareViewTest, ComparesEveryPolicy) {
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   EXPECT_FALSE(view.compare());  // no model yet
-  view.setModel(r.optimized, "h100");
+  view.setModel({r.original, r.optimized, r.request.policy}, "h100");
   QSignalSpy done(&view, &CompareView::compared);
   ASSERT_TRUE(view.compare());
   EXPECT_TRUE(view.isBusy());

@@ -101,9 +101,9 @@ TEST_F(ScheduleEditorTest, ConsumerPinnedBeforeItsProducerIsRejectedAndNotKept) 
   const auto before = session.plan();
   QSignalSpy rejected(&editor, &ScheduleEditor::editRejected);
   QSignalSpy applied(&editor, &ScheduleEditor::editApplied);
-  // stem.relu[0] ahead of its producer stem[0] on vEU 0.
+  // pool1[0] ahead of its producer stem[0] on vEU 0.
   schedule::Constraints c;
-  c.pins.push_back({"stem.relu", 0, 0, 0});
+  c.pins.push_back({"pool1", 0, 0, 0});
   c.pins.push_back({"stem", 0, 0, 1});
   EXPECT_NE(editor.edit(c, "bad order"), 0u);
   ASSERT_TRUE(rejected.wait(kWaitMs));
@@ -114,9 +114,9 @@ TEST_F(ScheduleEditorTest, ConsumerPinnedBeforeItsProducerIsRejectedAndNotKept) 
   EXPECT_EQ(session.plan(), before);
 
   const QString reason = rejected.first().at(1).toString();
-  EXPECT_TRUE(reason.contains("stem.relu[0]")) << reason.toStdString();
+  EXPECT_TRUE(reason.contains("pool1[0]")) << reason.toStdString();
   const auto ops = rejected.first().at(2).value<QList<int>>();
-  EXPECT_TRUE(ops.contains(viztest::opIndex(*before, "stem.relu"))) << reason.toStdString();
+  EXPECT_TRUE(ops.contains(viztest::opIndex(*before, "pool1"))) << reason.toStdString();
   // Exactly the operators whose rTasks the refusal names are marked.
   for (int op : ops)
     EXPECT_TRUE(reason.contains(QString::fromStdString(before->ops[static_cast<size_t>(op)].name) + "["))
@@ -126,13 +126,13 @@ TEST_F(ScheduleEditorTest, ConsumerPinnedBeforeItsProducerIsRejectedAndNotKept) 
 TEST_F(ScheduleEditorTest, RejectedTasksAreTheRTasksTheMessagesName) {
   QSignalSpy rejected(&editor, &ScheduleEditor::editRejected);
   schedule::Constraints c;
-  c.pins.push_back({"stem.relu", 0, 0, 0});
+  c.pins.push_back({"pool1", 0, 0, 0});
   c.pins.push_back({"stem", 0, 0, 1});
   editor.edit(c, "bad order");
   ASSERT_TRUE(rejected.wait(kWaitMs));
   ASSERT_TRUE(session.lastRejection());
   const auto tasks = ScheduleEditor::rejectedTasks(*session.lastRejection(), *session.plan());
-  const int relu = viztest::opIndex(*session.plan(), "stem.relu");
+  const int relu = viztest::opIndex(*session.plan(), "pool1");
   EXPECT_TRUE(tasks.contains(schedule::RTask{relu, 0}));
   // Every one is named "op[r]" in the reason shown to the person.
   const QString reason = rejected.first().at(1).toString();

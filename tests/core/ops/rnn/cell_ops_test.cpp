@@ -205,3 +205,85 @@ TEST(GruCells, LinearBeforeResetCellMatchesNumpy) {
 
 }  // namespace
 }  // namespace rammer::ops
+
+namespace rammer::ops {
+namespace {
+
+// h [B, K] x rT [K, n] in float64, rounded once: the hr tensor a cell that
+// carries its recurrent product (CellRecurrence) computes itself.
+ir::Tensor product(const ir::Tensor& h, const ir::Tensor& rT) {
+  const int64_t rows = h.shape()[0], K = h.shape()[1], n = rT.shape()[1];
+  ir::Tensor out(ir::DType::Float32, {rows, n});
+  for (int64_t b = 0; b < rows; ++b)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k) s += double{h.data<float>()[b * K + k]} * rT.data<float>()[k * n + j];
+      out.data<float>()[b * n + j] = static_cast<float>(s);
+    }
+  return out;
+}
+
+TEST(CellRecurrence, EveryCellGivesWhatItsHrTensorGives) {
+  constexpr int64_t K = 5;
+  const ir::Tensor h = waveTensor({B, K}, 0.7, 0.8);
+  for (const char* type : {kLstmCellOp, kGruGatesOp, kGruCandidateOp, kGruCellOp}) {
+    SCOPED_TRACE(type);
+    const CellRecurrence& rec = *cellRecurrence(type);
+    const ir::Tensor rT = waveTensor({K, rec.blocks * H}, 0.9, 0.6);
+    const bool lstm = std::string(type) == kLstmCellOp;
+    const int64_t G = lstm ? 4 : 3;
+    CellCall withTensor;
+    withTensor.type = type;
+    withTensor.attrs = attrs({{"hidden_size", H}});
+    withTensor.outputs = std::vector<bool>(lstm || std::string(type) == kGruGatesOp ? 2 : 1, true);
+    withTensor.inputs.assign(rec.h, std::nullopt);
+    withTensor.inputs[0] = waveTensor({B, G * H}, 0.1, 1.0);
+    withTensor.inputs[2] = waveTensor({G * H}, 0.3, 0.3);
+    if (std::string(type) == kGruCandidateOp) withTensor.inputs[kGruCandZ] = waveTensor({B, H}, 0.4, 0.5);
+    withTensor.inputs[rec.hr] = product(h, rT);
+    CellCall carried = withTensor;
+    carried.inputs[rec.hr] = std::nullopt;
+    carried.inputs.resize(rec.w + 1);
+    carried.inputs[rec.h] = h;
+    carried.inputs[rec.w] = rT;
+    const auto want = withTensor.run(), got = carried.run();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      for (int64_t e = 0; e < want[i].numel(); ++e)
+        EXPECT_NEAR(got[i].data<float>()[e], want[i].data<float>()[e], 1e-6) << "output " << i << " element " << e;
+    // The product's flops join the cell's.
+    EXPECT_DOUBLE_EQ(carried.cellFlops() - withTensor.cellFlops(), static_cast<double>(B * H * 2 * K * rec.blocks));
+  }
+}
+
+TEST(CellRecurrence, HalfAProductOrTwoOfThemAreRefusedWithWhatIsWrong) {
+  const CellRecurrence& rec = *cellRecurrence(kLstmCellOp);
+  CellCall c;
+  c.type = kLstmCellOp;
+  c.attrs = attrs({{"hidden_size", H}});
+  c.outputs = {true, true};
+  auto types = [](std::vector<ir::Shape> shapes) {
+    std::vector<ir::TensorType> t;
+    for (auto& s : shapes) t.push_back(s.empty() ? ir::TensorType{} : ir::TensorType{ir::DType::Float32, s});
+    return t;
+  };
+  auto refusal = [&](std::vector<ir::Shape> shapes) {
+    c.inputs.assign(shapes.size(), std::nullopt);
+    return opErrorOf([&] { c.inferTypes(types(shapes)); });
+  };
+  std::string msg = refusal({{B, 12}, {B, 12}, {}, {}, {}, {B, 5}, {5, 12}});
+  EXPECT_NE(msg.find("both a recurrent product tensor and its operands"), std::string::npos) << msg;
+  msg = refusal({{B, 12}, {}, {}, {}, {}, {}, {5, 12}});
+  EXPECT_NE(msg.find("R^T but not its h"), std::string::npos) << msg;
+  msg = refusal({{B, 12}, {}, {}, {}, {}, {B, 5}});
+  EXPECT_NE(msg.find("h but not its R^T"), std::string::npos) << msg;
+  msg = refusal({{B, 12}, {}, {}, {}, {}, {B, 5}, {5, 8}});
+  EXPECT_NE(msg.find("recurrent R^T has shape [5, 8], expected [5, 12]"), std::string::npos) << msg;
+  msg = refusal({{B, 12}, {}, {}, {}, {}, {B + 1, 5}, {5, 12}});
+  EXPECT_NE(msg.find("recurrent h has shape [3, 5], expected [2, 5]"), std::string::npos) << msg;
+  EXPECT_EQ(rec.w, 6u);
+  EXPECT_EQ(cellRecurrence("MatMul"), nullptr);
+}
+
+}  // namespace
+}  // namespace rammer::ops
