@@ -151,7 +151,8 @@ std::string cudaCell(const Cell& c) {
     sum3("ht", H2j, H2j, 99, 2, "");
     set("z", actCuda(f, clipCuda(c, "z")));
     set("r", actCuda(f, clipCuda(c, "r")));
-    set("ht", "ht + r * (" + hrd(c, ops::kGruCellHR, 2, "bb * " + G + " + " + H2j) + " + " + rd(c, ops::kGruCellRbH, "j") + ")");
+    const std::string hrH = hrd(c, ops::kGruCellHR, 2, "bb * " + G + " + " + H2j);
+    set("ht", "ht + r * (" + hrH + " + " + rd(c, ops::kGruCellRbH, "j") + ")");
     set("ht", actCuda(g, clipCuda(c, "ht")));
   }
   s += "    out0[i] = (1.0f - z) * ht + z * " + hp + ";\n";

@@ -139,9 +139,9 @@ MainloopParts igemmCuda(const ConvProblem& p, const TileGrid& grid, const std::s
   const std::string bias = p.hasBias ? format(" + in2[bb * {MG} + m]", p) : "";
   const std::string index = format("(img * {COUT} + bb * {MG} + m) * {OS} + q", p);
   const std::string position = format("const I img = n / {OS}, q = n % {OS};\n    ", p);
+  const std::string firstChunkBias = bias.empty() ? "" : " + (ks == 0 ? 0.0f" + bias + " : 0.0f)";
   parts.store = position + (grid.split == 1 ? p.epilogue.cudaStore("v" + bias, index)
-                                            : "atomicAdd(&out0[" + index + "], v" +
-                                                  (bias.empty() ? "" : " + (ks == 0 ? 0.0f" + bias + " : 0.0f)") + ");");
+                                            : "atomicAdd(&out0[" + index + "], v" + firstChunkBias + ");");
   if (grid.split > 1 && p.epilogue.present()) {
     // The last K chunk to arrive applies the epilogue to the finished sums.
     parts.finish = position + p.epilogue.cudaStore("rammer_ld_cg(out0 + " + index + ")", index);
@@ -222,8 +222,8 @@ void runIgemmTile(const ConvProblem& p, const TileGrid& grid, const GemmTile& ti
     j0 += run;
   }
   // Split-K: the last chunk of the tile to arrive applies the epilogue.
-  if (grid.split == 1 || !p.epilogue.present() || !lastChunkToArrive(buf.outputs.back(), grid.tileOf(rtask), grid.split))
-    return;
+  if (grid.split == 1 || !p.epilogue.present()) return;
+  if (!lastChunkToArrive(buf.outputs.back(), grid.tileOf(rtask), grid.split)) return;
   for (int64_t j0 = 0; j0 < pos.cols;) {
     const int64_t n = pos.n0 + j0, img = n / outSize, q = n % outSize;
     const int64_t run = std::min(pos.cols - j0, outSize - q);

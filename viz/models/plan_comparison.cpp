@@ -8,8 +8,9 @@ namespace rammer::viz {
 PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, const std::string& policy,
                             const JobControl& control) {
   PipelineRequest q;
-  const bool reoptimize = model.original && pipeline::fusesEpilogues(pipeline::EpilogueFusion::Auto, policy) !=
-                                                pipeline::fusesEpilogues(pipeline::EpilogueFusion::Auto, model.optimizedFor);
+  using pipeline::EpilogueFusion;
+  const bool reoptimize = model.original && pipeline::fusesEpilogues(EpilogueFusion::Auto, policy) !=
+                                                pipeline::fusesEpilogues(EpilogueFusion::Auto, model.optimizedFor);
   q.from = reoptimize ? PipelineStage::Optimize : PipelineStage::Schedule;
   q.to = PipelineStage::Simulate;
   q.policy = policy;

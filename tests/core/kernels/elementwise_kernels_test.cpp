@@ -127,7 +127,8 @@ TEST(CellKernels, CarriedRecurrentProductTilesMatchTheReference) {
     GraphBuilder b;
     b.node("LstmCell", "cell",
            {b.input("xw", {B, 4 * H}), ir::kNone, b.constant("bias", randomTensor({4 * H}, 8)), b.input("c", {B, H}),
-            b.constant("P", randomTensor({3 * H}, 9)), b.input("h", {B, K}), b.constant("rT", randomTensor({K, 4 * H}, 10))},
+            b.constant("P", randomTensor({3 * H}, 9)), b.input("h", {B, K}),
+            b.constant("rT", randomTensor({K, 4 * H}, 10))},
            attrs({{"hidden_size", H}}), 2);
     b.graph().node(lastNode(b.graph())).domain = ops::kRammerDomain;
     ASSERT_TRUE(b.infer().empty());

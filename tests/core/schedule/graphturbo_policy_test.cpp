@@ -22,7 +22,9 @@
 namespace rammer::schedule {
 namespace {
 
-std::shared_ptr<const ir::Graph> optimized(const std::string& name) { return testing::optimizedModel(name, "graphturbo"); }
+std::shared_ptr<const ir::Graph> optimized(const std::string& name) {
+  return testing::optimizedModel(name, "graphturbo");
+}
 
 ir::Result<Plan> plan(const std::string& policy, const ir::Graph& g, const Constraints& c = {},
                       GraphTurboOptions gt = {}) {

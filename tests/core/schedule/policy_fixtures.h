@@ -16,7 +16,8 @@ namespace rammer::testing {
 
 // Optimized for `policy`: epilogues fused or not as it would have them
 // (pipeline::EpilogueFusion::Auto).
-inline std::shared_ptr<const ir::Graph> optimizedModel(const std::string& name, const std::string& policy = "wavefront") {
+inline std::shared_ptr<const ir::Graph> optimizedModel(const std::string& name,
+                                                       const std::string& policy = "wavefront") {
   pipeline::Options o;
   o.policy = policy;
   o.modelPath = std::string(RAMMER_SOURCE_DIR "/samples/models/") + name + ".onnx";
