@@ -1,33 +1,27 @@
 #include "core/passes/recurrent_cell_fusion.h"
 
-#include <algorithm>
-
 #include "core/ops/op_registry.h"
 #include "core/ops/rnn/cell_ops.h"
+#include "core/passes/pattern_match.h"
 
 namespace rammer::passes {
 
 namespace {
 
-// The MatMul producing `v` when `cell` is its only reader, `v` no graph
-// output, its B a float32 constant [K, n] and its A a float32 [rows, K]
-// with rows * blocks small enough; kNone otherwise.
+// The MatMul (pattern_match.h's producerOf) producing `v` when `cell` is its
+// only reader and `v` no graph output, its B a float32 constant [K, n] and
+// its A a float32 [rows, K] with rows * blocks small enough; kNone otherwise.
 ir::NodeId recurrentMatMul(const ir::Graph& g, ir::ValueId v, ir::NodeId cell, int64_t blocks) {
-  if (v == ir::kNone) return ir::kNone;
-  const ir::Value& value = g.value(v);
-  if (value.producer == ir::kNone || value.isGraphOutput) return ir::kNone;
-  if (std::any_of(value.consumers.begin(), value.consumers.end(), [&](ir::NodeId c) { return c != cell; }))
-    return ir::kNone;
-  const ir::Node& mm = g.node(value.producer);
-  if (mm.removed || mm.opType != "MatMul" || !(mm.domain.empty() || mm.domain == "ai.onnx") ||
-      mm.inputs.size() != 2 || mm.outputs.size() != 1)
-    return ir::kNone;
+  const ir::NodeId id = producerOf(g, v, "MatMul");
+  if (id == ir::kNone || !readOnlyBy(g, v, {cell})) return ir::kNone;
+  const ir::Node& mm = g.node(id);
+  if (mm.inputs.size() != 2 || mm.outputs.size() != 1) return ir::kNone;
   const ir::TensorType& a = g.value(mm.input(0)).type;
   const ir::Tensor* w = ir::floatConstant(g, mm.input(1));
   if (!w || w->shape().size() != 2 || a.dtype != ir::DType::Float32 || !a.fullyKnown() || a.shape.size() != 2 ||
       a.shape[1] != w->shape()[0] || a.shape[0] < 1 || a.shape[0] * blocks > ops::kMaxCellGateOutputs)
     return ir::kNone;
-  return value.producer;
+  return id;
 }
 
 }  // namespace
