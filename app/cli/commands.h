@@ -12,5 +12,6 @@ Command addScheduleCommand(CLI::App& app, const GlobalOptions& global);
 Command addExportCommand(CLI::App& app, const GlobalOptions& global);
 Command addProfileCommand(CLI::App& app, const GlobalOptions& global);
 Command addCompareCommand(CLI::App& app, const GlobalOptions& global);
+Command addCalibrateCommand(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace rammer::cli

@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", global.quiet, "No progress messages on stderr");
   std::vector<Command> commands = {addInfoCommand(app, global), addRunCommand(app, global),
                                   addScheduleCommand(app, global), addExportCommand(app, global),
-                                  addProfileCommand(app, global), addCompareCommand(app, global)};
+                                  addProfileCommand(app, global), addCompareCommand(app, global),
+                                  addCalibrateCommand(app, global)};
 
   try {
     app.parse(argc, argv);

@@ -29,7 +29,7 @@ std::vector<KernelRow> kernelRows(const ProfileReport& r) {
   for (const sim::ProfileEntry& e : r.result.db.entries()) {
     KernelRow row{e, 0};
     if (auto it = byKey.find(e.key); it != byKey.end())
-      row.analyticUs = analytic.taskTimeUs(*it->second, r.plan.device, sim::TaskContext{e.veusPerSM, 0, 0});
+      row.analyticUs = analytic.taskTimeUs(*it->second, r.plan.device, sim::TaskContext{e.veusPerSM, 0, 0, 0});
     rows.push_back(row);
   }
   std::stable_sort(rows.begin(), rows.end(),

@@ -1,10 +1,11 @@
 // rammer schedule MODEL [--policy P] [--device D] [--schedule EDITS.json]
 //                 [--batch N] [--json] [--trace OUT.json] [--decisions]
-//                 [--max-rows N] [--profile-db FILE] [--redundant-barriers] [--compile]
-//                 [--measured TRACE]
+//                 [--max-rows N] [--profile-db FILE | --calibration FILE] [--redundant-barriers]
+//                 [--compile] [--measured TRACE]
 // (alias: rammer simulate.) Plans the model and predicts its run with the
 // analytic cost model (or, with --profile-db, with the measured rTask times
-// `rammer profile` recorded, falling back to the analytic model per rKernel): the rPrograms (vEUs per SM and in total, why each
+// `rammer profile` recorded, falling back to the analytic model per rKernel;
+// with --calibration, with a profile `rammer calibrate` fitted): the rPrograms (vEUs per SM and in total, why each
 // starts), the rKernel chosen per operator and the rule behind it, the
 // predicted latency and SM efficiency; --trace writes the predicted
 // timeline as Chrome trace JSON (Perfetto, chrome://tracing);
@@ -62,6 +63,7 @@
 #include "core/runtime/offline_compile.h"
 #include "core/schedule/barrier_removal.h"
 #include "core/sim/analytic_cost_model.h"
+#include "core/sim/calibration.h"
 #include "core/sim/measured_trace.h"
 #include "core/sim/op_time_error.h"
 #include "core/sim/profile_db.h"
@@ -80,6 +82,7 @@ struct ScheduleOptions {
   bool decisions = false;
   size_t maxRows = 40;
   std::string profileDb;  // measured rTask times (rammer profile); empty: analytic only
+  std::string calibration;  // a fitted profile (rammer calibrate); empty: analytic only
   bool redundantBarriers = false;
   bool compile = false;  // NVRTC's registers and spills per program
   std::string measured;  // a measured trace to compare the prediction with
@@ -374,6 +377,17 @@ std::shared_ptr<const sim::CostModel> profiledModel(const std::string& file, con
                                                         std::make_shared<const sim::AnalyticCostModel>());
 }
 
+// A profile `rammer calibrate` wrote, in front of the analytic model.
+std::shared_ptr<const sim::CostModel> calibratedModel(const std::string& file, const std::string& device) {
+  requireFile(file, "calibration");
+  auto c = sim::loadCalibration(file);
+  if (!c) throwDiagnostics(c.errors(), file);
+  auto spec = device::loadDevice(device);
+  if (spec && c->device != spec->id)
+    throw CliError(fmt::format("{}: is fitted for device '{}', not '{}' (--device)", file, c->device, spec->id));
+  return std::make_shared<const sim::CalibratedCostModel>(std::make_shared<const sim::Calibration>(std::move(c).value()));
+}
+
 int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
   requireFile(o.model, "model");
   std::optional<MeasuredComparison> measured;
@@ -384,6 +398,7 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
     measured = MeasuredComparison{std::move(t).value(), {}};
   }
   if (!o.profileDb.empty()) o.plan.costModel = profiledModel(o.profileDb, o.plan.device);
+  if (!o.calibration.empty()) o.plan.costModel = calibratedModel(o.calibration, o.plan.device);
   Progress progress(global);
   const PlannedModel pm = planModel(o.model, o.plan, progress, /*simulate=*/true);
   const ir::Graph& graph = *pm.optimized;
@@ -428,6 +443,10 @@ Command addScheduleCommand(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--profile-db", opts->profileDb,
                   "Plan and predict with the rTask times measured by `rammer profile` (JSON); the analytic model "
                   "covers rKernels it lacks");
+  cmd->add_option("--calibration", opts->calibration,
+                  "Plan and predict with a cost model `rammer calibrate` fitted to measured GPU runs "
+                  "(resources/devices/h100.calibration.json)")
+      ->excludes("--profile-db");
   cmd->add_flag("--redundant-barriers", opts->redundantBarriers,
                 "List barriers the plan would stay valid without (each judged alone)");
   cmd->add_option("--measured", opts->measured,

@@ -27,7 +27,11 @@ StudioCommandLine parseCommandLine(const QStringList& arguments) {
                           QStringLiteral("VIEW"), QStringLiteral("main"));
   QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshot: window size (default 1400x900)"),
                           QStringLiteral("WxH"), QStringLiteral("1400x900"));
-  parser.addOptions({quit, policy, device, batch, screenshot, view, size});
+  QCommandLineOption measured(QStringLiteral("measured"),
+                              QStringLiteral("Open a measured trace (tests/data/gpu_traces/...trace.json.xz, or a "
+                                             "trace `rammer run --trace` wrote) beside MODEL's plan once it is loaded"),
+                              QStringLiteral("TRACE"));
+  parser.addOptions({quit, policy, device, batch, measured, screenshot, view, size});
 
   StudioCommandLine out;
   if (!parser.parse(arguments)) {
@@ -48,6 +52,9 @@ StudioCommandLine parseCommandLine(const QStringList& arguments) {
   out.batch = parser.value(batch).toLongLong(&ok);
   if (!ok || out.batch < 1) out.error = QStringLiteral("--batch must be a positive integer, not '%1'").arg(parser.value(batch));
   out.quitAfterLoad = parser.isSet(quit);
+  out.measured = parser.value(measured);
+  if (!out.measured.isEmpty() && positional.isEmpty() && out.error.isEmpty())
+    out.error = QStringLiteral("--measured needs a MODEL: a measured trace lies beside its plan");
   if (out.quitAfterLoad && out.model.isEmpty() && out.error.isEmpty())
     out.error = QStringLiteral("--quit-after-load needs a MODEL");
   if (!out.error.isEmpty()) return out;

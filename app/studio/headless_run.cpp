@@ -14,6 +14,7 @@
 #include "viz/widgets/compare_view.h"
 #include "viz/widgets/graph_view.h"
 #include "viz/widgets/teaching_view.h"
+#include "viz/widgets/timeline_view.h"
 
 namespace rammer::studio {
 
@@ -57,13 +58,22 @@ void HeadlessRun::loadFinished(bool ok) {
   }
   if (!screenshot_) {
     const schedule::Plan& plan = *session->plan();
-    std::printf("loaded %s: %zu nodes after optimization; %s on %s: %zu program(s), %zu rTasks; predicted %.1f us\n",
+    std::printf("loaded %s: %zu nodes after optimization; %s on %s: %zu program(s), %zu rTasks; predicted %.1f us",
                 qPrintable(session->modelPath()), session->graph()->numNodes(), plan.policy.c_str(),
                 plan.device.id.c_str(), plan.programs.size(), plan.numRTasks(), session->predictedTrace()->totalUs);
+    if (const auto measured = session->measuredTrace())  // --measured
+      std::printf("; measured %.1f us (%zu rTasks, %s)", measured->totalUs, measured->tasks.size(),
+                  qPrintable(session->runLabel()));
+    std::printf("\n");
     std::fflush(stdout);
     QApplication::exit(0);
     return;
   }
+  // A measured trace beside the plan (--measured): the timeline shows both
+  // in every lane, the run over the prediction, rather than two halves of
+  // which a picture holds only the first.
+  if (screenshot_->view == QLatin1String("timeline") && session->measuredTrace())
+    window_->timelinePage()->view()->setCompareMode(viz::TimelineView::CompareMode::Overlay);
   poll_ = new QTimer(this);
   poll_->setInterval(kPollMs);
   connect(poll_, &QTimer::timeout, this, &HeadlessRun::poll);

@@ -1,5 +1,5 @@
 // rammer-studio [MODEL] [--policy P] [--device D] [--batch N] [--quit-after-load]
-//               [--screenshot FILE.png [--view V] [--size WxH]]
+//               [--measured TRACE] [--screenshot FILE.png [--view V] [--size WxH]]
 #include <QApplication>
 #include <QTemporaryDir>
 #include <cstdio>

@@ -270,9 +270,7 @@ void MainWindow::connectSession() {
 }
 
 quint64 MainWindow::openModel(const QString& path) {
-  const quint64 job = session_->openModel(path, toolbar_->batch());
-  loadJob_ = job;
-  return job;
+  return loadJob_ = session_->openModel(path, toolbar_->batch());
 }
 
 void MainWindow::applyCommandLine(const StudioCommandLine& commandLine) {
@@ -280,6 +278,7 @@ void MainWindow::applyCommandLine(const StudioCommandLine& commandLine) {
   if (!commandLine.device.isEmpty()) session_->setDevice(commandLine.device);
   toolbar_->setBatch(commandLine.batch);
   if (!commandLine.model.isEmpty()) openModel(commandLine.model);
+  pendingMeasured_ = commandLine.measured;  // parseCommandLine refuses it without a MODEL
 }
 
 void MainWindow::onModelLoaded() {
@@ -324,7 +323,10 @@ void MainWindow::onDiagnosticsChanged() {
 
 void MainWindow::onJobFinished(quint64 job, bool ok) {
   updateActions();
-  if (headless_ && job == loadJob_) headless_->loadFinished(ok);
+  if (job != loadJob_) return;
+  if (ok && !pendingMeasured_.isEmpty() && (loadJob_ = session_->openMeasuredTrace(qExchange(pendingMeasured_, {}))))
+    return;  // --measured: the trace's job is waited for instead (0: refused, a failure)
+  if (headless_) headless_->loadFinished(ok && job == loadJob_);
 }
 
 void MainWindow::updateActions() {

@@ -145,6 +145,7 @@ class MainWindow : public QMainWindow {
   QHash<QString, QAction*> actions_;
 
   quint64 loadJob_ = 0;  // --quit-after-load and --screenshot wait for this one
+  QString pendingMeasured_;  // --measured: opened once loadJob_ succeeds, then waited for instead
   HeadlessRun* headless_ = nullptr;  // with --quit-after-load or --screenshot
   QFutureWatcher<viz::CapabilityReport> probe_;
 };

@@ -38,10 +38,9 @@ struct PassOptions {
   // pipeline::AttentionFusion runs these passes both ways.
   bool fuseAttention = false;
   // Move element-wise nodes into the epilogue of the Conv, Gemm or MatMul
-  // they read (EpilogueFusion). Off by default: IOS's operator merge and
-  // GraphTurbo's fused groups take plain Convs only, and the split-K
-  // variants are not offered with an epilogue, so whether it pays depends
-  // on the model and the policy (--fuse-epilogues).
+  // they read (EpilogueFusion). Off here: IOS's operator merge and
+  // GraphTurbo's fused groups take plain Convs only, so the pipeline decides
+  // per policy (pipeline::EpilogueFusion, --fuse-epilogues).
   bool fuseEpilogues = false;
   // Move each RNN step's recurrent MatMul into its cell (RecurrentCellFusion):
   // one operator per step at small batch. Off only to compare.

@@ -200,7 +200,8 @@ class StagesRun {
     passes::PassContext ctx;
     const bool epilogues = fusesEpilogues(o_.epilogues, o_.policy);
     auto records = passes::standardPipeline({.fuseAttention = o_.attention == AttentionFusion::Fused,
-                                             .fuseEpilogues = epilogues})
+                                             .fuseEpilogues = epilogues,
+                                             .fuseRecurrentCells = o_.fuseRecurrentCells})
                        .run(*graph, ctx);
     if (!records) {
       add(records.errors());
@@ -213,7 +214,9 @@ class StagesRun {
       auto fused = std::make_shared<ir::Graph>(*a_.original);
       passes::PassContext fusedCtx;
       auto fusedRecords =
-          passes::standardPipeline({.fuseAttention = true, .fuseEpilogues = epilogues}).run(*fused, fusedCtx);
+          passes::standardPipeline({.fuseAttention = true, .fuseEpilogues = epilogues,
+                                    .fuseRecurrentCells = o_.fuseRecurrentCells})
+              .run(*fused, fusedCtx);
       if (fusedRecords && fusedAttention(*fusedRecords)) a_.optimizedFused = std::move(fused);
     }
     const auto changed = std::count_if(a_.passLog.begin(), a_.passLog.end(), [](const auto& p) { return p.changed; });

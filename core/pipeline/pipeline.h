@@ -82,6 +82,10 @@ struct Options {
   // Optimize: element-wise nodes into the epilogue of the GEMM / Conv they
   // read (passes::PassOptions::fuseEpilogues).
   EpilogueFusion epilogues = EpilogueFusion::Auto;
+  // Optimize: each RNN step's recurrent MatMul into its cell
+  // (passes::PassOptions::fuseRecurrentCells). Off to rebuild the plans of
+  // a build from before that fusion (`rammer calibrate` on an older lease).
+  bool fuseRecurrentCells = true;
   // Schedule edits (docs/SCHEDULE_EDITS.md) read by the Schedule stage
   // against the optimized graph; when set they replace `constraints`.
   std::string scheduleEditsFile;

@@ -64,7 +64,7 @@ class StageCost {
       inFlight += static_cast<double>(widest);
     }
     const int busy = static_cast<int>(std::min(veus, std::max(1.0, inFlight)));
-    const TaskLoad load{perSM, std::min(perSM, (busy + sms - 1) / sms), busy};
+    const TaskLoad load{perSM, std::min(perSM, (busy + sms - 1) / sms), busy, 0};
     double longest = 0, total = 0;
     for (const auto& g : groups) {
       double chain = 0;

@@ -1,6 +1,7 @@
 #include "core/schedule/ios_search.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
@@ -11,23 +12,34 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// A set of operators as bits.
-struct OpSet {
-  std::vector<uint64_t> words;
-  explicit OpSet(int n = 0) : words(static_cast<size_t>((n + 63) / 64), 0) {}
-  bool has(int i) const { return (words[static_cast<size_t>(i) / 64] >> (i % 64)) & 1; }
-  void set(int i) { words[static_cast<size_t>(i) / 64] |= uint64_t{1} << (i % 64); }
-  void reset(int i) { words[static_cast<size_t>(i) / 64] &= ~(uint64_t{1} << (i % 64)); }
-  bool empty() const {
-    return std::all_of(words.begin(), words.end(), [](uint64_t w) { return w == 0; });
+// A set of operators as bits; blocks of up to 128 operators (the policy's
+// default is 16) keep theirs inline: the DP builds two sets per ending.
+class OpSet {
+ public:
+  explicit OpSet(int n = 0) : size_(static_cast<size_t>((n + 63) / 64)) {
+    if (size_ > kInline) heap_.assign(size_, 0);
   }
-  friend bool operator==(const OpSet&, const OpSet&) = default;
+  bool has(int i) const { return (data()[static_cast<size_t>(i) / 64] >> (i % 64)) & 1; }
+  void set(int i) { data()[static_cast<size_t>(i) / 64] |= uint64_t{1} << (i % 64); }
+  void reset(int i) { data()[static_cast<size_t>(i) / 64] &= ~(uint64_t{1} << (i % 64)); }
+  bool empty() const { return std::all_of(data(), data() + size_, [](uint64_t w) { return w == 0; }); }
+  const uint64_t* begin() const { return data(); }
+  const uint64_t* end() const { return data() + size_; }
+  friend bool operator==(const OpSet& a, const OpSet& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+
+ private:
+  static constexpr size_t kInline = 2;
+  uint64_t* data() { return size_ > kInline ? heap_.data() : inline_.data(); }
+  const uint64_t* data() const { return size_ > kInline ? heap_.data() : inline_.data(); }
+  size_t size_;
+  std::array<uint64_t, kInline> inline_{};
+  std::vector<uint64_t> heap_;
 };
 
 struct OpSetHash {
   size_t operator()(const OpSet& s) const {
     uint64_t h = 1469598103934665603ull;
-    for (uint64_t w : s.words) h = (h ^ w) * 1099511628211ull;
+    for (uint64_t w : s) h = (h ^ w) * 1099511628211ull;
     return static_cast<size_t>(h);
   }
 };
@@ -39,6 +51,14 @@ struct Best {
   std::vector<int> ending;
   IosStageKind kind = IosStageKind::Concurrent;
   double stageCost = 0;
+};
+
+// What one set of operators costs as a stage, of each kind it can run as.
+// The same ending recurs from many states (every superset it ends), so
+// its prices are asked of the caller once.
+struct StagePrices {
+  std::optional<double> concurrent;
+  std::optional<double> merge;
 };
 
 class Search {
@@ -123,28 +143,39 @@ class Search {
       stopped_ = overBudget_ = true;
       return;
     }
-    std::vector<int> e(descending.rbegin(), descending.rend());  // topological order
     OpSet rest = s;
-    for (int op : e) rest.reset(op);
+    for (int op : descending) rest.reset(op);
     const double before = solve(rest);
     if (!(before < kInf)) return;
+    OpSet ending(p_.numOps);
+    for (int op : descending) ending.set(op);
+    auto [priced, fresh] = prices_.try_emplace(std::move(ending));
+    if (fresh) priced->second = price(std::vector<int>(descending.rbegin(), descending.rend()));
+    const StagePrices& stage = priced->second;
     auto offer = [&](IosStageKind kind, double stageCost) {
       const double total = before + stageCost;
       if (total < best.cost) {
         best.second = best.cost;
         best.cost = total;
-        best.ending = e;
+        best.ending.assign(descending.rbegin(), descending.rend());  // topological order
         best.kind = kind;
         best.stageCost = stageCost;
       } else if (total < best.second) {
         best.second = total;
       }
     };
+    if (stage.concurrent) offer(IosStageKind::Concurrent, *stage.concurrent);
+    if (stage.merge) offer(IosStageKind::Merge, *stage.merge);
+  }
+
+  // `e` (topological order) as a stage of each kind the problem allows.
+  StagePrices price(const std::vector<int>& e) const {
+    StagePrices out;
     // One operator alone is a stage in every variant (the sequential schedule).
     if ((p_.allowConcurrent || e.size() == 1) && p_.concurrentCost)
-      if (auto groups = concurrentGroups(p_, e)) offer(IosStageKind::Concurrent, p_.concurrentCost(*groups));
-    if (p_.allowMerge && p_.mergeCost && e.size() >= 2 && independent(e))
-      if (auto cost = p_.mergeCost(e)) offer(IosStageKind::Merge, *cost);
+      if (auto groups = concurrentGroups(p_, e)) out.concurrent = p_.concurrentCost(*groups);
+    if (p_.allowMerge && p_.mergeCost && e.size() >= 2 && independent(e)) out.merge = p_.mergeCost(e);
+    return out;
   }
 
   // No operator of `ops` reads another (a merge computes them at once).
@@ -160,6 +191,7 @@ class Search {
   std::vector<std::vector<int>> succs_;
   int limit_ = 1;
   std::unordered_map<OpSet, Best, OpSetHash> memo_;
+  std::unordered_map<OpSet, StagePrices, OpSetHash> prices_;  // by ending
   size_t endings_ = 0;
   bool stopped_ = false;
   bool overBudget_ = false;

@@ -31,6 +31,10 @@ struct TaskLoad {
   int veusPerSM = 1;
   int busyOnSM = 0;
   int busyVEUs = 0;
+  // Other vEUs of its program on its SM that are waiting at a barrier (they
+  // poll, taking issue slots and memory traffic from it; measured, rTasks
+  // beside three waiting vEUs run about 1.4x longer). Policies pass 0.
+  int waitingOnSM = 0;
 };
 // The estimate under a given load (the simulator's CostModel); policies
 // that know how much of the device a stage leaves idle ask it (IOS).

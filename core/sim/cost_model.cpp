@@ -4,7 +4,7 @@ namespace rammer::sim {
 
 schedule::TaskTimeFn taskTimeFn(std::shared_ptr<const CostModel> model) {
   return [model = std::move(model)](const kernels::RKernel& k, const device::DeviceSpec& d, int veusPerSM) {
-    return model->taskTimeUs(k, d, TaskContext{veusPerSM, 0, 0});
+    return model->taskTimeUs(k, d, TaskContext{veusPerSM, 0, 0, 0});
   };
 }
 

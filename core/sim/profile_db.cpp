@@ -11,63 +11,18 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/sim/json_fields.h"
+
 namespace rammer::sim {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using jsonio::FieldReader;
+using jsonio::Json;
 
 Json statsToJson(const TimeStats& s) {
   return Json{{"samples", s.samples}, {"median", s.medianUs}, {"mean", s.meanUs}, {"min", s.minUs}, {"max", s.maxUs}};
 }
-
-// Reads the fields of one JSON object, collecting the first problem as a
-// message that names the field; later reads are no-ops once one failed.
-class FieldReader {
- public:
-  FieldReader(const Json& object, std::string where) : o_(object), where_(std::move(where)) {}
-  const std::string& error() const { return error_; }
-  bool ok() const { return error_.empty(); }
-
-  const Json* field(const char* name, bool required) {
-    if (!ok()) return nullptr;
-    auto it = o_.find(name);
-    if (it == o_.end()) {
-      if (required) fail(fmt::format("missing \"{}\"", name));
-      return nullptr;
-    }
-    return &*it;
-  }
-  std::string text(const char* name, bool required = true) {
-    const Json* f = field(name, required);
-    if (!f) return {};
-    if (!f->is_string()) return fail(fmt::format("\"{}\" must be a string", name)), std::string();
-    return f->get<std::string>();
-  }
-  int64_t integer(const char* name, int64_t min) {
-    const Json* f = field(name, true);
-    if (!f) return 0;
-    if (!f->is_number_integer() || f->get<int64_t>() < min)
-      return fail(fmt::format("\"{}\" must be an integer >= {}", name, min)), 0;
-    return f->get<int64_t>();
-  }
-  // A finite, non-negative number of microseconds.
-  double micros(const char* name) {
-    const Json* f = field(name, true);
-    if (!f) return 0;
-    if (!f->is_number() || !std::isfinite(f->get<double>()) || f->get<double>() < 0)
-      return fail(fmt::format("\"{}\" must be a non-negative number of microseconds", name)), 0;
-    return f->get<double>();
-  }
-  void fail(const std::string& what) {
-    if (ok()) error_ = where_ + ": " + what;
-  }
-
- private:
-  const Json& o_;
-  std::string where_;
-  std::string error_;
-};
 
 bool readStats(const Json& entry, const char* name, bool required, const std::string& where, TimeStats& out,
                std::string& error) {
@@ -176,12 +131,7 @@ std::vector<ir::Diagnostic> mergeProfileDB(ProfileDB& into, const ProfileDB& fro
 ir::Result<ProfileDB> parseProfileDB(const std::string& text, const std::string& source) {
   auto error = [&source](const std::string& m) { return ir::makeError(m, {}, source); };
   Json j;
-  try {
-    j = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.what() carries "at line L, column C".
-    return error(std::string("not valid JSON: ") + e.what());
-  }
+  if (auto why = jsonio::parseJson(text, j); !why.empty()) return error(why);
   if (!j.is_object()) return error("not a profile database: the top level must be a JSON object");
   if (j.value("format", std::string()) != ProfileDB::kFormat)
     return error(fmt::format("not a profile database: \"format\" must be \"{}\"", ProfileDB::kFormat));

@@ -26,7 +26,7 @@ double ProfiledCostModel::taskTimeUs(const kernels::RKernel& kernel, const devic
   const ProfileEntry* e = measurement(kernel, device, context.veusPerSM);
   if (!e || e->taskTime.samples <= 0) return fallback_->taskTimeUs(kernel, device, context);
   if (e->veusPerSM == context.veusPerSM) return e->taskTime.medianUs;
-  const double there = fallback_->taskTimeUs(kernel, device, TaskContext{e->veusPerSM, 0, 0});
+  const double there = fallback_->taskTimeUs(kernel, device, TaskContext{e->veusPerSM, 0, 0, 0});
   const double here = fallback_->taskTimeUs(kernel, device, context);
   return there > 0 ? e->taskTime.medianUs * here / there : e->taskTime.medianUs;
 }

@@ -31,6 +31,7 @@ class ProgramRunner {
     launchUs_ = model.launchOverheadUs(plan.device);
     barrierUs_ = model.barrierOverheadUs(plan.device);
     busyOnSM_.assign(static_cast<size_t>(sms_), 0);
+    aliveOnSM_.assign(static_cast<size_t>(sms_), 0);
     smBusySince_.assign(static_cast<size_t>(sms_), 0.0);
   }
 
@@ -149,6 +150,8 @@ class ProgramRunner {
     trace_.barriers.resize(barriers);
     busyVEUs_ = 0;
     std::fill(busyOnSM_.begin(), busyOnSM_.end(), 0);
+    std::fill(aliveOnSM_.begin(), aliveOnSM_.end(), 0);
+    for (int v : active_) ++aliveOnSM_[static_cast<size_t>(predictedSM(v, sms_))];
   }
 
   // vEU v's current instruction (an rTask or a barrier wait) ends at `now`.
@@ -170,6 +173,7 @@ class ProgramRunner {
     flat_[slotBase_[vi] + static_cast<size_t>(pc_[vi])].done = now;
     clock_[vi] = now;
     const int32_t order = pc_[vi]++;
+    if (pc_[vi] == length_[vi]) --aliveOnSM_[static_cast<size_t>(predictedSM(v, sms_))];  // its stream ended
     auto& waiters = parked_[vi];
     if (waiters.empty()) return;
     auto woken = std::partition(waiters.begin(), waiters.end(), [&](const auto& w) { return w.first > order; });
@@ -245,7 +249,9 @@ class ProgramRunner {
     const int sm = predictedSM(v, sms_);
     int& onSM = busyOnSM_[static_cast<size_t>(sm)];
     const auto& k = plan_.ops[static_cast<size_t>(op)].kernel;
-    const double us = model_.taskTimeUs(k, plan_.device, TaskContext{veusPerSM_, onSM + 1, busyVEUs_ + 1});
+    // The vEUs of the SM neither running an rTask nor done wait at a barrier.
+    const int waiting = std::max(0, aliveOnSM_[static_cast<size_t>(sm)] - (onSM + 1));
+    const double us = model_.taskTimeUs(k, plan_.device, TaskContext{veusPerSM_, onSM + 1, busyVEUs_ + 1, waiting});
     if (!std::isfinite(us) || us < 0)
       return "the cost model gives no valid rTask time for rKernel '" + k.name + "' of '" +
              plan_.ops[static_cast<size_t>(op)].name + "'";
@@ -276,6 +282,7 @@ class ProgramRunner {
   int veusPerSM_ = 0;
   int busyVEUs_ = 0;            // vEUs running an rTask now
   std::vector<int> busyOnSM_;   // the same per SM
+  std::vector<int> aliveOnSM_;  // per SM, vEUs whose streams have not ended
   std::vector<double> smBusySince_;  // when each SM's count last went from 0 to 1
   double busySMUs_ = 0;
   using Event = std::pair<double, int>;  // (time, vEU): the vEU's current instruction ends, or it is woken

@@ -4,9 +4,11 @@
 //
 // Each vEU executes its stream in order; events are processed in time order
 // over all vEUs. An rTask's duration is fixed when it starts, by the model,
-// from its program's vEUs per SM and from how many vEUs are running an rTask
+// from its program's vEUs per SM, from how many vEUs are running an rTask
 // at that moment, on its SM and on the device (they compete for issue slots
-// and DRAM; later arrivals do not slow it down). A barrier-rTask holds its
+// and DRAM; later arrivals do not slow it down), and from how many vEUs of
+// its SM are waiting at a barrier (they poll; the calibrated model prices
+// it, sim::Calibration). A barrier-rTask holds its
 // vEU until every slot it waits for has completed, plus the model's barrier
 // overhead (nothing more when they completed long before). Programs run one
 // after another: a program's vEUs start one launch overhead after the

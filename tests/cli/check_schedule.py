@@ -530,6 +530,36 @@ def case_epilogues(a):
                  "--fuse-epilogues: sometimes not in {auto,on,off}", rc=2)
 
 
+def case_calibration(a):
+    """--calibration FILE: the committed H100 fit (rammer calibrate) plans and
+    predicts instead of the analytic model; a fit for another device, a file
+    that is no calibration and --profile-db beside it are refused; rammer
+    calibrate refuses a folder that is no lease."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    fit = os.path.join(root, "resources", "calibrations", "h100.json")
+    with open(fit) as f:
+        c = json.load(f)
+    for policy in ("sequential", "wavefront"):
+        analytic = schedule_json(a, a.model, policy)
+        calibrated = schedule_json(a, a.model, policy, "--calibration", fit)
+        if not calibrated["cost_model"].startswith("calibrated profile (h100, " + c["source"]):
+            fail(f"{policy}: cost_model {calibrated['cost_model']!r}")
+        # Waiting vEUs, launches and barrier hand-offs cost more than the analytic model says.
+        if not calibrated["predicted_latency_us"] > analytic["predicted_latency_us"] > 0:
+            fail(f"{policy}: calibrated {calibrated['predicted_latency_us']} us, analytic "
+                 f"{analytic['predicted_latency_us']} us")
+    other = os.path.join(a.work, "a100.json")
+    with open(other, "w") as f:
+        json.dump(dict(c, device="a100"), f)
+    expect_error(a, ["schedule", a.model, "--calibration", other], "is fitted for device 'a100', not 'h100'")
+    broken = os.path.join(a.work, "broken.json")
+    with open(broken, "w") as f:
+        json.dump(dict(c, barrier_us=-1), f)
+    expect_error(a, ["schedule", a.model, "--calibration", broken], "\"barrier_us\" must be a non-negative number")
+    expect_error(a, ["schedule", a.model, "--calibration", fit, "--profile-db", fit], "excludes", rc=2)
+    expect_error(a, ["calibrate", a.work], "not a lease folder (no runs/ in it")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", required=True)

@@ -108,7 +108,7 @@ TEST(ProfileReport, JsonCarriesMeasurementsEstimatesAndTheirSources) {
   EXPECT_EQ(j["rkernels"][0]["kernel"], "a_k") << "most rTask time first";
   EXPECT_EQ(j["rkernels"][0]["median_us"], 5.0);
   const double analytic =
-      sim::AnalyticCostModel().taskTimeUs(plan.ops[0].kernel, plan.device, sim::TaskContext{1, 0, 0});
+      sim::AnalyticCostModel().taskTimeUs(plan.ops[0].kernel, plan.device, sim::TaskContext{1, 0, 0, 0});
   EXPECT_DOUBLE_EQ(j["rkernels"][0]["analytic_us"].get<double>(), analytic);
   EXPECT_EQ(j["db"]["entries"], 3);
   EXPECT_EQ(j["db"]["measured_this_run"], 2);

@@ -6,6 +6,9 @@
 # scripts/fuzz (campaigns) and by the ctest smoke (fuzz.smoke.*).
 # FUZZ_SEED, when set, fixes libFuzzer's random seed: the CI smoke replays
 # the same mutations each run, so a red smoke is a change's doing.
+# FUZZ_SMOKE=1 (the CI smoke): the pipeline target starts from the samples
+# and transformer exports only; the import and tensor smokes replay the
+# conformance cases.
 # Exit: libFuzzer's (0 when nothing was found); 77 when the target is not
 # built (ctest: skipped).
 set -uo pipefail
@@ -18,7 +21,11 @@ if [[ ! -x $fuzzer ]]; then
 fi
 conformance=$root/../shared/onnx-conformance
 case $target in
-  import | pipeline) seeds=("$root/samples/models" "$root/tests/data/transformers" "$conformance") dict=onnx.dict ;;
+  import) seeds=("$root/samples/models" "$root/tests/data/transformers" "$conformance") dict=onnx.dict ;;
+  pipeline)
+    seeds=("$root/samples/models" "$root/tests/data/transformers")
+    [[ ${FUZZ_SMOKE:-} == 1 ]] || seeds+=("$conformance")
+    dict=onnx.dict ;;
   tensor) seeds=("$root/tests/data/transformers" "$conformance") dict=onnx.dict ;;
   schedule_edits) seeds=("$root/tests/fuzz/seeds/schedule_edits") dict=json.dict ;;
   device) seeds=("$root/resources/devices") dict=json.dict ;;

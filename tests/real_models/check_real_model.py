@@ -118,12 +118,18 @@ def main():
     ap.add_argument("--attention", choices=["auto", "on", "off"], default="off",
                     help="--fuse-attention for the emulator, host and CUDA-export runs: off (default), on (the "
                          "flash-attention rKernels) or auto (the plan predicted faster)")
+    ap.add_argument("--targets-in-long-run-only", action="store_true",
+                    help="run --host-policies and --cuda-export only when RAMMER_HOST_ALL=1 (the long run)")
     ap.add_argument("--expect-ops", default="",
                     help="comma-separated OP=COUNT the optimized graph must hold, e.g. LayerNormalization=4,ReduceMean=0")
     a = ap.parse_args()
     if bool(a.dir) == bool(a.sample) or (a.sample and not a.samples_bin):
         sys.exit("give --dir, or --sample with --samples-bin")
     os.makedirs(a.work, exist_ok=True)
+    if a.targets_in_long_run_only and os.environ.get("RAMMER_HOST_ALL") != "1":
+        if a.host_policies or a.cuda_export:
+            print("the host run and the CUDA export run in the long run only (RAMMER_HOST_ALL=1): skipped", flush=True)
+        a.host_policies, a.cuda_export = "", False
     if a.sample:
         a.dir = write_sample(a)
 

@@ -104,6 +104,11 @@ TEST(StudioCommandLine, ParsesOptionsAndRefusesBadOnes) {
   EXPECT_FALSE(commandLine({QStringLiteral("a.onnx"), QStringLiteral("b.onnx")}).error.isEmpty());
   EXPECT_FALSE(commandLine({QStringLiteral("--bogus")}).error.isEmpty());
   EXPECT_TRUE(commandLine({}).model.isEmpty());
+  // --measured: a trace beside the model's plan, so only with a model.
+  c = commandLine({QStringLiteral("--measured"), QStringLiteral("t.json.xz"), QStringLiteral("m.onnx")});
+  EXPECT_TRUE(c.error.isEmpty()) << c.error.toStdString();
+  EXPECT_EQ(c.measured, "t.json.xz");
+  EXPECT_TRUE(commandLine({QStringLiteral("--measured"), QStringLiteral("t.json.xz")}).error.contains("needs a MODEL"));
 }
 
 TEST_F(MainWindowTest, OpensAModelFromTheCommandLineIntoEveryView) {

@@ -250,11 +250,13 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
       return;
     }
     if (plan_ != plan) {
+      lastJobOk_ = false;
       log_->info(tr("Open measured trace: the plan changed meanwhile; open it again"));
       emit measuredOpened(false);
       return;
     }
     if (out.trace->tasks.empty()) {
+      lastJobOk_ = false;
       log_->error(tr("Open measured trace: none of %1's operators is in this plan (another model?)").arg(name));
       emit measuredOpened(false);
       return;

@@ -42,13 +42,13 @@ struct PlannedSample {
   schedule::Plan plan;
 };
 
-inline ir::Graph optimizedSampleGraph(const std::string& name) {
+inline ir::Graph optimizedSampleGraph(const std::string& name, const passes::PassOptions& passOptions = {}) {
   onnx_import::ImportOptions options;
   options.batch = 1;
   auto g = onnx_import::importModel(samplePath(name), options);
   if (!g) throw std::runtime_error(g.errorText());
   passes::PassContext ctx;
-  auto records = passes::standardPipeline().run(*g, ctx);
+  auto records = passes::standardPipeline(passOptions).run(*g, ctx);
   if (!records) throw std::runtime_error(records.errorText());
   return std::move(g).value();
 }

@@ -185,6 +185,60 @@ TEST(IosSearch, PruningBoundsGroupsAndStages) {
   EXPECT_TRUE(concurrentGroups(wide, {0, 1}));
 }
 
+// The same ending recurs from every state it ends: the search asks the
+// caller for its price once (the policy's cost model is most of IOS's time).
+TEST(IosSearch, EachEndingIsPricedOnce) {
+  std::mt19937 rng(11);
+  Dag d = randomDag(rng, 10, 0.15, true);
+  std::map<std::vector<int>, int> concurrentAsks, mergeAsks;
+  auto opsOf = [](const std::vector<std::vector<int>>& groups) {
+    std::vector<int> ops;
+    for (const auto& g : groups) ops.insert(ops.end(), g.begin(), g.end());
+    std::sort(ops.begin(), ops.end());
+    return ops;
+  };
+  const auto concurrent = d.problem.concurrentCost;
+  const auto merge = d.problem.mergeCost;
+  d.problem.concurrentCost = [&](const std::vector<std::vector<int>>& groups) {
+    ++concurrentAsks[opsOf(groups)];
+    return concurrent(groups);
+  };
+  d.problem.mergeCost = [&](const std::vector<int>& ops) {
+    ++mergeAsks[opsOf({ops})];
+    return merge(ops);
+  };
+  const IosSolution s = solveIos(d.problem);
+  ASSERT_FALSE(s.stages.empty());
+  for (const auto& [ops, asks] : concurrentAsks) EXPECT_EQ(asks, 1) << ops.size() << " operators";
+  for (const auto& [ops, asks] : mergeAsks) EXPECT_EQ(asks, 1) << ops.size() << " operators";
+  EXPECT_LT(concurrentAsks.size(), s.endings);  // endings recurred, and were not priced again
+  // Unchanged from pricing every ending each time.
+  std::mt19937 again(11);
+  const Dag plain = randomDag(again, 10, 0.15, true);
+  EXPECT_DOUBLE_EQ(solveIos(plain.problem).cost, s.cost);
+}
+
+// Blocks past 128 operators keep their sets on the heap: a chain of 130
+// in groups of at most 3 is 44 stages.
+TEST(IosSearch, SolvesBlocksLargerThanTheInlineSets) {
+  IosProblem p;
+  p.numOps = 130;
+  p.preds.resize(130);
+  for (int i = 1; i < 130; ++i) p.preds[static_cast<size_t>(i)] = {i - 1};
+  p.maxGroupOps = 3;
+  p.maxGroups = 1;
+  p.concurrentCost = [](const std::vector<std::vector<int>>& groups) {
+    return 1.0 + static_cast<double>(groups[0].size());  // one per stage and one per operator
+  };
+  const IosSolution s = solveIos(p);
+  EXPECT_EQ(s.stages.size(), 44u);
+  EXPECT_DOUBLE_EQ(s.cost, 130 + 44);
+  int next = 0;
+  for (const IosStage& stage : s.stages)
+    for (int op : stage.groups.at(0)) EXPECT_EQ(op, next++);
+  EXPECT_EQ(next, 130);
+}
+
 // Sixteen independent operators have 3^16 endings: the search stops at
 // its budget and says so, instead of searching for half a minute.
 TEST(IosSearch, AnEndingsBudgetStopsAWideSearch) {

@@ -237,7 +237,7 @@ TEST(ProfiledCostModel, TheSimulatorRunsMeasuredRTasksForTheirMeasuredTime) {
   auto analytic = std::make_shared<AnalyticCostModel>();
   auto trace = Simulator(std::make_shared<ProfiledCostModel>(db, analytic)).run(plan);
   ASSERT_TRUE(trace.ok()) << trace.errorText();
-  const double bUs = analytic->taskTimeUs(plan.ops[1].kernel, plan.device, TaskContext{1, 1, 2});
+  const double bUs = analytic->taskTimeUs(plan.ops[1].kernel, plan.device, TaskContext{1, 1, 2, 0});
   for (const TaskEvent& t : trace->tasks)
     EXPECT_NEAR(t.endUs - t.startUs, t.task.op == 0 ? 7.25 : bUs, 1e-9) << "op " << t.task.op;
 

@@ -1,0 +1,185 @@
+#include "core/pipeline/lease_calibration.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "core/device/device_spec.h"
+#include "core/pipeline/pipeline.h"
+#include "core/sim/analytic_cost_model.h"
+#include "core/sim/measured_plan.h"
+#include "core/sim/measured_trace.h"
+#include "core/sim/simulator.h"
+
+namespace rammer::pipeline {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kTraceSuffix = ".trace.json.xz";
+
+// One run as it is rebuilt.
+struct Run {
+  LeaseRunResult result;
+  sim::Trace trace;
+  schedule::Plan plan;
+};
+
+// The uninstrumented median latency in `runJson` (xz or plain).
+std::optional<double> measuredLatency(const fs::path& runJson) {
+  std::ifstream in(runJson, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  std::string text = bytes.str();
+  if (text.rfind("\xFD" "7zXZ", 0) == 0) {
+    auto plain = sim::decompressXz(text, size_t{64} << 20);
+    if (!plain) return std::nullopt;
+    text = std::move(plain).value();
+  }
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.contains("latency_us") || !j["latency_us"].contains("median") ||
+      !j["latency_us"]["median"].is_number() || !(j["latency_us"]["median"].get<double>() > 0))
+    return std::nullopt;
+  return j["latency_us"]["median"].get<double>();
+}
+
+std::optional<fs::path> findModel(const std::string& model, const std::vector<fs::path>& folders) {
+  for (const fs::path& f : folders)
+    for (const fs::path& p : {f / (model + ".onnx"), f / model / "model.onnx"})
+      if (std::error_code ec; fs::is_regular_file(p, ec)) return p;
+  return std::nullopt;
+}
+
+// Rebuilds `run`'s plan, or says in `skipped` why not.
+void rebuild(Run& run, const fs::path& runs, const std::vector<fs::path>& folders, device::DeviceSpec& device) {
+  LeaseRunResult& r = run.result;
+  const auto model = findModel(r.model, folders);
+  if (!model) return void(r.skipped = "its model is in none of the model folders");
+  auto trace = sim::loadMeasuredTrace(runs / (r.key + kTraceSuffix));
+  if (!trace) return void(r.skipped = trace.errors().front().message);
+  run.trace = std::move(trace).value();
+  const auto latency = measuredLatency(runs / (r.key + ".run.json.xz"));
+  if (!latency) return void(r.skipped = "no latency_us.median in " + r.key + ".run.json.xz");
+  r.measuredUs = *latency;
+  if (run.trace.device != device.id) {
+    auto d = device::loadDevice(run.trace.device);
+    if (!d) return void(r.skipped = d.errors().front().message);
+    device = std::move(d).value();
+  }
+  // The graph the lease's build planned.
+  Options o;
+  o.modelPath = model->string();
+  o.import.batch = 1;  // as the lease ran them
+  o.epilogues = EpilogueFusion::Unfused;
+  o.fuseRecurrentCells = false;
+  const bool flash = std::any_of(run.trace.kernelNames.begin(), run.trace.kernelNames.end(),
+                                 [](const std::string& k) { return k.rfind("attention_flash", 0) == 0; });
+  o.attention = flash ? AttentionFusion::Fused : AttentionFusion::Unfused;
+  Pipeline p{o};
+  const Report report = p.run(Stage::Import, Stage::Optimize);
+  if (!report.ok()) return void(r.skipped = report.errors().empty() ? "cancelled" : report.errors().front().message);
+  auto plan = sim::planOfMeasuredTrace(run.trace, *p.artifacts().optimized, device,
+                                       sim::policyOptions(std::make_shared<const sim::AnalyticCostModel>()));
+  if (!plan) return void(r.skipped = plan.errors().front().message);
+  run.plan = std::move(plan).value();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return 0;
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+}  // namespace
+
+ir::Result<LeaseCalibration> calibrateLease(const LeaseCalibrationOptions& options) {
+  const fs::path runsDir = options.lease / "runs";
+  if (std::error_code ec; !fs::is_directory(runsDir, ec))
+    return ir::makeError(options.lease.string() + ": not a lease folder (no runs/ in it; see tests/data/gpu_traces/README.md)");
+  std::vector<Run> runs;
+  for (const auto& entry : fs::directory_iterator(runsDir)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.ends_with(kTraceSuffix)) continue;
+    Run run;
+    LeaseRunResult& r = run.result;
+    r.key = name.substr(0, name.size() - std::char_traits<char>::length(kTraceSuffix));
+    const size_t dot = r.key.rfind('.');
+    if (dot == std::string::npos || dot == 0) continue;
+    r.model = r.key.substr(0, dot);
+    r.policy = r.key.substr(dot + 1);
+    runs.push_back(std::move(run));
+  }
+  if (runs.empty()) return ir::makeError(runsDir.string() + ": no MODEL.POLICY" + kTraceSuffix + " in it");
+  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.result.key < b.result.key; });
+
+  auto first = device::loadDevice("h100");  // until a trace names its card's preset
+  if (!first) return first.errors();
+  device::DeviceSpec device = std::move(first).value();
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (options.progress) options.progress(i, runs.size());
+    rebuild(runs[i], runsDir, options.modelFolders, device);
+  }
+
+  const std::set<std::string> fitPolicies(options.fitPolicies.begin(), options.fitPolicies.end());
+  std::vector<sim::MeasuredRun> fitted;
+  for (Run& run : runs) {
+    LeaseRunResult& r = run.result;
+    if (!r.skipped.empty() || !(fitPolicies.empty() || fitPolicies.count(r.policy))) continue;
+    r.fitted = true;
+    fitted.push_back(sim::MeasuredRun{r.key, &run.plan, &run.trace, r.measuredUs});
+  }
+  if (fitted.empty()) return ir::makeError("no run of the policies to fit on could be rebuilt; nothing to fit");
+  auto fit = sim::fitCalibration(fitted, device);
+  if (!fit) return fit.errors();
+  std::string policies;
+  for (const std::string& p : options.fitPolicies) policies += (policies.empty() ? ": " : ", ") + p;
+  fit->source = options.lease.filename().string() + " (" + fit->source + policies + ")";
+  for (const Run& run : runs)
+    if (run.result.fitted && fit->gpu.empty()) fit->gpu = run.trace.source;
+
+  LeaseCalibration out;
+  out.calibration = *fit;
+  const sim::Simulator calibrated(
+      std::make_shared<const sim::CalibratedCostModel>(std::make_shared<const sim::Calibration>(*fit)));
+  const sim::Simulator analytic(std::make_shared<const sim::AnalyticCostModel>());
+  out.allFitted = std::all_of(runs.begin(), runs.end(),
+                              [](const Run& r) { return r.result.fitted || !r.result.skipped.empty(); });
+  std::vector<double> errors, analyticErrors;
+  std::map<std::string, std::vector<const LeaseRunResult*>> byModel;
+  for (Run& run : runs) {
+    LeaseRunResult& r = run.result;
+    if (r.skipped.empty()) {
+      auto c = calibrated.run(run.plan);
+      auto a = analytic.run(run.plan);
+      if (!c || !a) return !c ? c.errors() : a.errors();
+      r.calibratedUs = c->totalUs;
+      r.analyticUs = a->totalUs;
+      if (!r.fitted || out.allFitted) {
+        errors.push_back(std::abs(r.calibratedError()));
+        analyticErrors.push_back(std::abs(r.analyticError()));
+      }
+    }
+    out.runs.push_back(r);
+  }
+  for (const LeaseRunResult& r : out.runs)
+    if (r.skipped.empty() && (!r.fitted || out.allFitted)) byModel[r.model].push_back(&r);
+  for (const auto& [model, rs] : byModel)
+    for (const LeaseRunResult* a : rs)
+      for (const LeaseRunResult* b : rs)
+        if (a->measuredUs * 1.1 < b->measuredUs && !(a->calibratedUs < b->calibratedUs))
+          out.misranked.push_back(Misranking{model, a->policy, b->policy, b->measuredUs / a->measuredUs});
+  out.judged = errors.size();
+  out.medianAbsError = median(errors);
+  out.maxAbsError = errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end());
+  out.analyticMedianAbsError = median(analyticErrors);
+  return out;
+}
+
+}  // namespace rammer::pipeline

@@ -1,0 +1,115 @@
+// A measured run's plan rebuilt from its committed trace (issue #28 items
+// 2 and 3): every rTask on the program and vEU it ran on, in the order it
+// ran, with the rKernel it ran; the plan valid; a trace this build cannot
+// rebuild refused with the operator and rKernel named.
+#include "core/sim/measured_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "core/device/device_spec.h"
+#include "core/schedule/validator.h"
+#include "core/sim/analytic_cost_model.h"
+#include "core/sim/measured_trace.h"
+#include "tests/core/codegen/codegen_fixtures.h"
+
+namespace rammer::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kLease = fs::path(RAMMER_SOURCE_DIR) / "tests/data/gpu_traces/2026-11-26-h100/runs";
+
+// The graph the lease's build planned: epilogues and RNN cells unfused.
+ir::Graph leaseGraph(const std::string& sample) {
+  return testing::optimizedSampleGraph(sample, {.fuseEpilogues = false, .fuseRecurrentCells = false});
+}
+
+schedule::PolicyOptions analyticOptions() { return policyOptions(std::make_shared<const AnalyticCostModel>()); }
+
+class MeasuredPlanOfSample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MeasuredPlanOfSample, PutsEveryRTaskWhereAndInTheOrderItRan) {
+  const std::string key = GetParam();
+  const std::string sample = key.substr(0, key.find('.'));
+  auto measured = loadMeasuredTrace(kLease / (key + ".trace.json.xz"));
+  ASSERT_TRUE(measured.ok()) << measured.errorText();
+  const ir::Graph graph = leaseGraph(sample);
+  auto device = device::loadDevice("h100");
+  ASSERT_TRUE(device.ok());
+  auto plan = planOfMeasuredTrace(*measured, graph, *device, analyticOptions());
+  ASSERT_TRUE(plan.ok()) << plan.errorText();
+  EXPECT_EQ(plan->policy, "measured");
+  ASSERT_EQ(plan->programs.size(), measured->programs.size());
+  const auto problems = schedule::validate(*plan, graph);
+  EXPECT_TRUE(problems.empty()) << problems.front().message;
+
+  // Per program and vEU, the rTasks in stream order against the trace's
+  // in start order; the rKernel of each op is the one that ran.
+  std::map<std::pair<int32_t, int32_t>, std::vector<std::string>> built, ran;
+  for (size_t p = 0; p < plan->programs.size(); ++p) {
+    const schedule::RProgram& prog = plan->programs[p].program;
+    EXPECT_EQ(prog.numVEUs(), measured->programs[p].numVEUs);
+    EXPECT_EQ(plan->programs[p].veusPerSM, measured->programs[p].veusPerSM);
+    for (int v = 0; v < prog.numVEUs(); ++v)
+      for (const schedule::Instr& in : prog.stream(v))
+        if (const auto* e = std::get_if<schedule::Exec>(&in)) {
+          const schedule::PlannedOp& op = plan->ops[static_cast<size_t>(e->task.op)];
+          built[{static_cast<int32_t>(p), v}].push_back(op.name + "[" + std::to_string(e->task.rtask) + "] " +
+                                                        op.kernel.name);
+        }
+  }
+  std::vector<const TaskEvent*> byStart;
+  for (const TaskEvent& e : measured->tasks) byStart.push_back(&e);
+  std::stable_sort(byStart.begin(), byStart.end(),
+                   [](const TaskEvent* a, const TaskEvent* b) { return a->startUs < b->startUs; });
+  for (const TaskEvent* e : byStart)
+    ran[{e->program, e->veu}].push_back(measured->opNames[static_cast<size_t>(e->task.op)] + "[" +
+                                        std::to_string(e->task.rtask) + "] " +
+                                        measured->kernelNames[static_cast<size_t>(e->task.op)]);
+  EXPECT_EQ(built, ran);
+  EXPECT_EQ(plan->numRTasks(), measured->tasks.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(CommittedRuns, MeasuredPlanOfSample,
+                         ::testing::Values("sample_cnn.sequential", "sample_cnn.wavefront", "inception_block.wavefront",
+                                           "inception_block.greedy", "nasbench_cells.wavefront"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           std::replace(n.begin(), n.end(), '.', '_');
+                           return n;
+                         });
+
+TEST(MeasuredPlan, RefusesWhatThisBuildCannotRebuild) {
+  auto measured = loadMeasuredTrace(kLease / "sample_cnn.wavefront.trace.json.xz");
+  ASSERT_TRUE(measured.ok()) << measured.errorText();
+  const ir::Graph graph = leaseGraph("sample_cnn");
+  auto device = device::loadDevice("h100");
+  ASSERT_TRUE(device.ok());
+
+  Trace renamed = *measured;
+  renamed.kernelNames[0] = "gemm_999x999";
+  auto a = planOfMeasuredTrace(renamed, graph, *device, analyticOptions());
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.errorText().find("ran rKernel 'gemm_999x999'"), std::string::npos) << a.errorText();
+  EXPECT_NE(a.errorText().find("does not offer"), std::string::npos) << a.errorText();
+
+  Trace other = *measured;
+  other.opNames[0] = "no_such_node";
+  auto b = planOfMeasuredTrace(other, graph, *device, analyticOptions());
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.errorText().find("'no_such_node' of the trace is not in the graph"), std::string::npos) << b.errorText();
+
+  Trace partial = *measured;  // one operator's rTasks lost
+  const int32_t lost = partial.tasks.front().task.op;
+  std::erase_if(partial.tasks, [lost](const TaskEvent& e) { return e.task.op == lost; });
+  auto c = planOfMeasuredTrace(partial, graph, *device, analyticOptions());
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.errorText().find("has no rTask in the trace"), std::string::npos) << c.errorText();
+}
+
+}  // namespace
+}  // namespace rammer::sim
