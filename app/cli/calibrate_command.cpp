@@ -96,7 +96,9 @@ int runCalibrate(const CalibrateOptions& o, const GlobalOptions& global) {
   lo.lease = o.lease;
   for (const std::string& m : o.models) lo.modelFolders.emplace_back(m);
   lo.fitPolicies = o.fit;
-  lo.progress = [&progress](size_t done, size_t total) { progress.steps("rebuilding the measured plans", done, total); };
+  lo.progress = [&progress](size_t done, size_t total) {
+    progress.steps("rebuilding the measured plans", done, total);
+  };
   auto c = pipeline::calibrateLease(lo);
   if (!c) throwDiagnostics(c.errors(), o.lease);
   if (!o.output.empty()) {

@@ -385,7 +385,8 @@ std::shared_ptr<const sim::CostModel> calibratedModel(const std::string& file, c
   auto spec = device::loadDevice(device);
   if (spec && c->device != spec->id)
     throw CliError(fmt::format("{}: is fitted for device '{}', not '{}' (--device)", file, c->device, spec->id));
-  return std::make_shared<const sim::CalibratedCostModel>(std::make_shared<const sim::Calibration>(std::move(c).value()));
+  auto calibration = std::make_shared<const sim::Calibration>(std::move(c).value());
+  return std::make_shared<const sim::CalibratedCostModel>(std::move(calibration));
 }
 
 int runSchedule(ScheduleOptions o, const GlobalOptions& global) {

@@ -11,6 +11,7 @@
 #include "app/studio/main_window.h"
 #include "app/studio/timeline_page.h"
 #include "viz/models/diagnostics_model.h"
+#include "viz/models/log_model.h"
 #include "viz/widgets/compare_view.h"
 #include "viz/widgets/graph_view.h"
 #include "viz/widgets/teaching_view.h"
@@ -136,6 +137,13 @@ QString HeadlessRun::loadError() const {
   for (const auto& d : window_->session()->diagnostics())
     if (d.diagnostic.severity == ir::Severity::Error)
       return viz::stageLabel(d.stage) + QStringLiteral(": ") + QString::fromStdString(ir::formatDiagnostic(d.diagnostic));
+  // A measured trace that did not open (--measured) says why in the log only.
+  const viz::LogModel* log = window_->session()->log();
+  for (int row = log->rowCount() - 1; row >= 0; --row) {
+    const QModelIndex line = log->index(row);
+    if (log->data(line, viz::LogModel::LevelRole).toInt() == static_cast<int>(viz::LogModel::Level::Error))
+      return log->data(line, viz::LogModel::TextRole).toString();
+  }
   return tr("loading failed");
 }
 

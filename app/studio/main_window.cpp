@@ -324,7 +324,7 @@ void MainWindow::onDiagnosticsChanged() {
 void MainWindow::onJobFinished(quint64 job, bool ok) {
   updateActions();
   if (job != loadJob_) return;
-  if (ok && !pendingMeasured_.isEmpty() && (loadJob_ = session_->openMeasuredTrace(qExchange(pendingMeasured_, {}))))
+  if (auto m = qExchange(pendingMeasured_, {}); ok && !m.isEmpty() && (loadJob_ = session_->openMeasuredTrace(m)))
     return;  // --measured: the trace's job is waited for instead (0: refused, a failure)
   if (headless_) headless_->loadFinished(ok && job == loadJob_);
 }

@@ -102,7 +102,8 @@ double median(std::vector<double> v) {
 ir::Result<LeaseCalibration> calibrateLease(const LeaseCalibrationOptions& options) {
   const fs::path runsDir = options.lease / "runs";
   if (std::error_code ec; !fs::is_directory(runsDir, ec))
-    return ir::makeError(options.lease.string() + ": not a lease folder (no runs/ in it; see tests/data/gpu_traces/README.md)");
+    return ir::makeError(options.lease.string() +
+                         ": not a lease folder (no runs/ in it; see tests/data/gpu_traces/README.md)");
   std::vector<Run> runs;
   for (const auto& entry : fs::directory_iterator(runsDir)) {
     const std::string name = entry.path().filename().string();

@@ -133,7 +133,8 @@ std::vector<int> waitingBeside(const std::vector<TaskEvent>& tasks) {
     for (const auto& [veu, lane] : bySM.at({e.program, e.sm})) {
       if (veu == e.veu || t < programStart.at(e.program) || t >= lane.runs.back().second) continue;
       // Running at t: the last rTask that started at or before t has not ended.
-      auto it = std::upper_bound(lane.runs.begin(), lane.runs.end(), std::make_pair(t, std::numeric_limits<double>::infinity()));
+      const auto after = std::make_pair(t, std::numeric_limits<double>::infinity());
+      auto it = std::upper_bound(lane.runs.begin(), lane.runs.end(), after);
       const bool running = it != lane.runs.begin() && std::prev(it)->second > t;
       if (!running) ++out[i];
     }
@@ -145,7 +146,8 @@ ir::Result<bool> gather(const MeasuredRun& run, Samples& s) {
   const schedule::Plan& plan = *run.plan;
   size_t dropped = 0;
   const Trace measured = alignToPlan(*run.measured, plan, &dropped);
-  if (dropped > 0) return ir::makeError(run.name + ": " + std::to_string(dropped) + " measured rTasks are not in its plan");
+  if (dropped > 0)
+    return ir::makeError(run.name + ": " + std::to_string(dropped) + " measured rTasks are not in its plan");
   static const Simulator simulator(std::make_shared<const RooflineModel>());
   auto predicted = simulator.run(plan);
   if (!predicted) return predicted.errors();

@@ -245,7 +245,7 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
     running_.reset();
     lastJobOk_ = out.errors.empty();
     if (!out.errors.empty()) {
-      log_->error(tr("Open measured trace: %1").arg(QString::fromStdString(out.errors.front().message)));
+      log_->error(tr("Open measured trace %1: %2").arg(name, QString::fromStdString(out.errors.front().message)));
       emit measuredOpened(false);
       return;
     }
