@@ -118,18 +118,24 @@ class Search {
 
   // Every ending of `s` with at most limit_ operators, exactly once: each
   // operator, successors first, is left out or (when all its successors in
-  // `s` are in) taken.
+  // `s` are in) taken. Operators that cannot be taken are stepped over in a
+  // loop, not a call each: on a long chain the recursion would otherwise go
+  // as deep as the block is long, at every state.
   template <class Fn>
   void forEachEnding(const OpSet& s, const std::vector<int>& ops, size_t pos, std::vector<int>& ending,
                      std::vector<char>& inEnding, const Fn& emit) {
+    auto takeable = [&](int op) {
+      for (int q : succs_[static_cast<size_t>(op)])
+        if (s.has(q) && !inEnding[static_cast<size_t>(q)]) return false;
+      return true;
+    };
+    while (pos < ops.size() && static_cast<int>(ending.size()) < limit_ && !takeable(ops[pos])) ++pos;
     if (pos == ops.size() || static_cast<int>(ending.size()) == limit_) {
       if (!ending.empty()) emit(ending);
       return;
     }
     const int op = ops[pos];
     forEachEnding(s, ops, pos + 1, ending, inEnding, emit);
-    for (int q : succs_[static_cast<size_t>(op)])
-      if (s.has(q) && !inEnding[static_cast<size_t>(q)]) return;
     inEnding[static_cast<size_t>(op)] = 1;
     ending.push_back(op);
     forEachEnding(s, ops, pos + 1, ending, inEnding, emit);
