@@ -74,7 +74,7 @@ struct MeasuredRun {
   std::string name;  // "alexnet.wavefront", for messages
   const schedule::Plan* plan = nullptr;
   const Trace* measured = nullptr;  // op indices as the trace's
-  double latencyUs = 0;             // end to end, uninstrumented (0: use measured->totalUs)
+  double latencyUs = 0;             // end to end, uninstrumented: what predictions are judged by, not fitted
 };
 
 // Fits `runs` (at least one) for `device`.
