@@ -2,19 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "core/device/device_spec.h"
 #include "core/pipeline/pipeline.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/measured_plan.h"
 #include "core/sim/measured_trace.h"
+#include "core/sim/profile_db.h"
 #include "core/sim/simulator.h"
 
 namespace rammer::pipeline {
@@ -34,16 +33,9 @@ struct Run {
 
 // The uninstrumented median latency in `runJson` (xz or plain).
 std::optional<double> measuredLatency(const fs::path& runJson) {
-  std::ifstream in(runJson, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  std::string text = bytes.str();
-  if (text.rfind("\xFD" "7zXZ", 0) == 0) {
-    auto plain = sim::decompressXz(text, size_t{64} << 20);
-    if (!plain) return std::nullopt;
-    text = std::move(plain).value();
-  }
-  const auto j = nlohmann::json::parse(text, nullptr, false);
+  auto text = sim::readPossiblyXz(runJson, size_t{64} << 20, "run record");
+  if (!text) return std::nullopt;
+  const auto j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.contains("latency_us") || !j["latency_us"].contains("median") ||
       !j["latency_us"]["median"].is_number() || !(j["latency_us"]["median"].get<double>() > 0))
     return std::nullopt;
@@ -89,12 +81,6 @@ void rebuild(Run& run, const fs::path& runs, const std::vector<fs::path>& folder
                                        sim::policyOptions(std::make_shared<const sim::AnalyticCostModel>()));
   if (!plan) return void(r.skipped = plan.errors().front().message);
   run.plan = std::move(plan).value();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  if (v.empty()) return 0;
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 }  // namespace
@@ -177,9 +163,9 @@ ir::Result<LeaseCalibration> calibrateLease(const LeaseCalibrationOptions& optio
         if (a->measuredUs * 1.1 < b->measuredUs && !(a->calibratedUs < b->calibratedUs))
           out.misranked.push_back(Misranking{model, a->policy, b->policy, b->measuredUs / a->measuredUs});
   out.judged = errors.size();
-  out.medianAbsError = median(errors);
+  out.medianAbsError = sim::summarizeTimes(errors).medianUs;
   out.maxAbsError = errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end());
-  out.analyticMedianAbsError = median(analyticErrors);
+  out.analyticMedianAbsError = sim::summarizeTimes(analyticErrors).medianUs;
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/json_fields.h"
 #include "core/sim/measured_trace.h"
+#include "core/sim/profile_db.h"
 #include "core/sim/simulator.h"
 
 namespace rammer::sim {
@@ -21,14 +22,7 @@ namespace {
 using jsonio::FieldReader;
 using jsonio::Json;
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  double m = v[mid];
-  if (v.size() % 2 == 0) m = (m + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
-  return m;
-}
+double median(std::vector<double> v) { return summarizeTimes(std::move(v)).medianUs; }
 
 // The roofline at efficiency 1, what the simulator runs the measured plans with.
 class RooflineModel : public CostModel {
@@ -99,7 +93,7 @@ bool spread(const std::vector<Point>& points) {
 
 // An operator's rTasks beside waiting vEUs: the median of each.
 struct Crowded {
-  std::string variant, family;
+  const kernels::RKernel* kernel = nullptr;  // in a run's plan, which outlives the fit
   double roofline = 0, measured = 0, waiting = 0;
 };
 
@@ -111,19 +105,14 @@ struct Samples {
 };
 
 // Per measured rTask (index into `tasks`): the other vEUs of its program on
-// its SM that had started and not finished their streams and were not
-// running an rTask when it started: those waiting at a barrier.
+// its SM that had not finished their streams and were not running an rTask
+// when it started: those waiting at a barrier.
 std::vector<int> waitingBeside(const std::vector<TaskEvent>& tasks) {
   struct Lane {
     std::vector<std::pair<double, double>> runs;  // (start, end), by start
   };
   std::map<std::pair<int32_t, int32_t>, std::map<int32_t, Lane>> bySM;  // (program, SM) -> vEU -> lane
-  std::map<int32_t, double> programStart;
-  for (const TaskEvent& e : tasks) {
-    bySM[{e.program, e.sm}][e.veu].runs.emplace_back(e.startUs, e.endUs);
-    auto [it, fresh] = programStart.try_emplace(e.program, e.startUs);
-    if (!fresh) it->second = std::min(it->second, e.startUs);
-  }
+  for (const TaskEvent& e : tasks) bySM[{e.program, e.sm}][e.veu].runs.emplace_back(e.startUs, e.endUs);
   for (auto& [key, lanes] : bySM)
     for (auto& [veu, lane] : lanes) std::sort(lane.runs.begin(), lane.runs.end());
   std::vector<int> out(tasks.size(), 0);
@@ -131,7 +120,7 @@ std::vector<int> waitingBeside(const std::vector<TaskEvent>& tasks) {
     const TaskEvent& e = tasks[i];
     const double t = e.startUs;
     for (const auto& [veu, lane] : bySM.at({e.program, e.sm})) {
-      if (veu == e.veu || t < programStart.at(e.program) || t >= lane.runs.back().second) continue;
+      if (veu == e.veu || t >= lane.runs.back().second) continue;
       // Running at t: the last rTask that started at or before t has not ended.
       const auto after = std::make_pair(t, std::numeric_limits<double>::infinity());
       auto it = std::upper_bound(lane.runs.begin(), lane.runs.end(), after);
@@ -178,7 +167,7 @@ ir::Result<bool> gather(const MeasuredRun& run, Samples& s) {
       s.byVariant[k.name].push_back(alone);
       s.byFamily[k.family].push_back(alone);
     }
-    const Crowded c{k.name, k.family, median(times[1].roofline), median(times[1].measured), median(times[1].waiting)};
+    const Crowded c{&k, median(times[1].roofline), median(times[1].measured), median(times[1].waiting)};
     if (c.measured > 0 && c.roofline > 0 && c.waiting > 0) s.crowded.push_back(c);
   }
 
@@ -260,9 +249,7 @@ ir::Result<Calibration> fitCalibration(const std::vector<MeasuredRun>& runs, con
   // measured / fitted - 1 against the waiting count, through the origin.
   double sxy = 0, sxx = 0;
   for (const Crowded& k : s.crowded) {
-    auto v = c.variants.find(k.variant);
-    auto f = c.families.find(k.family);
-    const RTaskFit* fit = v != c.variants.end() ? &v->second : f != c.families.end() ? &f->second : nullptr;
+    const RTaskFit* fit = c.fitFor(*k.kernel);
     if (!fit) continue;
     const double base = fit->fixedUs + fit->scale * k.roofline;
     if (!(base > 0)) continue;

@@ -198,19 +198,23 @@ Trace alignToPlan(Trace measured, const schedule::Plan& plan, size_t* dropped) {
   return t;
 }
 
-ir::Result<Trace> loadMeasuredTrace(const std::filesystem::path& file, size_t maxBytes) {
+ir::Result<std::string> readPossiblyXz(const std::filesystem::path& file, size_t maxBytes, const std::string& what) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) return ir::makeError("cannot open the measured trace", {}, file.string());
+  if (!in) return ir::makeError("cannot open the " + what, {}, file.string());
   std::ostringstream s;
   s << in.rdbuf();
-  if (in.bad()) return ir::makeError("cannot read the measured trace", {}, file.string());
+  if (in.bad()) return ir::makeError("cannot read the " + what, {}, file.string());
   std::string text = s.str();
-  if (isXz(text)) {
-    auto plain = decompressXz(text, maxBytes);
-    if (!plain.ok()) return ir::makeError("measured trace: " + plain.errorText(), {}, file.string());
-    text = std::move(plain).value();
-  }
-  return parseMeasuredTrace(text, file.string());
+  if (!isXz(text)) return text;
+  auto plain = decompressXz(text, maxBytes);
+  if (!plain.ok()) return ir::makeError(what + ": " + plain.errorText(), {}, file.string());
+  return std::move(plain).value();
+}
+
+ir::Result<Trace> loadMeasuredTrace(const std::filesystem::path& file, size_t maxBytes) {
+  auto text = readPossiblyXz(file, maxBytes, "measured trace");
+  if (!text) return text.errors();
+  return parseMeasuredTrace(*text, file.string());
 }
 
 }  // namespace rammer::sim

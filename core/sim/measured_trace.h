@@ -35,5 +35,8 @@ Trace alignToPlan(Trace measured, const schedule::Plan& plan, size_t* dropped = 
 
 // xz data decompressed, or an error naming why (corrupt, truncated, too big).
 ir::Result<std::string> decompressXz(const std::string& data, size_t maxBytes);
+// `file`'s text, decompressed first when it is xz (by its magic bytes): how
+// a lease's files are read. Errors name `what` ("measured trace") and the file.
+ir::Result<std::string> readPossiblyXz(const std::filesystem::path& file, size_t maxBytes, const std::string& what);
 
 }  // namespace rammer::sim
