@@ -123,19 +123,27 @@ std::string geometryStruct(const ConvProblem& p, const std::string& name) {
 }
 
 // A = the group's weights [MG][KG] (contiguous along k), B = the im2col
-// columns (n = image x output position), one GEMM per group (`bb`).
-MainloopParts igemmCuda(const ConvProblem& p, const TileGrid& grid, const std::string& function) {
+// columns (n = image x output position), one GEMM per group (`bb`). A 1x1
+// stride-1 window over one image is a plain GEMM: B is the group's input
+// channels as they lie, rows contiguous along n (copied by cp.async).
+MainloopParts igemmCuda(const ConvProblem& p, const TileGrid& grid, const GemmTile& tile, const std::string& function) {
   MainloopParts parts;
   parts.function = function;
   parts.numInputs = p.numInputs;
   parts.wideIndex = p.wideIndex;
-  const std::string geom = function + "_geometry";
-  parts.declarations = geometryStruct(p, geom);
-  parts.aKMajor = true;
-  parts.bKMajor = false;
+  parts.a = OperandLayout::KMajor;
   parts.operandA = stridedOperand('A', "a", format("in1 + (bb * {MG} + m0) * {KG} + kbeg", p), "M - m0", p.kg(), 1);
-  parts.operandB = fmt::format("RammerIm2colOperand<I, T::MapB::L, TK, {}> b(in0 + bb * {}, n0, kbeg, klen);", geom,
-                               p.cg * p.w.inSize());
+  if (p.batch == 1 && p.w.isPointwise()) {
+    parts.b = tile.mnLayout(tile.tn, true);
+    parts.operandB =
+        stridedOperand('B', "b", format("in0 + bb * {CG} * {OS} + n0 + kbeg * {OS}", p), "N - n0", 1, p.w.outSize());
+  } else {
+    const std::string geom = function + "_geometry";
+    parts.declarations = geometryStruct(p, geom);
+    parts.b = OperandLayout::MNMajor;
+    parts.operandB = fmt::format("RammerIm2colOperand<I, T::MapB::L, TK, {}> b(in0 + bb * {}, n0, kbeg, klen);", geom,
+                                 p.cg * p.w.inSize());
+  }
   const std::string bias = p.hasBias ? format(" + in2[bb * {MG} + m]", p) : "";
   const std::string index = format("(img * {COUT} + bb * {MG} + m) * {OS} + q", p);
   const std::string position = format("const I img = n / {OS}, q = n % {OS};\n    ", p);
@@ -254,8 +262,8 @@ RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile,
   k.bytes = tiledGemmBytes(grid, tile, p.epilogue.bytesPerOutput() / 4.0);
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
-  const MainloopParts parts = igemmCuda(p, grid, k.cudaFunction);
-  k.sharedBytes = tile.sharedBytes(parts.aKMajor, parts.bKMajor);
+  const MainloopParts parts = igemmCuda(p, grid, tile, k.cudaFunction);
+  k.sharedBytes = tile.sharedBytes(parts.a, parts.b);
   k.cudaSource = mainloopCuda(parts, tile, grid);
   k.cudaLibraries = {kGemmMainloop};
   if (!parts.finish.empty()) useSplitKEpilogue(k, grid, static_cast<double>(p.batch * p.cout * p.w.outSize()));

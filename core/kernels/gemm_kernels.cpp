@@ -167,7 +167,7 @@ void normaliseStrides(GemmProblem& p) {
   if (p.N == 1) p.sBn = std::max<int64_t>(p.K, 1);
 }
 
-MainloopParts cudaParts(const GemmProblem& p, const TileGrid& grid, const std::string& function) {
+MainloopParts cudaParts(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, const std::string& function) {
   MainloopParts parts;
   parts.function = function;
   parts.numInputs = p.numInputs;
@@ -181,9 +181,10 @@ MainloopParts cudaParts(const GemmProblem& p, const TileGrid& grid, const std::s
   parts.prologue = pro;
   parts.storeSetup = fmt::format("    const I offY = bb * {};", p.M * p.N);
   // A is read along k where it is contiguous along k (row-major A), B
-  // along n where it is contiguous along n (row-major B): coalesced loads.
-  parts.aKMajor = p.sAk == 1 || p.sAm != 1;
-  parts.bKMajor = p.sBn != 1 && p.sBk == 1;
+  // along n where it is contiguous along n (row-major B): coalesced loads,
+  // by cp.async where the rows are contiguous.
+  parts.a = p.sAk == 1 || p.sAm != 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tm, p.sAm == 1);
+  parts.b = p.sBn != 1 && p.sBk == 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tn, p.sBn == 1);
   parts.operandA = stridedOperand('A', "a", fmt::format("in0 + offA + m0 * {} + kbeg * {}", p.sAm, p.sAk), "M - m0",
                                   p.sAm, p.sAk);
   parts.operandB = stridedOperand('B', "b", fmt::format("in1 + offB + n0 * {} + kbeg * {}", p.sBn, p.sBk), "N - n0",
@@ -267,8 +268,8 @@ RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, 
   k.bytes = tiledGemmBytes(grid, tile, (p.hasC ? 1.0 : 0.0) + p.epilogue.bytesPerOutput() / 4.0);
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
-  const MainloopParts parts = cudaParts(p, grid, k.cudaFunction);
-  k.sharedBytes = tile.sharedBytes(parts.aKMajor, parts.bKMajor);
+  const MainloopParts parts = cudaParts(p, grid, tile, k.cudaFunction);
+  k.sharedBytes = tile.sharedBytes(parts.a, parts.b);
   k.cudaSource = mainloopCuda(parts, tile, grid);
   k.cudaLibraries = {kGemmMainloop};
   if (!parts.finish.empty()) useSplitKEpilogue(k, grid, outputs);
@@ -323,7 +324,7 @@ RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
   k.flops += b * static_cast<double>(p.M * p.N) * p.epilogue.flopsPerOutput();
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
-  const MainloopParts parts = cudaParts(p, grid, k.cudaFunction);  // batch offsets and the store
+  const MainloopParts parts = cudaParts(p, grid, tile, k.cudaFunction);  // batch offsets and the store
   k.cudaLibraries = {kGemv};
   std::string finish;
   if (!parts.finish.empty()) {

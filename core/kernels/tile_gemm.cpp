@@ -101,6 +101,15 @@ std::string finishCuda(const MainloopParts& p, const std::string& locate) {
                      fmt::arg("ws", p.numOutputs - 1));
 }
 
+const char* layoutName(OperandLayout l) {
+  switch (l) {
+    case OperandLayout::KMajor: return "RAMMER_K_MAJOR";
+    case OperandLayout::MNMajor: return "RAMMER_MN_MAJOR";
+    case OperandLayout::MNAsync: return "RAMMER_MN_ASYNC";
+  }
+  return "RAMMER_MN_MAJOR";
+}
+
 }  // namespace
 
 std::string mainloopCuda(const MainloopParts& p, const GemmTile& t, const TileGrid& g) {
@@ -136,8 +145,8 @@ std::string mainloopCuda(const MainloopParts& p, const GemmTile& t, const TileGr
 )",
       fmt::arg("decl", p.declarations), fmt::arg("sig", tileCudaSignature(p.function, p.numInputs, p.numOutputs)),
       fmt::arg("itype", p.wideIndex ? "long long" : "int"), fmt::arg("tm", t.tm), fmt::arg("tn", t.tn),
-      fmt::arg("tk", t.tk), fmt::arg("rm", t.rm), fmt::arg("rn", t.rn), fmt::arg("ak", p.aKMajor ? "true" : "false"),
-      fmt::arg("bk", p.bKMajor ? "true" : "false"), fmt::arg("M", g.M), fmt::arg("N", g.N), fmt::arg("K", g.K),
+      fmt::arg("tk", t.tk), fmt::arg("rm", t.rm), fmt::arg("rn", t.rn), fmt::arg("ak", layoutName(p.a)),
+      fmt::arg("bk", layoutName(p.b)), fmt::arg("M", g.M), fmt::arg("N", g.N), fmt::arg("K", g.K),
       fmt::arg("kchunk", g.kChunk), fmt::arg("tilesM", g.tilesM), fmt::arg("tilesN", g.tilesN),
       fmt::arg("split", g.split), fmt::arg("locate", locate), fmt::arg("prologue", p.prologue), fmt::arg("storeSetup", p.storeSetup),
       fmt::arg("opA", p.operandA), fmt::arg("opB", p.operandB), fmt::arg("store", p.store),

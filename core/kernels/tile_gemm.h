@@ -10,6 +10,14 @@
 
 namespace rammer::kernels {
 
+// How an operand of the mainloop reaches shared memory
+// (gemm_mainloop.cuh's RAMMER_K_MAJOR, RAMMER_MN_MAJOR, RAMMER_MN_ASYNC).
+enum class OperandLayout {
+  KMajor,   // contiguous along k: fetched into registers, stored transposed
+  MNMajor,  // along m (n), gathered or strided: fetched into registers
+  MNAsync,  // along m (n), rows contiguous: cp.async, three stages
+};
+
 // One output tile of TM x TN computed by (TM/RM) x (TN/RN) threads, each
 // owning RM x RN accumulators (fragments of 4 x 4), stepping through K by TK
 // (core/kernels/cuda/gemm_mainloop.cuh). Two register budgets: 8 x 8 per
@@ -24,12 +32,19 @@ struct GemmTile {
   // The registers the variant is built for: NVRTC compiles it without
   // spills within them (tests/core/kernels/mainloop_registers_test.cpp).
   int registerBudget() const { return budget > 0 ? budget : (rm * rn > 16 ? 128 : 64); }
-  // Two buffers of As[TK][TM + pad] and Bs[TK][TN + pad], as the mainloop
-  // lays them out (RammerGemmTile::SHARED_WORDS; checked by a test).
-  int64_t sharedBytes(bool aKMajor, bool bKMajor) const {
-    return 4 * 2 * static_cast<int64_t>(tk) * (tm + padOf(tm, aKMajor) + tn + padOf(tn, bKMajor));
+  // Two or three buffers of As[TK][TM + pad] and Bs[TK][TN + pad], as the
+  // mainloop lays them out (RammerGemmTile::SHARED_WORDS; checked by a test).
+  int64_t sharedBytes(OperandLayout a, OperandLayout b) const {
+    const int stages = a == OperandLayout::MNAsync || b == OperandLayout::MNAsync ? 3 : 2;
+    return 4 * stages * static_cast<int64_t>(tk) * (tm + padOf(tm, a) + tn + padOf(tn, b));
   }
-  static int padOf(int rows, bool kMajor) { return !kMajor && rows == 16 ? 8 : 4; }
+  static int padOf(int rows, OperandLayout l) { return l != OperandLayout::KMajor && rows == 16 ? 8 : 4; }
+  // The layout of an operand that is not K-major, with `rows` tile rows:
+  // cp.async where its rows are contiguous and the chunk map fits the tile.
+  OperandLayout mnLayout(int rows, bool contiguous) const {
+    return contiguous && rows % 32 == 0 && threads() % (rows / 4) == 0 ? OperandLayout::MNAsync
+                                                                        : OperandLayout::MNMajor;
+  }
 };
 
 // Where the rTasks of a tiled GEMM sit: batch-major, then K split, then tile
@@ -85,15 +100,16 @@ double tiledGemmBytes(const TileGrid& g, const GemmTile& t, double epilogueReads
 //              that arrives last (rammer_splitk_epilogue); the workspace
 //              is the function's last pointer. Empty otherwise.
 //   declarations: text placed before the function (e.g. a geometry struct).
-// Each operand is K-major (contiguous along k) or not; the loaders are the
-// mainloop's (RammerStridedOperand, RammerIm2colOperand), whose element
+// Each operand has a layout (K-major, MN-major, or MN-major by cp.async,
+// which needs a RammerStridedOperand with unit row stride); the loaders are
+// the mainloop's (RammerStridedOperand, RammerIm2colOperand), whose element
 // count per thread is `T::MapA::L` / `T::MapB::L`.
 struct MainloopParts {
   std::string function;
   int numInputs = 0, numOutputs = 1;
   bool wideIndex = false;  // 64-bit indices (some tensor has >= 2^31 elements)
   std::string declarations, prologue, operandA, operandB, storeSetup, store, finish;
-  bool aKMajor = true, bKMajor = false;
+  OperandLayout a = OperandLayout::KMajor, b = OperandLayout::MNMajor;
 };
 
 std::string mainloopCuda(const MainloopParts& parts, const GemmTile& tile, const TileGrid& grid);

@@ -7,18 +7,27 @@
 // One rTask computes a TM x TN output tile with NT = (TM/RM) x (TN/RN)
 // threads, each owning RM x RN accumulators as (RM/4) x (RN/4) fragments of
 // 4 x 4, so every fragment is one 16-byte shared load per operand per k.
-// Per K step of TK:
-//   1. every thread fetches its next L = TK*TM/NT elements of A (and of B)
-//      from global memory into registers (all loads issued before any use);
-//   2. it computes the current step from shared memory;
-//   3. it stores the fetched elements into the other shared buffer;
-//   4. one __syncthreads.
-// Shared memory holds two buffers of As[TK][TM+PAD] and Bs[TK][TN+PAD]. The
-// padding makes the operand stores and the fragment loads conflict-free
-// (tests/core/kernels/mainloop_banks_test.cpp counts them over a warp).
+// An operand reaches shared memory one of two ways:
+//   through registers (K-major operands, gathered ones): each thread
+//   fetches its next L = TK*TM/NT elements one K step ahead and stores them
+//   after computing the current step (a K-major tile is transposed there);
+//   by cp.async (MN-major operands contiguous along m or n, tiles of >= 32
+//   rows): 16-byte copies straight into the shared layout, zero-filled past
+//   the matrix edge, STAGES - 1 steps ahead (4-byte copies where the rows
+//   are not 16-byte aligned).
+// Per K step: issue the copies of step s + STAGES - 1, fetch step s + 1
+// into registers, compute step s, store the registers, wait for the
+// copies of step s + 1, one __syncthreads. Shared memory holds STAGES
+// buffers of As[TK][TM+PAD] and Bs[TK][TN+PAD] (3 with a cp.async operand,
+// 2 without). The padding makes the stores and the fragment loads
+// conflict-free (tests/core/kernels/mainloop_banks_test.cpp counts them
+// over a warp).
 //
 // The same text compiles for CUDA, HIP and the host target (its prelude
 // gives the CUDA names a CPU meaning), so the host runs of CI execute it.
+// HIP copies at once; the host defers each copy to its wait and poisons the
+// destination when it is issued, so a step read before its copies were
+// waited for reads NaN and fails the host tests.
 #ifndef RAMMER_GEMM_MAINLOOP_CUH
 #define RAMMER_GEMM_MAINLOOP_CUH
 
@@ -29,18 +38,26 @@
 struct rammer_f4 {
   float x, y, z, w;
 };
+
+// How an operand is laid out in shared memory and how it gets there.
+enum : int {
+  RAMMER_K_MAJOR = 0,   // contiguous along k in global memory; through registers, transposed
+  RAMMER_MN_MAJOR = 1,  // along m (n) in shared memory; through registers
+  RAMMER_MN_ASYNC = 2   // along m (n) in both; by cp.async
+};
 #if defined(RAMMER_TARGET_CUDA)
 struct RammerSmem {
   unsigned base;  // shared-window byte address of word 0
   __device__ __forceinline__ explicit RammerSmem(float* p) : base((unsigned)__cvta_generic_to_shared(p)) {}
+  __device__ __forceinline__ unsigned at(int word) const { return base + 4u * (unsigned)word; }
   __device__ __forceinline__ void st(int word, float v) const {
-    asm volatile("st.shared.f32 [%0], %1;" : : "r"(base + 4u * (unsigned)word), "f"(v) : "memory");
+    asm volatile("st.shared.f32 [%0], %1;" : : "r"(at(word)), "f"(v) : "memory");
   }
   __device__ __forceinline__ rammer_f4 ld4(int word) const {
     rammer_f4 v;
     asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
                  : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                 : "r"(base + 4u * (unsigned)word)
+                 : "r"(at(word))
                  : "memory");
     return v;
   }
@@ -49,11 +66,88 @@ struct RammerSmem {
 struct RammerSmem {
   float* base;
   __device__ __forceinline__ explicit RammerSmem(float* p) : base(p) {}
+  __device__ __forceinline__ float* at(int word) const { return base + word; }
   __device__ __forceinline__ void st(int word, float v) const { base[word] = v; }
   __device__ __forceinline__ rammer_f4 ld4(int word) const {
     const float* p = base + word;
     return rammer_f4{p[0], p[1], p[2], p[3]};
   }
+};
+#endif
+
+// A thread's copies from global to shared memory that complete later:
+// copy16 (4 floats, 16-byte aligned at both ends) and copy4 (1 float) read
+// the first `bytes` of the source and zero the rest; commit() closes a
+// group of copies; wait<N>() returns when at most the N latest groups are
+// still in flight. A __syncthreads after the wait publishes the copies.
+#if defined(RAMMER_TARGET_CUDA)
+struct RammerAsyncCopies {
+  __device__ __forceinline__ void copy16(const RammerSmem& sh, int word, const float* src, int bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+                 :
+                 : "r"(sh.at(word)), "l"(__cvta_generic_to_global(src)), "r"(bytes)
+                 : "memory");
+  }
+  __device__ __forceinline__ void copy4(const RammerSmem& sh, int word, const float* src, int bytes) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;"
+                 :
+                 : "r"(sh.at(word)), "l"(__cvta_generic_to_global(src)), "r"(bytes)
+                 : "memory");
+  }
+  __device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;" : : : "memory"); }
+  template <int N>
+  __device__ __forceinline__ void wait() {
+    asm volatile("cp.async.wait_group %0;" : : "n"(N) : "memory");
+  }
+};
+#elif defined(RAMMER_TARGET_HOST)
+// Deferred to the wait that covers them, the destination poisoned (NaN)
+// until then: the host runs check the pipeline's waits and barriers.
+struct RammerAsyncCopies {
+  struct Copy {
+    float* dst;
+    const float* src;
+    int floats, valid, group;
+  };
+  enum : int { CAPACITY = 64 };
+  Copy pending[CAPACITY];
+  int count = 0, group = 0;
+  void put(float* dst, const float* src, int floats, int bytes) {
+    if (count == CAPACITY) ::rammer_host::trap("too many cp.async copies in flight");
+    for (int i = 0; i < floats; ++i) dst[i] = __int_as_float(0x7fc00000);
+    pending[count++] = Copy{dst, src, floats, bytes / 4, group};
+  }
+  void copy16(const RammerSmem& sh, int word, const float* src, int bytes) { put(sh.at(word), src, 4, bytes); }
+  void copy4(const RammerSmem& sh, int word, const float* src, int bytes) { put(sh.at(word), src, 1, bytes); }
+  void commit() { ++group; }
+  template <int N>
+  void wait() {
+    int kept = 0;
+    for (int c = 0; c < count; ++c) {
+      const Copy& p = pending[c];
+      if (p.group < group - N) {
+        for (int i = 0; i < p.floats; ++i) p.dst[i] = i < p.valid ? p.src[i] : 0.0f;
+      } else {
+        pending[kept++] = p;
+      }
+    }
+    count = kept;
+  }
+};
+#else
+// HIP: plain loads and stores, complete at once.
+struct RammerAsyncCopies {
+  __device__ __forceinline__ void copy16(const RammerSmem& sh, int word, const float* src, int bytes) {
+    float* d = sh.at(word);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) d[i] = 4 * i < bytes ? src[i] : 0.0f;
+  }
+  __device__ __forceinline__ void copy4(const RammerSmem& sh, int word, const float* src, int bytes) {
+    *sh.at(word) = bytes > 0 ? *src : 0.0f;
+  }
+  __device__ __forceinline__ void commit() {}
+  template <int N>
+  __device__ __forceinline__ void wait() {}
 };
 #endif
 
@@ -76,6 +170,19 @@ struct RammerOperandMap {
   __host__ __device__ static constexpr int kq(int tid) { return KMAJOR ? (tid % (TK / L)) * L : (tid / TM) * L; }
   // Word index of element i (< L) of thread `tid` in one shared buffer.
   __host__ __device__ static constexpr int store(int tid, int i) { return (kq(tid) + i) * LD + row(tid); }
+  // The cp.async map (MN-major): the tile as TK x TM/4 chunks of 4 rows;
+  // consecutive threads take consecutive chunks along a shared row, so a
+  // quarter-warp's 16-byte stores cover 32 banks; a thread's chunks keep
+  // its rows and step k by CHUNK_K.
+  enum : int {
+    ROW_CHUNKS = TM / 4,
+    CHUNKS = TK * ROW_CHUNKS,
+    CHUNK_K = NT / ROW_CHUNKS > 0 ? NT / ROW_CHUNKS : 1,
+    CHUNKS_PER_THREAD = (CHUNKS + NT - 1) / NT
+  };
+  __host__ __device__ static constexpr int chunkRow(int tid) { return (tid % ROW_CHUNKS) * 4; }
+  __host__ __device__ static constexpr int chunkK(int tid, int j) { return tid / ROW_CHUNKS + j * CHUNK_K; }
+  __host__ __device__ static constexpr int chunkStore(int tid, int j) { return chunkK(tid, j) * LD + chunkRow(tid); }
 };
 
 // The thread layout of the compute phase: TX threads along N.
@@ -88,39 +195,64 @@ struct RammerFragments {
   __host__ __device__ static constexpr int col(int tx, int f) { return f * 4 * TX + tx * 4; }
 };
 
-template <int TM, int TN, int TK, int RM, int RN, bool A_KMAJOR, bool B_KMAJOR>
+template <int TM, int TN, int TK, int RM, int RN, int A_LAYOUT, int B_LAYOUT>
 struct RammerGemmTile {
   enum : int { NT = (TM / RM) * (TN / RN) };
-  using MapA = RammerOperandMap<TM, TK, NT, A_KMAJOR>;
-  using MapB = RammerOperandMap<TN, TK, NT, B_KMAJOR>;
+  using MapA = RammerOperandMap<TM, TK, NT, A_LAYOUT == RAMMER_K_MAJOR>;
+  using MapB = RammerOperandMap<TN, TK, NT, B_LAYOUT == RAMMER_K_MAJOR>;
   using Frag = RammerFragments<TM, TN, RM, RN>;
+  static_assert(A_LAYOUT != RAMMER_MN_ASYNC || (TM % 32 == 0 && NT % (TM / 4) == 0), "no cp.async map for A");
+  static_assert(B_LAYOUT != RAMMER_MN_ASYNC || (TN % 32 == 0 && NT % (TN / 4) == 0), "no cp.async map for B");
   enum : int {
+    A_ASYNC = A_LAYOUT == RAMMER_MN_ASYNC,
+    B_ASYNC = B_LAYOUT == RAMMER_MN_ASYNC,
+    STAGES = A_ASYNC || B_ASYNC ? 3 : 2,  // cp.async runs two steps ahead, registers one
     A_WORDS = TK * MapA::LD,
     B_WORDS = TK * MapB::LD,
     BUFFER_WORDS = A_WORDS + B_WORDS,
-    SHARED_WORDS = 2 * BUFFER_WORDS  // double-buffered
+    SHARED_WORDS = STAGES * BUFFER_WORDS
   };
 };
+
+// One K step of an operand into shared buffer word `buf`: the registers'
+// elements (register path) or the thread's cp.async chunks.
+template <class M, int L>
+__device__ __forceinline__ void rammer_store_step(const RammerSmem& sh, int buf, int t, const float (&v)[L]) {
+#pragma unroll
+  for (int i = 0; i < M::L; ++i) sh.st(buf + M::store(t, i), v[i]);
+}
+template <class M, int TK, class LD>
+__device__ __forceinline__ void rammer_copy_step(RammerAsyncCopies& copies, const RammerSmem& sh, int buf, int t,
+                                                 LD& loader) {
+#pragma unroll
+  for (int j = 0; j < M::CHUNKS_PER_THREAD; ++j)
+    if (M::chunkK(t, j) < TK) loader.copyChunk(copies, sh, buf + M::chunkStore(t, j), j * M::CHUNK_K);
+}
 
 // The loop. `A` and `B` are loaders with
 //   void start(I mn, I k): the thread's row and first k (within the tile)
 //   void fetch(float (&v)[L]): v[i] = element (mn, k + i), 0 outside
 //   void next(): k += TK
-// and `store(m, n, v)` receives every accumulator (m, n local to the
-// tile's origin, which the store knows; it skips those past the matrix
-// edge). Threads tid >= NT reach every barrier and do nothing else; there
-// are steps + 1 barriers.
-template <int TM, int TN, int TK, int RM, int RN, bool A_KMAJOR, bool B_KMAJOR, class LA, class LB, class ST>
+// (a cp.async operand: startChunk(I mn, I k) for its chunk map, and
+// copyChunk instead of fetch), and `store(m, n, v)` receives every
+// accumulator (m, n local to the tile's origin, which the store knows; it
+// skips those past the matrix edge). Threads tid >= NT reach every barrier
+// and do nothing else; there are steps + 1 barriers.
+template <int TM, int TN, int TK, int RM, int RN, int A_LAYOUT, int B_LAYOUT, class LA, class LB, class ST>
 __device__ __forceinline__ void rammer_gemm_mainloop(int tid, float* smem, int steps, LA& A, LB& B, ST& store) {
-  using T = RammerGemmTile<TM, TN, TK, RM, RN, A_KMAJOR, B_KMAJOR>;
+  using T = RammerGemmTile<TM, TN, TK, RM, RN, A_LAYOUT, B_LAYOUT>;
   using MA = typename T::MapA;
   using MB = typename T::MapB;
   using F = typename T::Frag;
+  constexpr bool AA = T::A_ASYNC, BA = T::B_ASYNC, ASYNC = AA || BA;
+  constexpr int S = T::STAGES, BW = T::BUFFER_WORDS, AW = T::A_WORDS;
   const bool active = tid < T::NT;
   const int t = active ? tid : 0;
-  A.start(MA::row(t), MA::kq(t));
-  B.start(MB::row(t), MB::kq(t));
-  float va[MA::L], vb[MB::L];
+  if constexpr (AA) A.startChunk(MA::chunkRow(t), MA::chunkK(t, 0));
+  else A.start(MA::row(t), MA::kq(t));
+  if constexpr (BA) B.startChunk(MB::chunkRow(t), MB::chunkK(t, 0));
+  else B.start(MB::row(t), MB::kq(t));
+  float va[AA ? 1 : MA::L], vb[BA ? 1 : MB::L];
   float acc[RM][RN];
 #pragma unroll
   for (int r = 0; r < RM; ++r)
@@ -128,35 +260,79 @@ __device__ __forceinline__ void rammer_gemm_mainloop(int tid, float* smem, int s
     for (int c = 0; c < RN; ++c) acc[r][c] = 0.0f;
   const int tx = t % F::TX, ty = t / F::TX;
   const RammerSmem sh(smem);
+  RammerAsyncCopies copies;
 
-  if (active) {
-    A.fetch(va);
-    B.fetch(vb);
+  // The copies of steps 0 .. S - 2, a group each; the registers' step 0.
+  int wr = 0;  // buffer of the next step to copy
+  if constexpr (ASYNC) {
 #pragma unroll
-    for (int i = 0; i < MA::L; ++i) sh.st(MA::store(t, i), va[i]);
-#pragma unroll
-    for (int i = 0; i < MB::L; ++i) sh.st(T::A_WORDS + MB::store(t, i), vb[i]);
+    for (int st = 0; st < S - 1; ++st) {
+      if (active && st < steps) {
+        if constexpr (AA) {
+          if (st > 0) A.next();
+          rammer_copy_step<MA, TK>(copies, sh, wr, t, A);
+        }
+        if constexpr (BA) {
+          if (st > 0) B.next();
+          rammer_copy_step<MB, TK>(copies, sh, wr + AW, t, B);
+        }
+      }
+      copies.commit();
+      wr += BW;
+    }
   }
+  if (active) {
+    if constexpr (!AA) {
+      A.fetch(va);
+      rammer_store_step<MA>(sh, 0, t, va);
+    }
+    if constexpr (!BA) {
+      B.fetch(vb);
+      rammer_store_step<MB>(sh, AW, t, vb);
+    }
+  }
+  if constexpr (ASYNC) copies.template wait<S - 2>();
   __syncthreads();
+  int rd = 0;  // buffer of step s (buffers rotate without a division)
   // Not unrolled: a short K (a stem convolution's 27) would otherwise be
   // unrolled whole, and the copies' registers spill.
 #pragma unroll 1
   for (int s = 0; s < steps; ++s) {
-    const int as = (s & 1) * T::BUFFER_WORDS, bs = as + T::A_WORDS;
     const bool more = s + 1 < steps;
+    const int nx = rd + BW == S * BW ? 0 : rd + BW;  // buffer of step s + 1
+    if constexpr (ASYNC) {
+      // Buffer `wr` held step s - 1, which every thread finished before the last barrier.
+      if (active && s + S - 1 < steps) {
+        if constexpr (AA) {
+          A.next();
+          rammer_copy_step<MA, TK>(copies, sh, wr, t, A);
+        }
+        if constexpr (BA) {
+          B.next();
+          rammer_copy_step<MB, TK>(copies, sh, wr + AW, t, B);
+        }
+      }
+      copies.commit();
+      wr = wr + BW == S * BW ? 0 : wr + BW;
+    }
     if (active && more) {
-      A.next();
-      B.next();
-      A.fetch(va);
-      B.fetch(vb);
+      if constexpr (!AA) {
+        A.next();
+        A.fetch(va);
+      }
+      if constexpr (!BA) {
+        B.next();
+        B.fetch(vb);
+      }
     }
     if (active) {
+      const int bs = rd + AW;
 #pragma unroll
       for (int kk = 0; kk < TK; ++kk) {
         float a[RM], b[RN];
 #pragma unroll
         for (int f = 0; f < F::FM; ++f) {
-          const rammer_f4 v = sh.ld4(as + kk * MA::LD + F::row(ty, f));
+          const rammer_f4 v = sh.ld4(rd + kk * MA::LD + F::row(ty, f));
           a[4 * f] = v.x, a[4 * f + 1] = v.y, a[4 * f + 2] = v.z, a[4 * f + 3] = v.w;
         }
 #pragma unroll
@@ -170,14 +346,13 @@ __device__ __forceinline__ void rammer_gemm_mainloop(int tid, float* smem, int s
           for (int c = 0; c < RN; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
       }
       if (more) {
-        const int na = ((s + 1) & 1) * T::BUFFER_WORDS;
-#pragma unroll
-        for (int i = 0; i < MA::L; ++i) sh.st(na + MA::store(t, i), va[i]);
-#pragma unroll
-        for (int i = 0; i < MB::L; ++i) sh.st(na + T::A_WORDS + MB::store(t, i), vb[i]);
+        if constexpr (!AA) rammer_store_step<MA>(sh, nx, t, va);
+        if constexpr (!BA) rammer_store_step<MB>(sh, nx + AW, t, vb);
       }
     }
+    if constexpr (ASYNC) copies.template wait<S - 2>();  // step s + 1 has landed
     __syncthreads();
+    rd = nx;
   }
   if (!active) return;
 #pragma unroll
@@ -197,7 +372,9 @@ template <class I, int L, int TK, long long SMN, long long SK>
 struct RammerStridedOperand {
   const float* p;
   I rows;
-  I left;  // k of the tile from the thread's current one on (<= 0: none)
+  I left;         // k of the tile from the thread's current one on (<= 0: none)
+  int valid = 0;  // cp.async: the floats of the thread's chunk of 4 rows inside the matrix
+  bool whole = false;  // cp.async: 16-byte aligned chunks
   __device__ __forceinline__ RammerStridedOperand(const float* tile, I tileRows, I tileK)
       : p(tile), rows(tileRows), left(tileK) {}
   __device__ __forceinline__ void start(I row, I kfirst) {
@@ -237,6 +414,26 @@ struct RammerStridedOperand {
   __device__ __forceinline__ void next() {
     left -= TK;
     p += TK * (I)SK;
+  }
+  // cp.async: the thread's chunk starts at row `row` (a multiple of 4) and k `kfirst`.
+  __device__ __forceinline__ void startChunk(I row, I kfirst) {
+    static_assert(SMN == 1, "cp.async copies rows that are contiguous along m (n)");
+    const I v = rows - row;
+    valid = v <= 0 ? 0 : (v >= 4 ? 4 : (int)v);
+    left -= kfirst;
+    p += row + kfirst * (I)SK;
+    whole = SK % 4 == 0 && ((unsigned long long)p & 15) == 0;
+  }
+  // The chunk `dk` k past the thread's current one into shared word `word`.
+  __device__ __forceinline__ void copyChunk(RammerAsyncCopies& copies, const RammerSmem& sh, int word, int dk) {
+    const int n = dk < left ? valid : 0;
+    const float* src = p + dk * (I)SK;
+    if (whole) {
+      copies.copy16(sh, word, src, 4 * n);
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) copies.copy4(sh, word + i, src + i, i < n ? 4 : 0);
+    }
   }
 };
 

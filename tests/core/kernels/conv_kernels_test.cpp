@@ -37,6 +37,26 @@ TEST(ConvKernels, PlainAndPointwise) {
   checkConv({1, 40, 9, 9}, {33, 40, 1, 1}, true, {}, kIgemm);
 }
 
+// A 1x1 window over one image is a plain GEMM: the input's channels are B
+// as they lie (rows of 81 columns), copied by cp.async in three stages; over
+// two images the columns straddle them and go through the im2col loader.
+TEST(ConvKernels, PointwiseOverOneImageReadsTheInputAsAPlainGemm) {
+  for (const int64_t images : {1, 2}) {
+    SCOPED_TRACE(std::to_string(images) + " image(s)");
+    std::mt19937 rng(5);
+    OneNode t;
+    t.add("X", {images, 40, 9, 9}, rng);
+    t.add("W", {33, 40, 1, 1}, rng);
+    t.finish("Conv", {});
+    const RKernel k = convKernels(t.graph(), t.node).at(1);
+    ASSERT_EQ(k.name, "conv_igemm_64x64");
+    const bool plain = images == 1;
+    EXPECT_EQ(k.cudaSource.find("RammerIm2colOperand") == std::string::npos, plain);
+    EXPECT_EQ(k.cudaSource.find("RAMMER_K_MAJOR, RAMMER_MN_ASYNC") != std::string::npos, plain);
+    EXPECT_EQ(k.sharedBytes, 4 * (plain ? 3 : 2) * 8 * (68 + 68));
+  }
+}
+
 TEST(ConvKernels, DeepKOverFewTilesAddsASplitKVariant) {
   // K = 64 x 9 = 576 over one 64 x 64 tile: four chunks of 144, added
   // atomically (the bias by the first) from shuffled rTasks.

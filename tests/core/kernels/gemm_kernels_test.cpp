@@ -100,15 +100,17 @@ TEST(GemmKernels, HandWorkedFiguresAndTheTileTradeOff) {
   EXPECT_EQ(huge.threads(), 256);
   EXPECT_EQ(huge.regsEstimate, 128);
   EXPECT_EQ(huge.params.at("register_budget"), 128);
-  // Two buffers of A [8][128 + 4] and B [8][128 + 4].
-  EXPECT_EQ(huge.sharedBytes, 4 * 2 * 8 * (132 + 132));
+  // Three buffers of A [8][128 + 4] and B [8][128 + 4]: row-major B is
+  // copied by cp.async two K steps ahead.
+  EXPECT_EQ(huge.sharedBytes, 4 * 3 * 8 * (132 + 132));
+  EXPECT_NE(huge.cudaSource.find("RAMMER_K_MAJOR, RAMMER_MN_ASYNC"), std::string::npos);
   EXPECT_EQ(huge.cudaLibraries, std::vector<std::string>{"gemm_mainloop.cuh"});
 
   const RKernel& big = byName(ks, "gemm_64x64");
   EXPECT_EQ(big.numRTasks, 64);  // 8 x 8 tiles
   EXPECT_EQ(big.threads(), 256);
   EXPECT_EQ(big.regsEstimate, 64);
-  EXPECT_EQ(big.sharedBytes, 4 * 2 * 8 * (68 + 68));
+  EXPECT_EQ(big.sharedBytes, 4 * 3 * 8 * (68 + 68));
   EXPECT_EQ(big.syncCount, 512 / 8 + 1);  // one barrier per K step and one before the first
   EXPECT_DOUBLE_EQ(big.flops, 2.0 * 512 * 512 * 512);
   // A read once per tile column (8), B once per tile row (8), Y written once.
@@ -119,7 +121,7 @@ TEST(GemmKernels, HandWorkedFiguresAndTheTileTradeOff) {
   const RKernel& small = byName(ks, "gemm_32x32");
   EXPECT_EQ(small.numRTasks, 256);
   EXPECT_EQ(small.threads(), 64);
-  EXPECT_EQ(small.sharedBytes, 4 * 2 * 8 * (36 + 36));
+  EXPECT_EQ(small.sharedBytes, 4 * 3 * 8 * (36 + 36));
   EXPECT_DOUBLE_EQ(small.bytes, 4.0 * (16 + 16 + 1) * 512 * 512);
   // The trade-off the policies choose on: fewer, more efficient rTasks vs more parallelism.
   EXPECT_LT(big.numRTasks, small.numRTasks);

@@ -1,9 +1,10 @@
 // The mainloop's shared-memory index formulas (core/kernels/cuda/
 // gemm_mainloop.cuh, compiled here through the host prelude as the host
 // target compiles it), evaluated over the lanes of every warp: the operand
-// stores and the 16-byte fragment loads of every tile the library offers
-// are free of bank conflicts (issue #27 item 7), and the generator's shared
-// memory size is the mainloop's.
+// stores (4-byte from registers, 16-byte by cp.async) and the 16-byte
+// fragment loads of every tile the library offers are free of bank
+// conflicts (issue #27 item 7), and the generator's shared memory size is
+// the mainloop's.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -35,27 +36,56 @@ int conflicts(const std::vector<int>& firstWord, int words) {
   return extra;
 }
 
-template <int TM, int TN, int TK, int RM, int RN, bool AK, bool BK>
+OperandLayout layoutOf(int l) {
+  return l == RAMMER_K_MAJOR ? OperandLayout::KMajor
+                             : (l == RAMMER_MN_ASYNC ? OperandLayout::MNAsync : OperandLayout::MNMajor);
+}
+const char* nameOf(int l) { return l == RAMMER_K_MAJOR ? "K-major" : (l == RAMMER_MN_ASYNC ? "cp.async" : "MN-major"); }
+
+// The words one operand's stores write, per warp and store instruction,
+// checked for conflicts; every word of the operand's tile is written once.
+template <class M, int LAYOUT, int NT, int TK>
+void checkStores(const char* which, int base, std::set<int>& seen) {
+  if (LAYOUT == RAMMER_MN_ASYNC) {
+    for (int warp = 0; warp * kWarp < NT; ++warp)
+      for (int j = 0; j < M::CHUNKS_PER_THREAD; ++j) {
+        std::vector<int> words;
+        for (int l = 0; l < kWarp; ++l)
+          if (M::chunkK(warp * kWarp + l, j) < TK) words.push_back(base + M::chunkStore(warp * kWarp + l, j));
+        EXPECT_EQ(conflicts(words, 4), 0) << which << " cp.async, warp " << warp << ", chunk " << j;
+        EXPECT_EQ(words.size() % 8, 0u) << which << ": quarter-warps of whole chunks";
+      }
+    for (int t = 0; t < NT; ++t)
+      for (int j = 0; j < M::CHUNKS_PER_THREAD; ++j)
+        if (M::chunkK(t, j) < TK) {
+          EXPECT_EQ(M::chunkStore(t, j) % 4, 0) << which << ": a 16-byte chunk must be aligned";
+          for (int w = 0; w < 4; ++w) EXPECT_TRUE(seen.insert(base + M::chunkStore(t, j) + w).second);
+        }
+    return;
+  }
+  for (int warp = 0; warp * kWarp < NT; ++warp)
+    for (int i = 0; i < M::L; ++i) {
+      std::vector<int> words;
+      for (int l = 0; l < kWarp; ++l) words.push_back(base + M::store(warp * kWarp + l, i));
+      EXPECT_EQ(conflicts(words, 1), 0) << which << " store, warp " << warp << ", element " << i;
+    }
+  for (int t = 0; t < NT; ++t)
+    for (int i = 0; i < M::L; ++i) EXPECT_TRUE(seen.insert(base + M::store(t, i)).second);
+}
+
+template <int TM, int TN, int TK, int RM, int RN, int AL, int BL>
 void checkTile() {
-  using T = RammerGemmTile<TM, TN, TK, RM, RN, AK, BK>;
+  using T = RammerGemmTile<TM, TN, TK, RM, RN, AL, BL>;
   using MA = typename T::MapA;
   using MB = typename T::MapB;
   using F = typename T::Frag;
-  SCOPED_TRACE(::testing::Message() << TM << "x" << TN << " A " << (AK ? "K" : "MN") << "-major, B "
-                                    << (BK ? "K" : "MN") << "-major");
+  SCOPED_TRACE(::testing::Message() << TM << "x" << TN << " A " << nameOf(AL) << ", B " << nameOf(BL));
+  std::set<int> seen;
+  checkStores<MA, AL, T::NT, TK>("A", 0, seen);
+  checkStores<MB, BL, T::NT, TK>("B", T::A_WORDS, seen);
+  EXPECT_EQ(seen.size(), static_cast<size_t>(TK * (TM + TN)));
+  // Fragment loads at every k of the step.
   for (int warp = 0; warp * kWarp < T::NT; ++warp) {
-    // Stores: element i of every lane.
-    for (int i = 0; i < MA::L; ++i) {
-      std::vector<int> a;
-      for (int l = 0; l < kWarp; ++l) a.push_back(MA::store(warp * kWarp + l, i));
-      EXPECT_EQ(conflicts(a, 1), 0) << "A store, warp " << warp << ", element " << i;
-    }
-    for (int i = 0; i < MB::L; ++i) {
-      std::vector<int> b;
-      for (int l = 0; l < kWarp; ++l) b.push_back(T::A_WORDS + MB::store(warp * kWarp + l, i));
-      EXPECT_EQ(conflicts(b, 1), 0) << "B store, warp " << warp << ", element " << i;
-    }
-    // Fragment loads at every k of the step.
     for (int kk = 0; kk < TK; ++kk) {
       for (int f = 0; f < F::FM; ++f) {
         std::vector<int> a;
@@ -69,27 +99,34 @@ void checkTile() {
       }
     }
   }
-  // Every element of both tiles has one owner.
-  std::set<int> seen;
-  for (int t = 0; t < T::NT; ++t) {
-    for (int i = 0; i < MA::L; ++i) EXPECT_TRUE(seen.insert(MA::store(t, i)).second);
-    for (int i = 0; i < MB::L; ++i) EXPECT_TRUE(seen.insert(T::A_WORDS + MB::store(t, i)).second);
-  }
-  EXPECT_EQ(seen.size(), static_cast<size_t>(TK * (TM + TN)));
   // The generator sizes the vEU's shared memory as the mainloop lays it out.
-  EXPECT_EQ(GemmTile({TM, TN, TK, RM, RN}).sharedBytes(AK, BK), 4 * T::SHARED_WORDS);
+  EXPECT_EQ(GemmTile({TM, TN, TK, RM, RN}).sharedBytes(layoutOf(AL), layoutOf(BL)), 4 * T::SHARED_WORDS);
 }
+
+// Whether the mainloop has a cp.async map for an operand of `rows` tile rows.
+constexpr bool asyncFits(int rows, int threads) { return rows % 32 == 0 && threads % (rows / 4) == 0; }
 
 template <int TM, int TN, int RM, int RN>
 void checkAllLayouts() {
-  checkTile<TM, TN, 8, RM, RN, true, false>();
-  checkTile<TM, TN, 8, RM, RN, true, true>();
-  checkTile<TM, TN, 8, RM, RN, false, false>();
-  checkTile<TM, TN, 8, RM, RN, false, true>();
+  constexpr int K = RAMMER_K_MAJOR, MN = RAMMER_MN_MAJOR, AS = RAMMER_MN_ASYNC;
+  constexpr int NT = (TM / RM) * (TN / RN);
+  checkTile<TM, TN, 8, RM, RN, K, MN>();
+  checkTile<TM, TN, 8, RM, RN, K, K>();
+  checkTile<TM, TN, 8, RM, RN, MN, MN>();
+  checkTile<TM, TN, 8, RM, RN, MN, K>();
+  if constexpr (asyncFits(TN, NT)) checkTile<TM, TN, 8, RM, RN, K, AS>();
+  if constexpr (asyncFits(TM, NT)) checkTile<TM, TN, 8, RM, RN, AS, K>();
+  if constexpr (asyncFits(TM, NT) && asyncFits(TN, NT)) checkTile<TM, TN, 8, RM, RN, AS, AS>();
+  // The generator offers cp.async exactly where the mainloop has a map.
+  const GemmTile tile{TM, TN, 8, RM, RN};
+  EXPECT_EQ(tile.mnLayout(TM, true) == OperandLayout::MNAsync, asyncFits(TM, NT));
+  EXPECT_EQ(tile.mnLayout(TN, true) == OperandLayout::MNAsync, asyncFits(TN, NT));
+  EXPECT_EQ(tile.mnLayout(TN, false), OperandLayout::MNMajor);
 }
 
 TEST(MainloopBanks, EveryOfferedTileIsConflictFree) {
   checkAllLayouts<128, 128, 8, 8>();
+  checkAllLayouts<128, 64, 8, 4>();
   checkAllLayouts<64, 64, 4, 4>();
   checkAllLayouts<32, 32, 4, 4>();
   checkAllLayouts<16, 64, 4, 4>();

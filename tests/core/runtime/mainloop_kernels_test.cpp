@@ -10,7 +10,8 @@
 //    saved across the call, on the paper models' layer shapes, and nvcc
 //    gives the same registers within 10%;
 //  - the PTX has the mainloop's shape: 16-byte shared loads through 32-bit
-//    addresses, vector global loads, no div/rem in the K loop.
+//    addresses, vector global loads or cp.async copies in three stages, one
+//    barrier per K step, no div/rem in the K loop.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -46,6 +47,7 @@ std::vector<NodeSpec> edgeSpecs() {
       {"Gemm", "gemm_tb_bias", {{65, 40}, {33, 40}, {33}},
        attrs({{"transB", int64_t{1}}, {"alpha", 0.5f}, {"beta", 2.0f}})},
       {"Gemm", "gemm_ta", {{24, 19}, {24, 30}}, attrs({{"transA", int64_t{1}}})},
+      {"Gemm", "gemm_ta_aligned", {{40, 64}, {40, 36}}, attrs({{"transA", int64_t{1}}})},
       {"MatMul", "batched", {{3, 20, 33}, {3, 33, 17}}, {}},
       {"MatMul", "folded", {{2, 3, 7, 18}, {18, 11}}, {}},
       {"MatMul", "two_tiles", {{130, 64}, {64, 140}}, {}},
@@ -54,6 +56,9 @@ std::vector<NodeSpec> edgeSpecs() {
       {"Gemm", "gemv_m16", {{16, 130}, {9, 130}}, attrs({{"transB", int64_t{1}}})},
       {"Conv", "c3x3", {{2, 5, 9, 9}, {7, 5, 3, 3}, {7}}, attrs({{"pads", std::vector<int64_t>{1, 1, 1, 1}}})},
       {"Conv", "c1x1", {{2, 16, 8, 8}, {24, 16, 1, 1}}, {}},
+      // One image: plain GEMMs with B copied by cp.async, 16-byte rows and 4-byte ones (25 columns).
+      {"Conv", "c1x1_b1", {{1, 40, 6, 6}, {33, 40, 1, 1}, {33}}, {}},
+      {"Conv", "c1x1_b1_odd_grouped", {{1, 24, 5, 5}, {12, 12, 1, 1}}, attrs({{"group", int64_t{2}}})},
       {"Conv", "strided_dilated", {{1, 3, 11, 13}, {6, 3, 3, 3}},
        attrs({{"strides", std::vector<int64_t>{2, 2}}, {"dilations", std::vector<int64_t>{2, 2}},
               {"pads", std::vector<int64_t>{2, 1, 2, 1}}})},
@@ -203,6 +208,38 @@ TEST(MainloopRegisters, NvccAgreesWithNvrtcWithinTenPercent) {
   std::filesystem::remove_all(dir);
 }
 
+// The PTX bodies of the generated mainloop functions (.func rammer_fnN
+// with 16-byte shared loads), from the .func line to the closing brace.
+std::vector<std::string> mainloopBodies(const std::string& ptx) {
+  const std::regex func(R"(\.func[^\n]*rammer_fn\d+)");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), func); it != std::sregex_iterator(); ++it) {
+    const size_t begin = static_cast<size_t>(it->position());
+    const std::string body = ptx.substr(begin, ptx.find("\n}\n", begin) - begin);
+    if (body.find("ld.shared.v4.f32") != std::string::npos) out.push_back(body);
+  }
+  return out;
+}
+
+// Checks the mainloop's barriers: two in all (one before the K loop, one
+// per step in it). Returns the K loop: from the label that the first
+// backward branch after the second barrier jumps to, to that branch.
+std::string kLoopOf(const std::string& body) {
+  std::vector<size_t> bars;
+  for (size_t at = body.find("bar.sync"); at != std::string::npos; at = body.find("bar.sync", at + 1))
+    bars.push_back(at);
+  EXPECT_EQ(bars.size(), 2u) << "one barrier per K step and one before the loop";
+  if (bars.size() < 2) return {};
+  const std::regex branch(R"(bra(\.uni)?\s+(\$L__\w+);)");
+  for (auto b = std::sregex_iterator(body.begin() + static_cast<std::ptrdiff_t>(bars[1]), body.end(), branch);
+       b != std::sregex_iterator(); ++b) {
+    const size_t label = body.find((*b)[2].str() + ":");
+    const size_t at = bars[1] + static_cast<size_t>(b->position());
+    if (label < bars[1]) return body.substr(label, at - label);
+  }
+  return {};
+}
+
 // The K loop as PTX: the mainloop's loads and no division.
 TEST(MainloopPtx, SharedFragmentsAreVectorLoadsThroughThirtyTwoBitAddresses) {
   auto nvrtc = NvrtcCompiler::load();
@@ -211,38 +248,47 @@ TEST(MainloopPtx, SharedFragmentsAreVectorLoadsThroughThirtyTwoBitAddresses) {
   std::string ptx;
   compileAndRead(**nvrtc, planWithCandidate(g, 0), g, nullptr, &ptx);
   ASSERT_FALSE(ptx.empty());
-  // Each rKernel function's body: from its .func line to the next one.
-  const std::regex func(R"(\.func[^\n]*rammer_fn\d+)");
-  size_t bodies = 0;
-  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), func); it != std::sregex_iterator(); ++it) {
-    const size_t begin = static_cast<size_t>(it->position());
-    const size_t end = ptx.find("\n}\n", begin);
-    const std::string body = ptx.substr(begin, end - begin);
-    if (body.find("ld.shared.v4.f32") == std::string::npos) continue;  // not a mainloop function
-    ++bodies;
+  const std::vector<std::string> bodies = mainloopBodies(ptx);
+  for (const std::string& body : bodies) {
     EXPECT_EQ(std::regex_search(body, std::regex(R"(ld\.shared\.v4\.f32[^\[]*\[%rd)")), false)
         << "a 64-bit shared address";
     EXPECT_TRUE(std::regex_search(body, std::regex(R"(ld(\.global)?\.v[24]\.f32)"))) << "no vector global load";
-    // One barrier per K step: the loop's only bar.sync, plus the one before it.
-    std::vector<size_t> bars;
-    for (size_t at = body.find("bar.sync"); at != std::string::npos; at = body.find("bar.sync", at + 1))
-      bars.push_back(at);
-    ASSERT_EQ(bars.size(), 2u);
-    // The K loop: from the label that the first backward branch after its
-    // barrier jumps to, to that branch. No div or rem in it.
-    const std::regex branch(R"(bra(\.uni)?\s+(\$L__\w+);)");
-    std::string loop;
-    for (auto b = std::sregex_iterator(body.begin() + static_cast<std::ptrdiff_t>(bars[1]), body.end(), branch);
-         b != std::sregex_iterator() && loop.empty(); ++b) {
-      const size_t label = body.find((*b)[2].str() + ":");
-      const size_t at = bars[1] + static_cast<size_t>(b->position());
-      if (label < bars[1]) loop = body.substr(label, at - label);
-    }
+    const std::string loop = kLoopOf(body);
     ASSERT_FALSE(loop.empty()) << "no K loop around the second barrier";
     EXPECT_FALSE(std::regex_search(loop, std::regex(R"(\b(div|rem)\.)"))) << "a division in the K loop";
     EXPECT_NE(loop.find("ld.shared.v4.f32"), std::string::npos);
   }
-  EXPECT_EQ(bodies, 2u);
+  EXPECT_EQ(bodies.size(), 2u);
+}
+
+// Operands contiguous along m or n (row-major B, a 1x1 convolution's input
+// over one image) reach shared memory by 16-byte cp.async, two steps ahead:
+// every K step issues copies, commits a group and waits for all but the
+// latest before its one barrier.
+TEST(MainloopPtx, ContiguousRowsAreCopiedByCpAsyncThreeStagesDeep) {
+  auto nvrtc = NvrtcCompiler::load();
+  if (!nvrtc) GTEST_SKIP() << "NVRTC not found: " << nvrtc.errorText();
+  const ir::Graph g = graphOf({paperSpecs()[2], paperSpecs()[7]}, false);  // resnext's 1x1 conv, BERT's scores
+  size_t async = 0;
+  for (size_t pick = 0; pick < maxCandidates(g); ++pick) {
+    SCOPED_TRACE("candidate " + std::to_string(pick));
+    std::string ptx;
+    compileAndRead(**nvrtc, planWithCandidate(g, pick), g, nullptr, &ptx);
+    ASSERT_FALSE(ptx.empty());
+    for (const std::string& body : mainloopBodies(ptx)) {
+      if (body.find("cp.async") == std::string::npos) continue;
+      ++async;
+      EXPECT_NE(body.find("cp.async.cg.shared.global"), std::string::npos) << "no 16-byte copy";
+      EXPECT_NE(body.find("cp.async.ca.shared.global"), std::string::npos) << "no 4-byte path for unaligned rows";
+      const std::string loop = kLoopOf(body);
+      ASSERT_FALSE(loop.empty()) << "no K loop around the second barrier";
+      EXPECT_NE(loop.find("cp.async.cg.shared.global"), std::string::npos) << "the loop issues no copy";
+      EXPECT_NE(loop.find("cp.async.commit_group"), std::string::npos);
+      EXPECT_NE(loop.find("cp.async.wait_group 1"), std::string::npos) << "not three stages";
+      EXPECT_FALSE(std::regex_search(loop, std::regex(R"(\b(div|rem)\.)"))) << "a division in the K loop";
+    }
+  }
+  EXPECT_GE(async, 4u);  // each node's 64x64 and 32x32 variants at least
 }
 
 }  // namespace
