@@ -446,7 +446,7 @@ Command addScheduleCommand(CLI::App& app, const GlobalOptions& global) {
                   "covers rKernels it lacks");
   cmd->add_option("--calibration", opts->calibration,
                   "Plan and predict with a cost model `rammer calibrate` fitted to measured GPU runs "
-                  "(resources/devices/h100.calibration.json)")
+                  "(resources/calibrations/h100.json)")
       ->excludes("--profile-db");
   cmd->add_flag("--redundant-barriers", opts->redundantBarriers,
                 "List barriers the plan would stay valid without (each judged alone)");

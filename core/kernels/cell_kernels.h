@@ -1,6 +1,6 @@
 #pragma once
 // The lowered RNN cell ops (com.rammer LstmCell, GruGates, GruCandidate,
-// GruCell; see core/ops/cell_ops.h): per [batch, hidden] output element, the
+// GruCell; see core/ops/rnn/cell_ops.h): per [batch, hidden] output element, the
 // same gate arithmetic in the same order as the ops' row code.
 #include <string>
 #include <vector>

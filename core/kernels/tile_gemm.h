@@ -30,7 +30,7 @@ struct GemmTile {
   int ty() const { return tm / rm; }
   int threads() const { return tx() * ty(); }
   // The registers the variant is built for: NVRTC compiles it without
-  // spills within them (tests/core/kernels/mainloop_registers_test.cpp).
+  // spills within them (tests/core/runtime/mainloop_kernels_test.cpp).
   int registerBudget() const { return budget > 0 ? budget : (rm * rn > 16 ? 128 : 64); }
   // Two or three buffers of As[TK][TM + pad] and Bs[TK][TN + pad], as the
   // mainloop lays them out (RammerGemmTile::SHARED_WORDS; checked by a test).

@@ -176,7 +176,7 @@ onnx::ModelProto buildChecked(const ir::Graph& graph, const ExportOptions& optio
 }  // namespace
 
 int64_t irVersionForOpset(int64_t opset) {
-  // ONNX's release table (docs/Versioning.md): opset -> IR version shipped with it.
+  // ONNX's release table (Versioning.md in the onnx repository's docs): opset -> IR version shipped with it.
   if (opset <= 8) return 3;
   if (opset == 9) return 4;
   if (opset == 10) return 5;

@@ -1,8 +1,4 @@
 #pragma once
-#include "core/passes/pass.h"
-
-namespace rammer::passes {
-
 // Fuses scaled dot-product attention as exports write it,
 //   P = Softmax(MatMul(Q, KT) [* or / a scalar constant] [+ mask], last axis)
 //   O = MatMul(P, V)
@@ -12,6 +8,10 @@ namespace rammer::passes {
 // kAttentionMaxHeadDim wide, the scale is a constant scalar and no
 // intermediate (scores, scaled, masked, P) has another reader.
 // O's value survives, so names are kept.
+#include "core/passes/pass.h"
+
+namespace rammer::passes {
+
 class AttentionFusion : public Pass {
  public:
   std::string name() const override { return "attention-fusion"; }

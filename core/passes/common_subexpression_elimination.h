@@ -1,11 +1,11 @@
 #pragma once
+// Merges nodes that compute the same op with the same attributes on the same
+// inputs, and small constants with identical contents. Nodes that write graph
+// outputs are kept so output names survive.
 #include "core/passes/pass.h"
 
 namespace rammer::passes {
 
-// Merges nodes that compute the same op with the same attributes on the same
-// inputs, and small constants with identical contents. Nodes that write graph
-// outputs are kept so output names survive.
 class CommonSubexpressionElimination : public Pass {
  public:
   std::string name() const override { return "common-subexpression-elimination"; }

@@ -1,13 +1,13 @@
 #pragma once
+// Evaluates nodes whose inputs are all constants (and Shape/Size of fully
+// known types) and replaces their outputs with constant values: shape
+// sub-graphs fold away, Constant/ConstantOfShape materialise their tensors.
 #include <cstdint>
 
 #include "core/passes/pass.h"
 
 namespace rammer::passes {
 
-// Evaluates nodes whose inputs are all constants (and Shape/Size of fully
-// known types) and replaces their outputs with constant values: shape
-// sub-graphs fold away, Constant/ConstantOfShape materialise their tensors.
 class ConstantFolding : public Pass {
  public:
   explicit ConstantFolding(int64_t maxOutputElements = int64_t{1} << 26) : maxOutputElements_(maxOutputElements) {}

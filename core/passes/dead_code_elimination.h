@@ -1,10 +1,10 @@
 #pragma once
+// Removes nodes none of whose outputs is read or is a graph output (unused
+// constants go with the manager's compaction).
 #include "core/passes/pass.h"
 
 namespace rammer::passes {
 
-// Removes nodes none of whose outputs is read or is a graph output (unused
-// constants go with the manager's compaction).
 class DeadCodeElimination : public Pass {
  public:
   std::string name() const override { return "dead-code-elimination"; }

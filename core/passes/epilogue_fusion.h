@@ -1,8 +1,4 @@
 #pragma once
-#include "core/passes/pass.h"
-
-namespace rammer::passes {
-
 // Moves a FusedElementwise into the epilogue of the Conv, Gemm or MatMul
 // whose result it reads (issue #27 item 3): where that result feeds the
 // element-wise node only and is no graph output, and the expression's other
@@ -14,6 +10,10 @@ namespace rammer::passes {
 // GEMM's name (it is that operator, with an epilogue) and lists the
 // original nodes in "fused_nodes", so a schedule edit or a measured trace
 // naming the element-wise node finds it there.
+#include "core/passes/pass.h"
+
+namespace rammer::passes {
+
 class EpilogueFusion : public Pass {
  public:
   std::string name() const override { return "epilogue-fusion"; }

@@ -1,8 +1,4 @@
 #pragma once
-#include "core/passes/pass.h"
-
-namespace rammer::passes {
-
 // Fuses the decomposed layer normalization that exports below opset 17
 // write (torch's nn.LayerNorm at opset 14-16):
 //   mean = ReduceMean(x), d = x - mean, var = ReduceMean(d^2 or d*d),
@@ -12,6 +8,10 @@ namespace rammer::passes {
 // Matches only when every intermediate has no other reader, eps, gamma and
 // beta are constants and gamma and beta cover the normalized shape (or are
 // scalars). The last node's output value survives, so names are kept.
+#include "core/passes/pass.h"
+
+namespace rammer::passes {
+
 class LayerNormFusion : public Pass {
  public:
   std::string name() const override { return "layernorm-fusion"; }

@@ -1,10 +1,10 @@
 #pragma once
+// Re-runs type inference over the whole graph (after edits from outside, or
+// as the first step of a pipeline); notes how many value types it refined.
 #include "core/passes/pass.h"
 
 namespace rammer::passes {
 
-// Re-runs type inference over the whole graph (after edits from outside, or
-// as the first step of a pipeline); notes how many value types it refined.
 class ShapeInferencePass : public Pass {
  public:
   std::string name() const override { return "shape-inference"; }

@@ -48,6 +48,8 @@ struct PlannedOp {
   std::vector<KernelOption> options;  // every candidate as the policy estimated it
   std::vector<int32_t> producers;  // indices of the ops it reads from (through views)
 };
+// The paper's name, so that `grep ROperator` finds the type.
+using ROperator = PlannedOp;
 
 struct ProgramInfo {
   RProgram program;

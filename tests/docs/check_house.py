@@ -29,6 +29,12 @@ for f in sorted((root / "core").rglob("*")):
     if f.suffix in (".h", ".cpp") and re.search(r"#include\s*<Q", f.read_text()):
         failures.append(f"{f.relative_to(root)} includes a Qt header")
 
+# A core header opens with what it holds and why (issue #29 item 6).
+for f in sorted((root / "core").rglob("*.h")):
+    head = [line for line in f.read_text().splitlines()[:2] if line != "#pragma once"]
+    if not head or not head[0].startswith("//"):
+        failures.append(f"{f.relative_to(root)} does not open with a comment saying what it holds")
+
 # The stages are chained in core/pipeline only.
 stage_calls = ["standardPipeline()", "makePolicy(", "checkPlan(", "Simulator(", "emulatePlan(", "executeOnHost(",
                "executeOnGpu("]

@@ -1,6 +1,6 @@
 // LstmCell, GruGates, GruCandidate, GruCell (domain com.rammer): the gate
 // arithmetic of one unrolled RNN step (see cell_ops.h for the slots). Typing
-// and attributes here; the row arithmetic is in cell_kernels.cpp.
+// and attributes here; the row arithmetic is in cell_rows.cpp.
 #include "core/ops/rnn/cell_ops.h"
 
 #include <optional>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/ops/math/gemm.h"
-#include "core/ops/rnn/cell_kernels.h"
+#include "core/ops/rnn/cell_rows.h"
 #include "core/ops/op_registry.h"
 #include "core/ops/rnn/rnn_activations.h"
 #include "core/ops/rnn/rnn_spec.h"

@@ -1,4 +1,4 @@
-#include "core/ops/rnn/cell_kernels.h"
+#include "core/ops/rnn/cell_rows.h"
 
 #include <algorithm>
 #include <vector>
