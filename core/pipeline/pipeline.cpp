@@ -4,17 +4,13 @@
 #include <cmath>
 #include <exception>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <set>
-#include <sstream>
-#include <system_error>
 
 #include "core/device/device_spec.h"
-#include "core/exec/memory_budget.h"
+#include "core/pipeline/attention_choice.h"
+#include "core/pipeline/memory_check.h"
+#include "core/pipeline/schedule_edits_loading.h"
 #include "core/pipeline/time_text.h"
 #include "core/schedule/policy.h"
-#include "core/schedule/schedule_edits.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/plan_figures.h"
 #include "core/sim/simulator.h"
@@ -51,37 +47,6 @@ std::shared_ptr<const sim::CostModel> defaultCostModel() {
 }
 
 namespace {
-
-// A file's problem in the words the CLI always used: "F: <what> not found".
-std::optional<ir::Diagnostic> fileProblem(const std::string& path, const std::string& what) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return ir::makeError(what + " not found", {}, path);
-  if (!std::filesystem::is_regular_file(status)) return ir::makeError(what + " is not a regular file", {}, path);
-  return std::nullopt;
-}
-
-// Whether attention could be fused: it needs a Softmax and MatMuls.
-bool mayHoldAttention(const ir::Graph& g) {
-  const std::map<std::string, size_t> ops = passes::opHistogram(g);
-  return ops.count("Softmax") && ops.count("MatMul");
-}
-
-bool fusedAttention(const std::vector<passes::PassRecord>& log) {
-  return std::any_of(log.begin(), log.end(), [](const auto& r) { return r.pass == "attention-fusion" && r.changed; });
-}
-
-// Whether every node the edits name is a live node of `g`.
-bool namesNodesOf(const ir::Graph& g, const schedule::Constraints& c) {
-  std::set<std::string> live;
-  for (size_t i = 0; i < g.numNodeSlots(); ++i)
-    if (const ir::Node& n = g.node(static_cast<ir::NodeId>(i)); !n.removed) live.insert(n.name);
-  const auto known = [&](const std::string& name) { return live.count(name) > 0; };
-  return std::all_of(c.kernelFor.begin(), c.kernelFor.end(), [&](const auto& kv) { return known(kv.first); }) &&
-         std::all_of(c.pins.begin(), c.pins.end(), [&](const auto& p) { return known(p.node); }) &&
-         std::all_of(c.cutBefore.begin(), c.cutBefore.end(), known) &&
-         std::all_of(c.noCutBefore.begin(), c.noCutBefore.end(), known);
-}
 
 // Runs the stages of one request; each returns false after recording why.
 class StagesRun {
@@ -228,61 +193,6 @@ class StagesRun {
     return true;
   }
 
-  // Schedule edits and the graph they name: the optimized graph, or (Auto)
-  // the one with attention fused when they name its operators.
-  struct Edits {
-    schedule::Constraints constraints;
-    bool namesFusedGraph = false;
-  };
-  std::optional<Edits> edits() {
-    auto c = constraints();
-    if (!c) return std::nullopt;
-    const bool fused = a_.optimizedFused && !c->empty() && !namesNodesOf(*a_.optimized, *c) &&
-                       namesNodesOf(*a_.optimizedFused, *c);
-    return Edits{std::move(*c), fused};
-  }
-
-  // The constraints: the options' own, or those of the edits file.
-  std::optional<schedule::Constraints> constraints() {
-    if (o_.scheduleEditsFile.empty()) return o_.constraints;
-    if (auto problem = fileProblem(o_.scheduleEditsFile, "schedule edits file")) {
-      add(std::move(*problem));
-      return std::nullopt;
-    }
-    std::ifstream in(o_.scheduleEditsFile, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof()) {
-      add(ir::makeError("cannot read the schedule edits file", {}, o_.scheduleEditsFile));
-      return std::nullopt;
-    }
-    auto parsed = schedule::parseScheduleEdits(text.str(), a_.optimized.get(), o_.scheduleEditsFile);
-    if (!parsed && a_.optimizedFused) {
-      // Edits made on a plan with attention fused name its operators.
-      if (auto fused = schedule::parseScheduleEdits(text.str(), a_.optimizedFused.get(), o_.scheduleEditsFile)) parsed = fused;
-    }
-    if (!parsed) {
-      add(parsed.errors());
-      return std::nullopt;
-    }
-    return std::move(parsed).value();
-  }
-
-  // A plan made to run on the CPU is refused before planning when the run
-  // could not fit its memory budget anyway: planning a tensor of billions of
-  // elements costs gigabytes itself. The reference executor's peak is a
-  // lower bound of what the emulator or the host program holds.
-  bool fitsCpuRun(const ir::Graph& graph) {
-    const RunTarget t = o_.run.target;
-    if (t != RunTarget::Emulator && t != RunTarget::Host) return true;
-    exec::MemoryEstimate e = exec::estimateReferenceRun(graph);
-    e.lowerBound = true;
-    auto over = exec::checkMemoryBudget(
-        e, o_.run.maxMemoryBytes, t == RunTarget::Emulator ? "the emulator" : "the generated code on the CPU");
-    if (over) add(std::move(*over));
-    return !over;
-  }
-
   bool schedulePlan() {
     if (!need(a_.optimized != nullptr, "optimized graph")) return false;
     auto device = device::loadDevice(o_.device);
@@ -290,11 +200,17 @@ class StagesRun {
       add(device.errors());
       return false;
     }
-    const auto edits = this->edits();
-    if (!edits) return false;
+    auto edits = loadScheduleEdits(o_, *a_.optimized, a_.optimizedFused.get());
+    if (!edits) {
+      add(edits.errors());
+      return false;
+    }
     const schedule::Constraints* constraints = &edits->constraints;
     const auto& graph = edits->namesFusedGraph ? a_.optimizedFused : a_.optimized;
-    if (!fitsCpuRun(*graph)) return false;
+    if (auto over = cpuRunMemoryProblem(*graph, o_.run)) {
+      add(std::move(*over));
+      return false;
+    }
     schedule::PolicyOptions options = sim::policyOptions(costModel());
     options.cancelled = [this] { return control_.cancelled(); };
     options.ios = o_.ios;
@@ -339,26 +255,12 @@ class StagesRun {
   // model predicts it faster. False only on a cancel.
   bool weighFusedAttention(schedule::Plan& chosen, const schedule::Policy& policy, const device::DeviceSpec& device) {
     progress("scheduling with attention fused...", 0.5);
-    auto fused = policy.schedule(*a_.optimizedFused, device, {});
+    const AttentionWeighing w = pipeline::weighFusedAttention(chosen, policy, device, a_.optimizedFused, costModel(),
+                                                              [this] { return control_.cancelled(); });
     if (control_.cancelled()) return false;
-    if (!fused) {
-      warn("attention left unfused: the fused graph could not be scheduled: " + fused.errorText());
-      return true;
-    }
-    if (!fused->graph) fused->graph = a_.optimizedFused;
-    const sim::Simulator simulator(costModel());
-    auto unfusedTrace = simulator.run(chosen);
-    auto fusedTrace = simulator.run(*fused);
-    if (!unfusedTrace || !fusedTrace) {
-      warn("attention left unfused: the plans could not be compared: " +
-           (unfusedTrace ? fusedTrace.errorText() : unfusedTrace.errorText()));
-      return true;
-    }
-    AttentionDecision d;
-    d.unfusedUs = sim::figuresOf(chosen, &*unfusedTrace).predictedUs;
-    d.fusedUs = sim::figuresOf(*fused, &*fusedTrace).predictedUs;
-    d.fused = d.fusedUs < d.unfusedUs;
-    if (d.fused) chosen = std::move(fused).value();
+    if (!w.warning.empty()) warn(w.warning);
+    if (!w.decision) return true;
+    const AttentionDecision& d = *w.decision;
     a_.attention = d;
     report_.log.push_back("attention " + std::string(d.fused ? "fused" : "left unfused") + ": predicted " +
                           fixedText(d.fusedUs, 1) + " us fused, " + fixedText(d.unfusedUs, 1) + " us unfused");

@@ -29,6 +29,17 @@ for f in sorted((root / "core").rglob("*")):
     if f.suffix in (".h", ".cpp") and re.search(r"#include\s*<Q", f.read_text()):
         failures.append(f"{f.relative_to(root)} includes a Qt header")
 
+# core/pipeline/pipeline.cpp reads like the stage list (issue #29 item 5):
+# the attention choice, the schedule edits' loading and the memory check
+# live in files of their own.
+pipeline = (root / "core/pipeline/pipeline.cpp").read_text()
+for call, home in [("parseScheduleEdits(", "schedule_edits_loading.cpp"), ("estimateReferenceRun(", "memory_check.cpp"),
+                   ("opHistogram(", "attention_choice.cpp"), ("figuresOf(*fused", "attention_choice.cpp")]:
+    if call in pipeline:
+        failures.append(f"core/pipeline/pipeline.cpp calls {call} itself; that belongs in core/pipeline/{home}")
+if len(pipeline.splitlines()) >= 400:
+    failures.append("core/pipeline/pipeline.cpp has grown past 400 lines; move a concern into a file of its own")
+
 # A core header opens with what it holds and why (issue #29 item 6).
 for f in sorted((root / "core").rglob("*.h")):
     head = [line for line in f.read_text().splitlines()[:2] if line != "#pragma once"]
