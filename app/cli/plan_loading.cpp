@@ -103,13 +103,13 @@ PlannedModel plannedOf(const pipeline::Pipeline& p) {
 
 pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, const std::string& model,
                                    const PlanOptions& options, pipeline::RunTarget target,
-                                   const std::vector<ir::Tensor>& inputs) {
+                                   const std::vector<ir::Tensor>& inputs, bool checkOutputs) {
   pipeline::Pipeline p(pipelineOptions(model, options));
   p.artifacts().original = std::move(original);
   pipeline::RunOptions& run = p.options().run;
   run.target = target;
   run.inputs = inputs;
-  run.checkOutputs = false;
+  run.checkOutputs = checkOutputs;
   return p;
 }
 

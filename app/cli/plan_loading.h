@@ -69,11 +69,11 @@ PlannedModel plannedOf(const pipeline::Pipeline& p);
 
 // A pipeline that runs a plan of `original` (imported by the caller, with
 // the given inputs' shapes bound) on `target` with `inputs`, the outputs
-// unchecked (the caller writes them). Set the backend's options, then run
-// it from Optimize to Run.
+// checked against the reference run of `original` unless `checkOutputs` is
+// false. Set the backend's options, then run it from Optimize to Run.
 pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, const std::string& model,
                                    const PlanOptions& options, pipeline::RunTarget target,
-                                   const std::vector<ir::Tensor>& inputs);
+                                   const std::vector<ir::Tensor>& inputs, bool checkOutputs);
 
 // Imports, optimizes, schedules with the chosen policy, device and edits,
 // and validates (and predicts, with `simulate`); CliError naming the

@@ -15,6 +15,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
+#include "app/cli/output_check_report.h"
 #include "app/cli/memory_option.h"
 #include "app/cli/model_loading.h"
 #include "app/cli/optimize.h"
@@ -50,6 +51,7 @@ struct RunOptions {
   int64_t maxMemory = 0;  // bytes the CPU side may use; 0: half this machine's memory
   int threads = 0;  // emulator or host workers; 0: one per core
   bool tsan = false;  // host: build with ThreadSanitizer
+  bool noCheck = false;  // emulator, host, cuda: skip the reference run and the output check
 };
 
 // The backends that run the inputs given and write outputs (cuda only checks them).
@@ -116,9 +118,10 @@ std::vector<ir::Tensor> randomInputs(const RunOptions& o, const ir::Graph& graph
   throwDiagnostics(errors);
 }
 
-// `host`: what the host backend adds (its build and run figures), or null.
+// `host`: what the host backend adds (its build and run figures), or null;
+// `check`: the Run stage's output check (emulator, host), or null.
 void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, double importSeconds,
-                 double runSeconds, size_t nodes, const HostRunReport* host) {
+                 double runSeconds, size_t nodes, const HostRunReport* host, const pipeline::OutputCheck* check) {
   if (o.json) {
     Json j;
     j["model"] = o.model;
@@ -128,6 +131,7 @@ void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, do
     j["import_seconds"] = importSeconds;
     j["run_seconds"] = runSeconds;
     if (host) j["host"] = host->json;
+    if (check) j["output_check"] = outputCheckJson(*check);
     j["outputs"] = Json::array();
     for (const auto& out : outputs) {
       Json e;
@@ -146,6 +150,8 @@ void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, do
   fmt::print("run      {} ({} nodes)\n", formatSeconds(runSeconds), nodes);
   if (host)
     for (const std::string& line : host->lines) fmt::print("{}\n", line);
+  if (check)
+    for (const std::string& line : outputCheckLines(*check)) fmt::print("{}\n", line);
   fmt::print("outputs\n");
   size_t width = 0;
   for (const auto& out : outputs) width = std::max(width, out.name.size());
@@ -162,6 +168,7 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     r.watchdogSeconds = o.watchdog;
     r.gpuLock = o.gpuLock;
     r.maxMemoryBytes = o.maxMemory;
+    r.checkOutputs = !o.noCheck;
     return runCudaBackend(r, global);
   }
   if (!writesOutputs(o.backend))
@@ -192,17 +199,21 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
   start = std::chrono::steady_clock::now();
   ir::Result<std::vector<ir::Tensor>> results = std::vector<ir::Tensor>{};
   std::optional<HostRunReport> host;
+  std::optional<pipeline::OutputCheck> check;
   if (o.backend == "emulator") {
-    PlanRunOutputs run = runOnEmulator(imported, o.model, inputs,
-                                       EmulatorRunRequest{o.plan, o.threads, o.traceFile, o.maxMemory}, progress);
+    PlanRunOutputs run = runOnEmulator(
+        imported, o.model, inputs, EmulatorRunRequest{o.plan, o.threads, o.traceFile, o.maxMemory, !o.noCheck}, progress);
     ran = std::move(run.optimized);
     results = std::move(run.outputs);
+    check = std::move(run.check);
   } else if (o.backend == "host") {
     host = runOnHost(imported, o.model, inputs,
-                     HostRunRequest{o.plan, o.threads, o.repeat > 0 ? o.repeat : 1, o.traceFile, o.tsan, o.maxMemory},
+                     HostRunRequest{o.plan, o.threads, o.repeat > 0 ? o.repeat : 1, o.traceFile, o.tsan, o.maxMemory,
+                                    !o.noCheck},
                      progress);
     ran = host->optimized;
     results = host->outputs;
+    check = host->check;
   } else {
     exec::ReferenceOptions options;
     options.progress = [&progress](size_t done, size_t total) { progress.steps("running", done, total); };
@@ -224,8 +235,9 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     if (auto errs = onnx_import::writeTensorFile(file, t, name); !errs.empty()) throwDiagnostics(errs, file.string());
     written.push_back(OutputFile{name, file.string(), t.type()});
   }
-  printResult(o, written, importSeconds, runSeconds, ran->numNodes(), host ? &*host : nullptr);
-  return 0;
+  printResult(o, written, importSeconds, runSeconds, ran->numNodes(), host ? &*host : nullptr,
+              check ? &*check : nullptr);
+  return check && !check->match ? 1 : 0;
 }
 
 }  // namespace
@@ -269,6 +281,9 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--gpu-lock", opts->gpuLock,
                   "A file locked (flock) around each use of the GPU, so runs started side by side compile at once "
                   "but time the GPU one at a time (cuda)");
+  sub->add_flag("--no-check", opts->noCheck,
+                "Skip the reference run that checks a plan's outputs (emulator, host, cuda; every backend is checked "
+                "by one rule otherwise, and a mismatch exits with 1)");
   sub->add_flag("--tsan", opts->tsan,
                 "Build the host program with ThreadSanitizer and fail on any data race (host; plan for a small "
                 "device, every CUDA thread becomes a fiber)");

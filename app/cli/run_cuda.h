@@ -25,10 +25,11 @@ struct CudaRunRequest {
   double watchdogSeconds = 10;
   std::string gpuLock;  // empty: none (runtime::GpuExecutionOptions::lockFile)
   int64_t maxMemoryBytes = 0;  // the CPU side (inputs, reference); 0: half this machine's memory
+  bool checkOutputs = true;    // the Run stage's output check (core/pipeline/output_check.h)
   bool json = false;
 };
 
-// Exit code 0 when the outputs match the reference, 1 otherwise; CliError
+// Exit code 0 when the outputs match the reference (or are not checked), 1 otherwise; CliError
 // (exit 1) without a driver, GPU or NVRTC, naming what is missing.
 int runCudaBackend(const CudaRunRequest& request, const GlobalOptions& global);
 

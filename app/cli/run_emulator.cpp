@@ -11,7 +11,8 @@ PlanRunOutputs runOnEmulator(std::shared_ptr<const ir::Graph> original, const st
                              const std::vector<ir::Tensor>& inputs, const EmulatorRunRequest& request,
                              Progress& progress) {
   pipeline::Pipeline p =
-      planRunPipeline(std::move(original), model, request.plan, pipeline::RunTarget::Emulator, inputs);
+      planRunPipeline(std::move(original), model, request.plan, pipeline::RunTarget::Emulator, inputs,
+                      request.checkOutputs);
   exec::EmulatorOptions& emulator = p.options().run.emulator;
   emulator.threads = request.threads;
   emulator.trace = !request.traceFile.empty();
@@ -24,7 +25,7 @@ PlanRunOutputs runOnEmulator(std::shared_ptr<const ir::Graph> original, const st
   const exec::EmulationResult& emulated = *a.run->emulator;
   progress.status(fmt::format("emulated on {} threads in {}", emulated.threads, formatSeconds(emulated.seconds)));
   if (a.run->trace) writeTraceFile(request.traceFile, *a.run->trace);
-  return PlanRunOutputs{a.planGraph(), a.run->outputs};
+  return PlanRunOutputs{a.planGraph(), a.run->outputs, a.run->check};
 }
 
 }  // namespace rammer::cli

@@ -4,12 +4,14 @@
 // (core/exec/plan_emulator.h) with --threads workers. Inputs and outputs
 // work as with the reference backend; --trace writes the emulated
 // (wall-clock, CPU) timeline as a Chrome trace.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/cli/cli_support.h"
 #include "app/cli/plan_loading.h"
 #include "core/ir/graph.h"
+#include "core/pipeline/output_check.h"
 
 namespace rammer::cli {
 
@@ -18,11 +20,13 @@ struct EmulatorRunRequest {
   int threads = 0;        // 0: one per core
   std::string traceFile;  // emulated Chrome trace JSON; empty: none
   int64_t maxMemoryBytes = 0;  // --max-memory; 0: half this machine's memory
+  bool checkOutputs = true;    // against the reference run of the imported graph
 };
 
 struct PlanRunOutputs {
   std::shared_ptr<const ir::Graph> optimized;  // what the plan ran
   std::vector<ir::Tensor> outputs;             // per graph output, in order
+  std::optional<pipeline::OutputCheck> check;  // when checked
 };
 
 // The pipeline from Optimize to Run on the imported `original`: the plan is

@@ -9,7 +9,8 @@ namespace rammer::cli {
 
 HostRunReport runOnHost(std::shared_ptr<const ir::Graph> original, const std::string& model,
                         const std::vector<ir::Tensor>& inputs, const HostRunRequest& request, Progress& progress) {
-  pipeline::Pipeline p = planRunPipeline(std::move(original), model, request.plan, pipeline::RunTarget::Host, inputs);
+  pipeline::Pipeline p = planRunPipeline(std::move(original), model, request.plan, pipeline::RunTarget::Host, inputs,
+                                         request.checkOutputs);
   runtime::HostExecutionOptions& host = p.options().run.host;
   host.workers = request.threads;
   host.repeat = request.repeat;
@@ -50,6 +51,7 @@ HostRunReport runOnHost(std::shared_ptr<const ir::Graph> original, const std::st
   if (!request.traceFile.empty()) r.lines.push_back("trace    " + request.traceFile + " (measured on the CPU)");
   r.optimized = a.planGraph();
   r.outputs = a.run->outputs;
+  r.check = a.run->check;
   return r;
 }
 

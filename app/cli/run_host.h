@@ -5,6 +5,7 @@
 // and run the generated program on the CPU (core/runtime/host_execution.h).
 // Inputs and outputs work as with the emulator backend; --trace writes the
 // program's own per-rTask timings as a Chrome trace.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "app/cli/json_output.h"
 #include "app/cli/plan_loading.h"
 #include "core/ir/graph.h"
+#include "core/pipeline/output_check.h"
 
 namespace rammer::cli {
 
@@ -22,11 +24,13 @@ struct HostRunRequest {
   std::string traceFile;  // measured Chrome trace JSON; empty: none
   bool threadSanitizer = false;  // build and run with -fsanitize=thread
   int64_t maxMemoryBytes = 0;    // --max-memory; 0: half this machine's memory
+  bool checkOutputs = true;      // against the reference run of the imported graph
 };
 
 struct HostRunReport {
   std::shared_ptr<const ir::Graph> optimized;  // what the plan ran
   std::vector<ir::Tensor> outputs;
+  std::optional<pipeline::OutputCheck> check;  // when checked
   Json json;                       // what --json adds: build and run figures
   std::vector<std::string> lines;  // the same as text lines
 };

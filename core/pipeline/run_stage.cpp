@@ -185,41 +185,19 @@ class PlanRun {
     };
     auto expected = exec::runReference(original_, r_.inputs, options);
     if (!expected) return expected.errors();
-    OutputCheck check;
-    check.match = expected->size() == r_.outputs.size();
+    OutputCheck check = compareOutputs(original_, r_.outputs, *expected);
     std::vector<ir::Diagnostic> errors;
-    const ir::Graph& g = original_;
-    for (size_t k = 0; k < std::min(expected->size(), r_.outputs.size()); ++k) {
-      const ir::Tensor& want = (*expected)[k];
-      const ir::Tensor& got = r_.outputs[k];
-      const std::string name = k < g.outputs().size() ? g.value(g.outputs()[k]).name : std::to_string(k);
-      if (want.numel() != got.numel() || want.dtype() != got.dtype()) {
-        errors.push_back(ir::makeError("output '" + name + "' has a different shape or dtype than the reference's", name));
-        check.match = false;
-        continue;
-      }
-      if (!ir::isFloating(want.dtype()) || want.dtype() == ir::DType::String) continue;
-      double worst = 0;
-      size_t bad = 0;
-      for (int64_t i = 0; i < want.numel(); ++i) {
-        const double a = want.getDouble(i), b = got.getDouble(i);
-        const double d = std::fabs(a - b);
-        if (!(d <= OutputCheck::kAtol + OutputCheck::kRtol * std::fabs(a))) ++bad;
-        if (d > worst || std::isnan(d)) worst = std::isnan(d) ? INFINITY : d;
-      }
-      check.maxAbsDiff = std::max(check.maxAbsDiff, worst);
-      if (bad) {
-        check.match = false;
-        diagnose(noteOf("output '" + name + "' differs from the reference in " + std::to_string(bad) + " of " +
-                            std::to_string(want.numel()) + " elements (max |diff| " + std::to_string(worst) + ")",
-                        ir::Severity::Warning));
-      }
+    for (const OutputComparison& c : check.outputs) {
+      if (!c.sameShape)
+        errors.push_back(ir::makeError(mismatchMessage(c), c.name));
+      else if (c.mismatched)
+        diagnose(noteOf(mismatchMessage(c), ir::Severity::Warning));
     }
     if (!errors.empty()) return errors;
     r_.metrics.emplace_back("max_abs_diff_vs_reference", check.maxAbsDiff);
     log(check.match ? "outputs match the reference executor (max |diff| " + std::to_string(check.maxAbsDiff) + ")"
                     : "outputs DIFFER from the reference executor");
-    r_.check = check;
+    r_.check = std::move(check);
     return {};
   }
 

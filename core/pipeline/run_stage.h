@@ -1,7 +1,8 @@
 #pragma once
 // The pipeline's Run stage: a validated plan executed on one backend (the
 // GPU, the CPU emulator, or the generated code on the CPU), its outputs
-// optionally checked against the reference executor on the imported graph.
+// checked against the reference executor on the imported graph by one rule
+// for every backend (output_check.h).
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "core/exec/plan_emulator.h"
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
+#include "core/pipeline/output_check.h"
 #include "core/runtime/cuda_probe.h"
 #include "core/runtime/gpu_execution.h"
 #include "core/runtime/host_execution.h"
@@ -49,7 +51,8 @@ struct RunOptions {
   // inputs (exec/random_inputs.h).
   std::vector<ir::Tensor> inputs;
   uint64_t inputSeed = 0;
-  // Also compute the reference outputs and compare (|diff| <= atol + rtol |ref|).
+  // Also run the reference executor on the imported graph and compare its
+  // outputs with the backend's, by the one rule of output_check.h.
   bool checkOutputs = true;
   // The CPU runs (random inputs, reference, emulator, host) refuse a graph
   // whose tensors would exceed this (exec/memory_budget.h); 0: half this
@@ -80,12 +83,6 @@ struct RunOptions {
     return o;
   }();
   GpuProfileHook profileGpu;  // empty: no profile
-};
-
-struct OutputCheck {
-  static constexpr double kRtol = 1e-4, kAtol = 1e-5;
-  bool match = true;
-  double maxAbsDiff = 0;
 };
 
 struct RunRecord {

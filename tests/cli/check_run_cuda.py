@@ -57,7 +57,8 @@ def check_fake_driver(a):
             fail(f"{' '.join(args)}: exit {p.returncode}, want 1 (outputs FAIL)\n{p.stdout}\n{p.stderr}")
         want = ["device    Fake GPU (sm_90), plan for h100",
                 "latency   median 250.0 us over 3 runs (min 250.0, p10 250.0, p90 250.0, max 250.0)",
-                "outputs   FAIL: max rel error",
+                "check    FAIL: max |diff|",
+                "  output 'probs' differs from the reference in 10 of 10 elements",
                 # The stand-in's kernels record no rTask time, so the profile
                 # behind --metrics fails: every value is unavailable, with why.
                 "metrics   unavailable: " + NO_RTASK_TIMES,

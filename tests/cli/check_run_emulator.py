@@ -102,6 +102,15 @@ def check_model(rammer, model_file, work):
     j = json.loads(p.stdout)
     if j["backend"] != "emulator" or len(j["outputs"]) != len(model.graph.output):
         fail(f"--json printed {j}")
+    # The Run stage's one output check, against the reference run of the imported graph.
+    check = j.get("output_check", {})
+    if check.get("pass") is not True or "max(1, max|ref|)" not in check.get("rule", "") or \
+            [o["name"] for o in check.get("outputs", [])] != [o.name for o in model.graph.output]:
+        fail(f"--json output_check: {j}")
+    p = run(base + ["--backend", "emulator", "--inputs", inputs, "--outputs", fresh(w("emu_unchecked")), "--no-check",
+                    "--json"])
+    if "output_check" in json.loads(p.stdout):
+        fail(f"--no-check still checked: {p.stdout}")
     with open(trace) as f:
         events = json.load(f)["traceEvents"]
     if not any(e.get("ph") == "X" and "rtask" in e.get("args", {}) for e in events):

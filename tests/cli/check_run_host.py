@@ -65,6 +65,8 @@ def main():
         fail(f"--json: run figures missing: {h}")
     if not os.path.isfile(h.get("program", "")) or not h["program"].startswith(cache):
         fail(f"--json: the program should be in RAMMER_HOST_CACHE: {h}")
+    if j.get("output_check", {}).get("pass") is not True:
+        fail(f"--json: the outputs should pass the Run stage's check: {j}")
     with open(trace) as f:
         events = json.load(f)["traceEvents"]
     if not any(e.get("ph") == "X" and "rtask" in e.get("args", {}) for e in events):
@@ -72,7 +74,8 @@ def main():
     if not any("host CPU" in str(e.get("args", {}).get("name", "")) for e in events if e.get("ph") == "M"):
         fail(f"{trace} does not say it was measured on the host CPU")
     p = run(base + ["--backend", "host", "--random", "--outputs", fresh(w("text"))])
-    if "compile  cached" not in p.stdout or "ran on   the host CPU" not in p.stdout:
+    if "compile  cached" not in p.stdout or "ran on   the host CPU" not in p.stdout or \
+            "check    PASS: max |diff|" not in p.stdout:
         fail("the text report lacks the build and run lines:\n" + p.stdout)
 
     # Refusals.
