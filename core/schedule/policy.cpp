@@ -11,18 +11,24 @@
 
 namespace rammer::schedule {
 
-double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM) {
-  const double perSM = std::max(1, veusPerSM);
+RooflineTerms rooflineTerms(const kernels::RKernel& kernel, const device::DeviceSpec& device, int onSM, int running) {
   const double sms = std::max(1, device.sms);
   const double lanes = std::max(1, device.subPartitions * device.warpSize);
   const double threads = std::max(1, kernel.threads());
   // A vEU's share of its SM: its slice of the co-resident blocks, and no
   // more than its threads can keep busy.
-  const double share = std::min(1.0 / perSM, std::min(threads, lanes) / lanes);
+  const double share = std::min(1.0 / std::max(1, onSM), std::min(threads, lanes) / lanes);
   const double flopsPerUs = device.peakFp32Tflops * 1e6 / sms * share;
-  const double compute = flopsPerUs > 0 ? kernel.flopsPerRTask() / flopsPerUs : 0;
-  const double memory = rtaskMemoryUs(kernel, device) * sms * perSM;
-  return std::max(compute, memory) / device.efficiencyOf(kernel.family);
+  RooflineTerms t;
+  t.computeUs = flopsPerUs > 0 ? kernel.flopsPerRTask() / flopsPerUs : 0;
+  t.memoryUs = rtaskMemoryUs(kernel, device) * std::max(1, running);
+  return t;
+}
+
+double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM) {
+  const int perSM = std::max(1, veusPerSM);
+  const RooflineTerms t = rooflineTerms(kernel, device, perSM, perSM * std::max(1, device.sms));
+  return std::max(t.computeUs, t.memoryUs) / device.efficiencyOf(kernel.family);
 }
 
 double rtaskMemoryUs(const kernels::RKernel& kernel, const device::DeviceSpec& device) {

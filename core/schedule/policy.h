@@ -41,12 +41,22 @@ struct TaskLoad {
 using LoadedTaskTimeFn =
     std::function<double(const kernels::RKernel& kernel, const device::DeviceSpec& device, const TaskLoad& load)>;
 
-// The built-in estimate: a roofline per vEU. A vEU gets 1/veusPerSM of its
-// SM's FP32 rate, and no more than its threads can issue (one FLOP per lane
-// of the SM's subPartitions x warpSize lanes per cycle-share), and
-// 1/(veusPerSM x SMs) of the memory bandwidth; the slower of compute and
-// memory decides, over the family's efficiency on the device
-// (DeviceSpec::efficiencyOf).
+// The roofline of one rTask on a vEU, the one formula behind every
+// estimate (this file's and sim::AnalyticCostModel's): the vEU gets 1/onSM
+// of its SM's FP32 rate, and no more than its threads can issue (one FLOP
+// per lane of the SM's subPartitions x warpSize lanes per cycle-share), and
+// 1/running of the device's memory bandwidth. Neither term is divided by
+// the family's efficiency yet.
+struct RooflineTerms {
+  double computeUs = 0, memoryUs = 0;
+};
+RooflineTerms rooflineTerms(const kernels::RKernel& kernel, const device::DeviceSpec& device, int onSM, int running);
+
+// The built-in estimate on a busy device (every vEU running): the slower
+// of the roofline's terms over the family's efficiency on the device
+// (DeviceSpec::efficiencyOf). The pipeline hands policies the cost model's
+// estimate instead (sim::policyOptions), which equals this one on a busy
+// device wherever the threads, not the device, are not the limit.
 double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM);
 
 // Microseconds one rTask's global-memory traffic takes at the device's full

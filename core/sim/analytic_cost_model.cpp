@@ -15,24 +15,18 @@ double AnalyticCostModel::taskTimeUs(const kernels::RKernel& kernel, const devic
   const int onSM = context.busyOnSM > 0 ? std::min(context.busyOnSM, perSM) : perSM;
   const int running = context.busyVEUs > 0 ? std::min(context.busyVEUs, all) : all;
 
-  // The same roofline terms as schedule::estimateTaskTimeUs, with the vEUs
-  // that are running in place of all of them.
-  const double lanes = std::max(1, device.subPartitions * device.warpSize);
-  const double threads = std::max(1, kernel.threads());
-  const double share = std::min(1.0 / onSM, std::min(threads, lanes) / lanes);
-  const double flopsPerUs = device.peakFp32Tflops * 1e6 / sms * share;
-  const double compute = flopsPerUs > 0 ? kernel.flopsPerRTask() / flopsPerUs : 0;
-
+  // The policies' roofline (schedule::rooflineTerms), with the vEUs that
+  // are running in place of all of them, and a latency bound on memory.
+  const schedule::RooflineTerms t = schedule::rooflineTerms(kernel, device, onSM, running);
   const double bytes = kernel.bytesPerRTask();
   double memory = 0;
   if (bytes > 0) {
-    const double shareBound = schedule::rtaskMemoryUs(kernel, device) * running;
-    const double perTrip = threads * std::max(1.0, options_.bytesInFlightPerThread);
+    const double perTrip = std::max(1, kernel.threads()) * std::max(1.0, options_.bytesInFlightPerThread);
     const double latencyUs = options_.memoryLatencyCycles / (std::max(0.1, device.clockGHz) * 1e3);
-    memory = std::max(shareBound, std::ceil(bytes / perTrip) * latencyUs);
+    memory = std::max(t.memoryUs, std::ceil(bytes / perTrip) * latencyUs);
   }
   // The family's measured (or estimated) share of this roofline on the device.
-  return std::max(compute, memory) / device.efficiencyOf(kernel.family);
+  return std::max(t.computeUs, memory) / device.efficiencyOf(kernel.family);
 }
 
 }  // namespace rammer::sim
