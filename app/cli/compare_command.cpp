@@ -23,6 +23,7 @@
 #include "app/cli/pipeline_driver.h"
 #include "app/cli/plan_loading.h"
 #include "core/ops/model_summary.h"
+#include "core/pipeline/policy_comparison.h"
 #include "core/schedule/policy.h"
 #include "core/sim/plan_figures.h"
 
@@ -37,63 +38,46 @@ struct CompareOptions {
   bool json = false;
 };
 
-struct Row {
-  std::string policy;
-  std::string error;  // empty when planned
-  sim::PlanFigures figures;
-  double scheduleSeconds = 0;
-  std::optional<bool> attentionFused;
-};
+using pipeline::PolicyRun;
 
-std::vector<Row> planEveryPolicy(const CompareOptions& o, const Progress& progress, std::string& deviceName) {
-  pipeline::Pipeline p(pipelineOptions(o.model, o.plan));
+// The first error of a policy that failed, in the CLI's words.
+std::string errorOf(const PolicyRun& r) {
+  if (r.ok()) return {};
+  const auto errors = r.report.errors();
+  return errors.empty() ? "failed" : ir::formatDiagnostic(errors.front());
+}
+
+std::vector<PolicyRun> planEveryPolicy(const CompareOptions& o, const Progress& progress, std::string& deviceName) {
+  pipeline::Pipeline p(pipeline::optionsFor(o.model, o.plan));
   runStages(p, pipeline::Stage::Import, pipeline::Stage::Optimize, progress);
-  std::vector<Row> rows;
-  for (const std::string& policy : o.policies) {
-    progress.status("planning with " + policy + "...");
-    // The optimized graph again where this policy fuses epilogues otherwise
-    // (--fuse-epilogues auto: not under IOS and GraphTurbo).
-    const bool reoptimize = pipeline::fusesEpilogues(o.plan.epilogues, policy) !=
-                            pipeline::fusesEpilogues(o.plan.epilogues, p.options().policy);
-    p.options().policy = policy;
-    const pipeline::Report report =
-        p.run(reoptimize ? pipeline::Stage::Optimize : pipeline::Stage::Schedule, pipeline::Stage::Simulate);
-    Row row;
-    row.policy = policy;
-    const pipeline::Artifacts& a = p.artifacts();
-    if (!report.ok() || !a.plan || !a.predicted) {
-      row.error = report.errors().empty() ? "failed" : ir::formatDiagnostic(report.errors().front());
-    } else {
-      row.figures = sim::figuresOf(*a.plan, a.predicted.get());
-      row.scheduleSeconds = a.scheduleSeconds;
-      if (a.attention) row.attentionFused = a.attention->fused;
-      deviceName = a.plan->device.name;
-    }
-    rows.push_back(std::move(row));
-  }
+  pipeline::Control control;
+  std::string last;
+  control.progress = [&progress, &last](const std::string& what, int) {
+    if (what == last) return;
+    last = what;
+    progress.status(what);
+  };
+  std::vector<PolicyRun> rows = pipeline::planEveryPolicy(p.options(), p.artifacts(), o.plan.policy, o.policies,
+                                                          control);
+  for (const PolicyRun& r : rows)
+    if (r.ok()) deviceName = r.plan->device.name;
   return rows;
 }
 
-std::optional<double> sequentialUs(const std::vector<Row>& rows) {
-  for (const Row& r : rows)
-    if (r.policy == "sequential" && r.error.empty()) return r.figures.predictedUs;
-  return std::nullopt;
-}
-
-void printText(const CompareOptions& o, const std::vector<Row>& rows, const std::string& device,
+void printText(const CompareOptions& o, const std::vector<PolicyRun>& rows, const std::string& device,
                const std::string& costModel) {
   fmt::print("model    {}\n", o.model);
   fmt::print("device   {}; {} (predictions, not measurements)\n", device, costModel);
   fmt::print("{:<11} {:>11} {:>8} {:>8} {:>8} {:>5} {:>9} {:>10} {:>10}\n", "policy", "latency us", "speedup",
              "programs", "barriers", "vEUs", "vEU util", "DRAM", "planned in");
-  const std::optional<double> base = sequentialUs(rows);
-  for (const Row& r : rows) {
-    if (!r.error.empty()) {
-      fmt::print("{:<11} failed: {}\n", r.policy, r.error);
+  for (const PolicyRun& r : rows) {
+    if (!r.ok()) {
+      fmt::print("{:<11} failed: {}\n", r.policy, errorOf(r));
       continue;
     }
     const sim::PlanFigures& f = r.figures;
-    const std::string speedup = base && f.predictedUs > 0 ? fmt::format("{:.2f}x", *base / f.predictedUs) : "-";
+    const std::optional<double> x = pipeline::speedupOverSequential(rows, r);
+    const std::string speedup = x ? fmt::format("{:.2f}x", *x) : "-";
     fmt::print("{:<11} {:>11.1f} {:>8} {:>8} {:>8} {:>5} {:>8.1f}% {:>10} {:>10}{}\n", r.policy, f.predictedUs, speedup,
                f.programs, f.barriers, f.maxVEUs, 100 * f.smEfficiency,
                ops::formatBytes(static_cast<int64_t>(f.dramBytes)), formatSeconds(r.scheduleSeconds),
@@ -103,7 +87,7 @@ void printText(const CompareOptions& o, const std::vector<Row>& rows, const std:
              "SM efficiency: busy vEU time over the vEUs' time\n");
 }
 
-Json toJson(const CompareOptions& o, const std::vector<Row>& rows, const std::string& device,
+Json toJson(const CompareOptions& o, const std::vector<PolicyRun>& rows, const std::string& device,
             const std::string& deviceName, const std::string& costModel) {
   Json j;
   j["model"] = o.model;
@@ -111,15 +95,15 @@ Json toJson(const CompareOptions& o, const std::vector<Row>& rows, const std::st
   j["device_name"] = deviceName;
   j["cost_model"] = costModel;
   j["policies"] = Json::array();
-  const std::optional<double> base = sequentialUs(rows);
-  for (const Row& r : rows) {
+  for (const PolicyRun& r : rows) {
     const sim::PlanFigures& f = r.figures;
+    const std::optional<double> speedup = pipeline::speedupOverSequential(rows, r);
     Json e;
     e["policy"] = r.policy;
-    e["ok"] = r.error.empty();
-    e["error"] = r.error.empty() ? Json(nullptr) : Json(r.error);
+    e["ok"] = r.ok();
+    e["error"] = r.ok() ? Json(nullptr) : Json(errorOf(r));
     e["predicted_latency_us"] = f.predictedUs;
-    e["speedup_vs_sequential"] = base && r.error.empty() && f.predictedUs > 0 ? Json(*base / f.predictedUs) : Json(nullptr);
+    e["speedup_vs_sequential"] = speedup ? Json(*speedup) : Json(nullptr);
     e["programs"] = f.programs;
     e["barriers"] = f.barriers;
     e["veus"] = f.maxVEUs;
@@ -137,12 +121,12 @@ int runCompare(const CompareOptions& o, const GlobalOptions& global) {
   requireFile(o.model, "model");
   Progress progress(global);
   std::string deviceName = o.plan.device;
-  const std::vector<Row> rows = planEveryPolicy(o, progress, deviceName);
+  const std::vector<PolicyRun> rows = planEveryPolicy(o, progress, deviceName);
   const std::string costModel = (o.plan.costModel ? o.plan.costModel : pipeline::defaultCostModel())->name();
   if (o.json) fmt::print("{}\n", toJson(o, rows, o.plan.device, deviceName, costModel).dump(2));
   else printText(o, rows, o.plan.device + " (" + deviceName + ")", costModel);
-  for (const Row& r : rows)
-    if (r.error.empty()) return 0;
+  for (const PolicyRun& r : rows)
+    if (r.ok()) return 0;
   throw CliError("no policy could plan " + o.model);
 }
 

@@ -71,21 +71,6 @@ void addGraphTurboOptions(CLI::App* cmd, schedule::GraphTurboOptions& gt) {
       ->check(CLI::PositiveNumber);
 }
 
-pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& o) {
-  pipeline::Options p;
-  p.modelPath = model;
-  p.import.batch = o.batch > 0 ? o.batch : 1;
-  p.policy = o.policy;
-  p.ios = o.ios;
-  p.graphturbo = o.graphturbo;
-  p.device = o.device;
-  p.scheduleEditsFile = o.scheduleFile;
-  p.costModel = o.costModel;
-  p.attention = o.attention;
-  p.epilogues = o.epilogues;
-  return p;
-}
-
 PlannedModel plannedOf(const pipeline::Pipeline& p) {
   const pipeline::Artifacts& a = p.artifacts();
   PlannedModel out;
@@ -104,7 +89,7 @@ PlannedModel plannedOf(const pipeline::Pipeline& p) {
 pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, const std::string& model,
                                    const PlanOptions& options, pipeline::RunTarget target,
                                    const std::vector<ir::Tensor>& inputs, bool checkOutputs) {
-  pipeline::Pipeline p(pipelineOptions(model, options));
+  pipeline::Pipeline p(pipeline::optionsFor(model, options));
   p.artifacts().original = std::move(original);
   pipeline::RunOptions& run = p.options().run;
   run.target = target;
@@ -114,7 +99,7 @@ pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, co
 }
 
 PlannedModel planModel(const std::string& model, const PlanOptions& o, const Progress& progress, bool simulate) {
-  pipeline::Pipeline p(pipelineOptions(model, o));
+  pipeline::Pipeline p(pipeline::optionsFor(model, o));
   runStages(p, pipeline::Stage::Import, simulate ? pipeline::Stage::Simulate : pipeline::Stage::Validate, progress);
   return plannedOf(p);
 }

@@ -14,6 +14,7 @@
 #include "core/device/device_spec.h"
 #include "core/ir/graph.h"
 #include "core/pipeline/pipeline.h"
+#include "core/pipeline/plan_choices.h"
 #include "core/schedule/plan.h"
 #include "core/schedule/policy.h"
 #include "core/sim/cost_model.h"
@@ -21,21 +22,8 @@
 
 namespace rammer::cli {
 
-struct PlanOptions {
-  std::string policy = "wavefront";
-  std::string device = "h100";
-  std::string scheduleFile;  // schedule edits (docs/SCHEDULE_EDITS.md); empty: none
-  int64_t batch = 0;         // 0: symbolic batch dims become 1 (the paper's batch)
-  schedule::IosOptions ios;  // --ios-r, --ios-s, --ios-variant
-  schedule::GraphTurboOptions graphturbo;  // --gt-order, --gt-budget
-  // --fuse-attention auto|on|off
-  pipeline::AttentionFusion attention = pipeline::AttentionFusion::Auto;
-  // --fuse-epilogues auto|on|off
-  pipeline::EpilogueFusion epilogues = pipeline::EpilogueFusion::Auto;
-  // The rTask times the policy plans with (null: the analytic cost model,
-  // what `rammer schedule` predicts with).
-  std::shared_ptr<const sim::CostModel> costModel;
-};
+// The plan choices every command shares (core/pipeline/plan_choices.h).
+using PlanOptions = pipeline::PlanChoices;
 
 // Adds --policy, --device, --schedule, --batch, --fuse-attention,
 // --fuse-epilogues and the
@@ -49,10 +37,6 @@ void addFuseEpiloguesFlag(CLI::App* cmd, pipeline::EpilogueFusion& mode);
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios);
 // --gt-order, --gt-budget (what --policy graphturbo groups and orders with).
 void addGraphTurboOptions(CLI::App* cmd, schedule::GraphTurboOptions& gt);
-
-// The pipeline a scheduling subcommand runs on `model` with these options
-// (symbolic batch dims bound to --batch, 1 by default).
-pipeline::Options pipelineOptions(const std::string& model, const PlanOptions& options);
 
 struct PlannedModel {
   std::shared_ptr<const ir::Graph> original;   // as imported: the reference

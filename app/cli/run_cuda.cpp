@@ -176,7 +176,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   if (!capability.canRun()) throw CliError("cannot run on the GPU: " + capability.message);
 
   Progress progress(global);
-  pipeline::Pipeline p(pipelineOptions(r.model, r.plan));
+  pipeline::Pipeline p(pipeline::optionsFor(r.model, r.plan));
   runStages(p, pipeline::Stage::Import, pipeline::Stage::Validate, progress);
   const PlannedModel planned = plannedOf(p);
   const ir::Graph& graph = *planned.optimized;

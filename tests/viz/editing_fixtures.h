@@ -17,7 +17,7 @@ inline viz::PipelineResult planSampleCnn(const std::string& policy = "wavefront"
   q.from = viz::PipelineStage::Import;
   q.to = viz::PipelineStage::Simulate;
   q.modelPath = sampleCnnPath();
-  q.policy = policy;
+  q.plan.policy = policy;
   viz::PipelineResult r = viz::runPipeline(q, {});
   std::string errors;
   for (const auto& d : r.diagnostics) errors += ir::formatDiagnostic(d.diagnostic) + "\n";

@@ -1,31 +1,19 @@
 #pragma once
-// Plans of the same model side by side (every policy): each scheduled,
-// validated and simulated through the same pipeline stages the session
-// runs, with the numbers the Compare window tabulates (the figures `rammer
-// compare` prints). A pure function of its inputs; runs on any thread. Qt
-// Core only.
+// Plans of the same model side by side (every policy), for the Compare
+// window: core/pipeline/policy_comparison.h computes them, as it does for
+// `rammer compare`; this adds the studio's job control and cost model. A
+// pure function of its inputs; runs on any thread. Qt Core only.
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/pipeline/policy_comparison.h"
 #include "viz/models/studio_pipeline.h"
 
 namespace rammer::viz {
 
-struct PlanSummary {
-  std::string policy;
-  bool ok = false;
-  std::vector<StudioDiagnostic> diagnostics;  // why it failed, when it did
-  std::shared_ptr<const schedule::Plan> plan;
-  std::shared_ptr<const sim::Trace> trace;
-  double latencyUs = 0;     // predicted
-  double smEfficiency = 0;  // predicted, [0, 1]
-  size_t programs = 0;
-  int maxVEUs = 0;          // the widest program's vEUs
-  size_t barriers = 0;
-  size_t rtasks = 0;
-  double dramBytes = 0;     // predicted DRAM traffic of the chosen rKernels
-};
+// One policy's plan, prediction and figures (sim::PlanFigures), or why it failed.
+using PlanSummary = pipeline::PolicyRun;
 
 // The model as the session holds it: as imported, and as optimized for
 // `optimizedFor`. A policy that fuses epilogues otherwise (IOS and
@@ -42,8 +30,8 @@ PlanSummary summarizePolicy(const ComparedModel& model, const std::string& devic
 // Every one of `policies`, in order (stops early on a cancel).
 std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std::string& device,
                                            const std::vector<std::string>& policies, const JobControl& control = {});
-// Predicted latency of sequential (RammerBase) over each summary's; 0 where
-// either plan is missing.
-double speedupOverSequential(const std::vector<PlanSummary>& all, const PlanSummary& s);
+
+// The first error of a failed summary, formatted; empty when it planned.
+std::string firstError(const PlanSummary& s);
 
 }  // namespace rammer::viz

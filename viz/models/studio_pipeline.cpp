@@ -60,14 +60,8 @@ std::vector<ir::Diagnostic> profileWithCupti(const runtime::ProbeOptions& librar
 #endif
 
 pipeline::Options optionsOf(const PipelineRequest& q) {
-  pipeline::Options o;
-  o.modelPath = q.modelPath;
-  o.import.batch = q.batch > 0 ? q.batch : 1;
-  o.policy = q.policy;
-  o.device = q.device;
-  o.constraints = q.constraints;
-  o.ios = q.ios;
-  o.costModel = studioCostModel();
+  pipeline::Options o = pipeline::optionsFor(q.modelPath, q.plan);
+  if (!o.costModel) o.costModel = studioCostModel();
   pipeline::RunOptions& run = o.run;
   run.target = q.runTarget;
   run.inputSeed = q.inputSeed;
@@ -91,7 +85,7 @@ pipeline::Artifacts givenOf(const PipelineRequest& q) {
   a.optimized = q.optimized;
   a.optimizedFused = q.optimizedFused;
   a.passLog = q.passLog;
-  a.plan = q.plan;
+  a.plan = q.planned;
   return a;
 }
 

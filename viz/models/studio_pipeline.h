@@ -16,6 +16,7 @@
 #include "core/ir/graph.h"
 #include "core/passes/pass_manager.h"
 #include "core/pipeline/pipeline.h"
+#include "core/pipeline/plan_choices.h"
 #include "core/runtime/cuda_probe.h"
 #include "core/schedule/constraints.h"
 #include "core/schedule/plan.h"
@@ -59,18 +60,16 @@ struct PipelineRequest {
   PipelineStage to = PipelineStage::Simulate;  // inclusive
 
   std::string modelPath;
-  int64_t batch = 1;  // symbolic batch dims are bound to this
-  std::string policy = "wavefront";
-  std::string device = "h100";  // preset id or device JSON path
-  schedule::Constraints constraints;
-  schedule::IosOptions ios;  // with policy "ios"
+  // Policy, device, batch, edits, fusion modes, IOS and GraphTurbo options:
+  // the same choices, translated the same way, as the CLI's.
+  pipeline::PlanChoices plan;
 
   // Outputs of the stages before `from` (the session's current state).
   std::shared_ptr<const ir::Graph> original;   // as imported: the numeric reference
   std::shared_ptr<const ir::Graph> optimized;  // what is scheduled
   std::shared_ptr<const ir::Graph> optimizedFused;  // with attention fused, when it can be
   std::vector<passes::PassRecord> passLog;
-  std::shared_ptr<const schedule::Plan> plan;  // for a request from Run
+  std::shared_ptr<const schedule::Plan> planned;  // for a request from Run
 
   // Run: what the machine can do; probed when absent.
   std::optional<runtime::CudaCapability> capability;

@@ -295,21 +295,21 @@ quint64 StudioSession::submit(PipelineStage from, PipelineStage to) {
   q.from = from;
   q.to = to;
   q.modelPath = requestedPath_.toStdString();
-  q.batch = requestedBatch_;
-  q.policy = policy_;
-  q.device = device_;
-  q.ios.variant = iosVariant_;
+  q.plan.batch = requestedBatch_;
+  q.plan.policy = policy_;
+  q.plan.device = device_;
+  q.plan.ios.variant = iosVariant_;
   if (pendingConstraints_)
-    q.constraints = pendingConstraints_->constraints;
+    q.plan.constraints = pendingConstraints_->constraints;
   else if (from != PipelineStage::Import)
-    q.constraints = constraints_;  // a new model starts without edits
+    q.plan.constraints = constraints_;  // a new model starts without edits
   if (from > PipelineStage::Import) q.original = original_;
   if (from > PipelineStage::Optimize) {
     q.optimized = optimized_;
     q.optimizedFused = optimizedFused_;
     q.passLog = passLog_;
   }
-  if (from > PipelineStage::Simulate) q.plan = plan_;
+  if (from > PipelineStage::Simulate) q.planned = plan_;
   q.capability = capability_;
   q.runTarget = runTarget_;
 
@@ -345,7 +345,7 @@ void StudioSession::apply(PipelineResult& r) {
     replaceLater(optimized_, r.optimized);
     replaceLater(optimizedFused_, r.optimizedFused);
     passLog_ = r.passLog;
-    optimizedFor_ = r.request.policy;
+    optimizedFor_ = r.request.plan.policy;
   }
 
   const bool scheduled = q.from <= PipelineStage::Schedule && q.to >= PipelineStage::Simulate;
@@ -381,13 +381,13 @@ void StudioSession::apply(PipelineResult& r) {
 
 void StudioSession::applyModel(PipelineResult& r) {
   path_ = QString::fromStdString(r.request.modelPath);
-  batch_ = r.request.batch;
+  batch_ = r.request.plan.batch;
   requestedPath_ = path_;
   requestedBatch_ = batch_;
   original_ = r.original;
   optimized_ = r.optimized;
   optimizedFused_ = r.optimizedFused;
-  optimizedFor_ = r.request.policy;
+  optimizedFor_ = r.request.plan.policy;
   passLog_ = r.passLog;
   // Edits name the old model's nodes; edits made while it loaded are pending
   // and applied with its plan.
@@ -405,9 +405,9 @@ void StudioSession::applyPlan(PipelineResult& r) {
   replaceLater(plan_, valid ? r.plan : nullptr);
   if (valid) {
     // As asked (a device file stays a file, not the id inside it).
-    plannedPolicy_ = r.request.policy;
-    plannedDevice_ = r.request.device;
-    plannedIosVariant_ = r.request.ios.variant;
+    plannedPolicy_ = r.request.plan.policy;
+    plannedDevice_ = r.request.plan.device;
+    plannedIosVariant_ = r.request.plan.ios.variant;
   }
   replaceLater(predicted_, valid ? r.predicted : nullptr);
   metrics_->setPredicted(predicted_, plan_.get());

@@ -23,12 +23,6 @@ namespace {
 
 constexpr int kTimelineHeight = 150;
 
-QString firstError(const PlanSummary& s) {
-  for (const auto& d : s.diagnostics)
-    if (d.diagnostic.severity == ir::Severity::Error) return QString::fromStdString(ir::formatDiagnostic(d.diagnostic));
-  return QObject::tr("failed");
-}
-
 }  // namespace
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
@@ -100,7 +94,7 @@ bool CompareView::compare() {
     out.summaries = summarizePolicies(model, device, policies, control);
     // One lane per SM: a small timeline shows the plan's shape.
     for (const PlanSummary& s : out.summaries) {
-      const auto trace = s.ok ? s.trace : nullptr;
+      const auto trace = s.ok() ? s.predicted : nullptr;
       out.lanes.push_back(
           std::make_shared<const TimelineModel>(trace, nullptr, trace ? TimelineModel::smsOf(*trace) : std::set<int32_t>{}));
     }
@@ -117,7 +111,7 @@ void CompareView::onFinished() {
   results_ = std::move(c.summaries);
   lanes_ = std::move(c.lanes);
   showResults();
-  emit compared(!results_.empty() && std::all_of(results_.begin(), results_.end(), [](const auto& s) { return s.ok; }));
+  emit compared(!results_.empty() && std::all_of(results_.begin(), results_.end(), [](const auto& s) { return s.ok(); }));
 }
 
 void CompareView::showResults() {
@@ -131,26 +125,26 @@ void CompareView::showResults() {
     const PlanSummary& s = results_[static_cast<size_t>(col)];
     const QString policy = QString::fromStdString(s.policy);
     headers << policy;
-    bars.push_back({policy, s.ok ? s.latencyUs : 0});
+    bars.push_back({policy, s.ok() ? s.figures.predictedUs : 0});
     auto cell = [&](int row, const QString& text) { table_->setItem(row, col, new QTableWidgetItem(text)); };
-    if (!s.ok) {
-      for (int row = 0; row < RowCount; ++row) cell(row, row == 0 ? firstError(s) : QString());
+    if (!s.ok()) {
+      for (int row = 0; row < RowCount; ++row) cell(row, row == 0 ? QString::fromStdString(firstError(s)) : QString());
       continue;
     }
-    end = std::max(end, s.latencyUs);
-    if (best <= 0 || s.latencyUs < best) {
-      best = s.latencyUs;
+    end = std::max(end, s.figures.predictedUs);
+    if (best <= 0 || s.figures.predictedUs < best) {
+      best = s.figures.predictedUs;
       bestPolicy = policy;
     }
-    const double speedup = speedupOverSequential(results_, s);
-    cell(LatencyRow, QString::number(s.latencyUs, 'f', 1));
+    const double speedup = pipeline::speedupOverSequential(results_, s).value_or(0);
+    cell(LatencyRow, QString::number(s.figures.predictedUs, 'f', 1));
     cell(SpeedupRow, speedup > 0 ? QStringLiteral("%1x").arg(speedup, 0, 'f', 2) : QStringLiteral("–"));
-    cell(SmEfficiencyRow, QString::number(100 * s.smEfficiency, 'f', 1) + QLatin1Char('%'));
-    cell(ProgramsRow, QString::number(s.programs));
-    cell(VeusRow, QString::number(s.maxVEUs));
-    cell(BarriersRow, QString::number(s.barriers));
-    cell(RTasksRow, QString::number(s.rtasks));
-    cell(DramRow, QString::fromStdString(ops::formatBytes(static_cast<int64_t>(s.dramBytes))));
+    cell(SmEfficiencyRow, QString::number(100 * s.figures.smEfficiency, 'f', 1) + QLatin1Char('%'));
+    cell(ProgramsRow, QString::number(s.figures.programs));
+    cell(VeusRow, QString::number(s.figures.maxVEUs));
+    cell(BarriersRow, QString::number(s.figures.barriers));
+    cell(RTasksRow, QString::number(s.figures.rtasks));
+    cell(DramRow, QString::fromStdString(ops::formatBytes(static_cast<int64_t>(s.figures.dramBytes))));
   }
   table_->setHorizontalHeaderLabels(headers);
   bars_->setBars(std::move(bars));
@@ -186,7 +180,7 @@ void CompareView::showResults() {
       t->setVisibleRange(0, end);
     }
   syncing_ = false;
-  const auto failed = std::count_if(results_.begin(), results_.end(), [](const auto& s) { return !s.ok; });
+  const auto failed = std::count_if(results_.begin(), results_.end(), [](const auto& s) { return !s.ok(); });
   status_->setText(failed == 0 ? tr("%1 policies on %2; fastest: %3 (%4 us). Click a policy to open its plan.")
                                      .arg(n)
                                      .arg(device_, bestPolicy)

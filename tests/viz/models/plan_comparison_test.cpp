@@ -15,7 +15,7 @@
 namespace rammer::viz {
 namespace {
 
-ComparedModel compared(const PipelineResult& r) { return {r.original, r.optimized, r.request.policy}; }
+ComparedModel compared(const PipelineResult& r) { return {r.original, r.optimized, r.request.plan.policy}; }
 
 // Epilogue fusion follows the policy (pipeline::EpilogueFusion::Auto): the
 // wavefront plans the session's fused graph, IOS and GraphTurbo the
@@ -30,7 +30,7 @@ TEST(PlanComparisonTest, IosAndGraphTurboPlanTheGraphWithoutEpilogueFusion) {
   };
   const std::vector<PlanSummary> c = summarizePolicies(compared(r), "h100", {"wavefront", "ios", "graphturbo"});
   ASSERT_EQ(c.size(), 3u);
-  for (const PlanSummary& s : c) ASSERT_TRUE(s.ok) << s.policy;
+  for (const PlanSummary& s : c) ASSERT_TRUE(s.ok()) << s.policy;
   EXPECT_GT(fusedNodes(*c[0].plan), 0u);
   EXPECT_EQ(fusedNodes(*c[1].plan), 0u);
   EXPECT_EQ(fusedNodes(*c[2].plan), 0u);
@@ -43,12 +43,12 @@ TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
   ASSERT_EQ(c.size(), 2u);
   const PlanSummary& a = c[0];
   const PlanSummary& b = c[1];
-  ASSERT_TRUE(a.ok);
-  ASSERT_TRUE(b.ok);
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(b.ok());
   EXPECT_EQ(a.policy, "sequential");
   EXPECT_EQ(b.policy, "wavefront");
-  ASSERT_GT(b.latencyUs, 0);
-  EXPECT_DOUBLE_EQ(speedupOverSequential(c, b), a.latencyUs / b.latencyUs);
+  ASSERT_GT(b.figures.predictedUs, 0);
+  EXPECT_DOUBLE_EQ(pipeline::speedupOverSequential(c, b).value_or(0), a.figures.predictedUs / b.figures.predictedUs);
 
   // The same numbers straight from core, planned as `rammer schedule` plans:
   // with the analytic model's rTask times.
@@ -62,33 +62,33 @@ TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
     ASSERT_TRUE(plan);
     auto trace = sim::Simulator(model).run(*plan);
     ASSERT_TRUE(trace);
-    EXPECT_DOUBLE_EQ(s->latencyUs, trace->totalUs) << s->policy;
-    EXPECT_DOUBLE_EQ(s->smEfficiency, trace->smEfficiency) << s->policy;
-    EXPECT_EQ(s->programs, plan->programs.size());
-    EXPECT_EQ(s->rtasks, plan->numRTasks());
+    EXPECT_DOUBLE_EQ(s->figures.predictedUs, trace->totalUs) << s->policy;
+    EXPECT_DOUBLE_EQ(s->figures.smEfficiency, trace->smEfficiency) << s->policy;
+    EXPECT_EQ(s->figures.programs, plan->programs.size());
+    EXPECT_EQ(s->figures.rtasks, plan->numRTasks());
     size_t barriers = 0;
     int veus = 0;
     for (const auto& p : plan->programs) {
       barriers += p.program.numBarriers();
       veus = std::max(veus, p.program.numVEUs());
     }
-    EXPECT_EQ(s->barriers, barriers);
-    EXPECT_EQ(s->maxVEUs, veus);
+    EXPECT_EQ(s->figures.barriers, barriers);
+    EXPECT_EQ(s->figures.maxVEUs, veus);
   }
   // RammerBase: one program per non-view operator, no barriers.
-  EXPECT_EQ(a.barriers, 0u);
-  EXPECT_GT(a.programs, b.programs);
+  EXPECT_EQ(a.figures.barriers, 0u);
+  EXPECT_GT(a.figures.programs, b.figures.programs);
 }
 
 TEST(PlanComparisonTest, AnUnknownPolicyFailsWithAMessage) {
   const PipelineResult r = viztest::planSampleCnn();
   const std::vector<PlanSummary> c = summarizePolicies(compared(r), "h100", {"nonsense", "wavefront"});
   ASSERT_EQ(c.size(), 2u);
-  EXPECT_FALSE(c[0].ok);
-  EXPECT_TRUE(c[1].ok);
-  EXPECT_EQ(speedupOverSequential(c, c[1]), 0) << "no sequential plan to compare with";
-  ASSERT_FALSE(c[0].diagnostics.empty());
-  EXPECT_NE(c[0].diagnostics.front().diagnostic.message.find("nonsense"), std::string::npos);
+  EXPECT_FALSE(c[0].ok());
+  EXPECT_TRUE(c[1].ok());
+  EXPECT_EQ(pipeline::speedupOverSequential(c, c[1]).value_or(0), 0) << "no sequential plan to compare with";
+  ASSERT_FALSE(c[0].report.errors().empty());
+  EXPECT_NE(firstError(c[0]).find("nonsense"), std::string::npos);
 }
 
 // Every policy, as the Compare window and `rammer compare` show them; the
@@ -100,13 +100,13 @@ TEST(PlanComparisonTest, EveryPolicyWithItsSpeedupOverSequential) {
   ASSERT_EQ(all.size(), names.size());
   double sequential = 0;
   for (const PlanSummary& s : all)
-    if (s.policy == "sequential") sequential = s.latencyUs;
+    if (s.policy == "sequential") sequential = s.figures.predictedUs;
   ASSERT_GT(sequential, 0);
   for (size_t i = 0; i < all.size(); ++i) {
-    ASSERT_TRUE(all[i].ok) << all[i].policy;
+    ASSERT_TRUE(all[i].ok()) << all[i].policy;
     EXPECT_EQ(all[i].policy, names[i]);
-    EXPECT_GT(all[i].dramBytes, 0) << all[i].policy;
-    EXPECT_DOUBLE_EQ(speedupOverSequential(all, all[i]), sequential / all[i].latencyUs);
+    EXPECT_GT(all[i].figures.dramBytes, 0) << all[i].policy;
+    EXPECT_DOUBLE_EQ(pipeline::speedupOverSequential(all, all[i]).value_or(0), sequential / all[i].figures.predictedUs);
   }
   // Cancelled before it starts: nothing is planned.
   std::atomic<bool> cancel{true};

@@ -42,7 +42,7 @@ TEST(StudioPipeline, PlansAsRammerScheduleDoes) {
     SCOPED_TRACE(path + " " + policyName);
     PipelineRequest q;
     q.modelPath = path;
-    q.policy = policyName;
+    q.plan.policy = policyName;
     const PipelineResult r = runPipeline(q, {});
     ASSERT_TRUE(r.ok() && r.plan && r.predicted);
     auto policy = schedule::makePolicy(policyName, sim::policyOptions(model));
@@ -97,8 +97,8 @@ TEST(StudioPipeline, StartsFromScheduleWithTheGivenGraph) {
 
   PipelineRequest q;
   q.from = PipelineStage::Schedule;
-  q.policy = "sequential";
-  q.device = "v100";
+  q.plan.policy = "sequential";
+  q.plan.device = "v100";
   q.original = loaded.original;
   q.optimized = loaded.optimized;
   PipelineResult r = runPipeline(q, {});
@@ -120,7 +120,7 @@ TEST(StudioPipeline, FailuresNameTheirStage) {
 
   PipelineRequest bad;
   bad.modelPath = sampleCnn();
-  bad.device = "tpu9";
+  bad.plan.device = "tpu9";
   PipelineResult d = runPipeline(bad, {});
   EXPECT_EQ(d.failedStage, PipelineStage::Schedule);
   EXPECT_EQ(d.lastDone, PipelineStage::Optimize);

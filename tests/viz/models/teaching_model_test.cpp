@@ -21,7 +21,7 @@ PipelineResult planInception(const std::string& policy) {
   q.from = PipelineStage::Import;
   q.to = PipelineStage::Simulate;
   q.modelPath = RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx";
-  q.policy = policy;
+  q.plan.policy = policy;
   PipelineResult r = runPipeline(q, {});
   EXPECT_TRUE(r.ok());
   return r;

@@ -27,7 +27,7 @@ TEST(CompareViewTest, ComparesEveryPolicy) {
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   EXPECT_FALSE(view.compare());  // no model yet
-  view.setModel({r.original, r.optimized, r.request.policy}, "h100");
+  view.setModel({r.original, r.optimized, r.request.plan.policy}, "h100");
   QSignalSpy done(&view, &CompareView::compared);
   ASSERT_TRUE(view.compare());
   EXPECT_TRUE(view.isBusy());
@@ -48,18 +48,18 @@ TEST(CompareViewTest, ComparesEveryPolicy) {
     const int col = static_cast<int>(i);
     EXPECT_EQ(s.policy, names[i]);
     EXPECT_EQ(view.table()->horizontalHeaderItem(col)->text().toStdString(), s.policy);
-    EXPECT_EQ(view.table()->item(CompareView::LatencyRow, col)->text(), QString::number(s.latencyUs, 'f', 1));
+    EXPECT_EQ(view.table()->item(CompareView::LatencyRow, col)->text(), QString::number(s.figures.predictedUs, 'f', 1));
     EXPECT_EQ(view.table()->item(CompareView::SpeedupRow, col)->text(),
-              QStringLiteral("%1x").arg(sequential->latencyUs / s.latencyUs, 0, 'f', 2));
-    EXPECT_EQ(view.table()->item(CompareView::ProgramsRow, col)->text(), QString::number(s.programs));
-    EXPECT_EQ(view.table()->item(CompareView::BarriersRow, col)->text(), QString::number(s.barriers));
-    EXPECT_DOUBLE_EQ(view.bars()->bars()[i].latencyUs, s.latencyUs);
-    EXPECT_EQ(&view.timelines()[i]->model().trace(), s.trace.get());
+              QStringLiteral("%1x").arg(sequential->figures.predictedUs / s.figures.predictedUs, 0, 'f', 2));
+    EXPECT_EQ(view.table()->item(CompareView::ProgramsRow, col)->text(), QString::number(s.figures.programs));
+    EXPECT_EQ(view.table()->item(CompareView::BarriersRow, col)->text(), QString::number(s.figures.barriers));
+    EXPECT_DOUBLE_EQ(view.bars()->bars()[i].latencyUs, s.figures.predictedUs);
+    EXPECT_EQ(&view.timelines()[i]->model().trace(), s.predicted.get());
   }
   EXPECT_EQ(view.table()->item(CompareView::SpeedupRow, 0)->text(), "1.00x");  // sequential over itself
   // Every timeline opens on the same window: up to the slowest plan's end.
   double slowest = 0;
-  for (const PlanSummary& s : results) slowest = std::max(slowest, s.latencyUs);
+  for (const PlanSummary& s : results) slowest = std::max(slowest, s.figures.predictedUs);
   for (TimelineView* t : view.timelines()) {
     EXPECT_DOUBLE_EQ(t->visibleStartUs(), 0);
     EXPECT_NEAR(t->visibleEndUs(), slowest, 1e-9 * slowest);

@@ -1,0 +1,35 @@
+#pragma once
+// What a person chooses about a plan, as every driver asks for it: the
+// CLI's --policy, --device, --schedule, --batch, --fuse-attention,
+// --fuse-epilogues, --ios-* and --gt-* options and the studio's controls
+// fill this one struct, and optionsFor() is the one translation into the
+// pipeline's Options, so a new choice is added here once and reaches every
+// driver (issue #29 item 4).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/pipeline/pipeline.h"
+
+namespace rammer::pipeline {
+
+struct PlanChoices {
+  std::string policy = "wavefront";
+  std::string device = "h100";  // preset id or device JSON path
+  std::string scheduleFile;     // schedule edits (docs/SCHEDULE_EDITS.md); empty: `constraints`
+  schedule::Constraints constraints;  // edits held in memory (the studio's), when there is no file
+  int64_t batch = 0;                  // symbolic batch dims; 0: 1 (the paper's batch)
+  schedule::IosOptions ios;           // --policy ios: r, s, variant, programs
+  schedule::GraphTurboOptions graphturbo;  // --policy graphturbo: order, budget
+  AttentionFusion attention = AttentionFusion::Auto;
+  EpilogueFusion epilogues = EpilogueFusion::Auto;
+  // The rTask times the policy plans and the simulator predicts with; null:
+  // the analytic cost model.
+  std::shared_ptr<const sim::CostModel> costModel;
+};
+
+// The pipeline's options for planning `modelPath` as `choices` say; the
+// Run stage's options keep their defaults.
+Options optionsFor(const std::string& modelPath, const PlanChoices& choices);
+
+}  // namespace rammer::pipeline

@@ -1,0 +1,50 @@
+#include "core/pipeline/policy_comparison.h"
+
+namespace rammer::pipeline {
+
+PolicyRun planWithPolicy(Options options, const Artifacts& given, const std::string& optimizedFor,
+                         const std::string& policy, const Control& control) {
+  const bool reoptimize = given.original && fusesEpilogues(options.epilogues, policy) !=
+                                                fusesEpilogues(options.epilogues, optimizedFor);
+  options.policy = policy;
+  Artifacts start;
+  start.original = given.original;
+  if (!reoptimize) {
+    start.optimized = given.optimized;
+    start.optimizedFused = given.optimizedFused;
+    start.passLog = given.passLog;
+  }
+  StagesResult r = runStages(options, std::move(start), reoptimize ? Stage::Optimize : Stage::Schedule,
+                             Stage::Simulate, control);
+  PolicyRun run;
+  run.policy = policy;
+  run.report = std::move(r.report);
+  run.plan = std::move(r.artifacts.plan);
+  run.predicted = std::move(r.artifacts.predicted);
+  if (run.ok()) {
+    run.figures = sim::figuresOf(*run.plan, run.predicted.get());
+    run.scheduleSeconds = r.artifacts.scheduleSeconds;
+    if (r.artifacts.attention) run.attentionFused = r.artifacts.attention->fused;
+  }
+  return run;
+}
+
+std::vector<PolicyRun> planEveryPolicy(const Options& options, const Artifacts& given,
+                                       const std::string& optimizedFor, const std::vector<std::string>& policies,
+                                       const Control& control) {
+  std::vector<PolicyRun> out;
+  for (const std::string& policy : policies) {
+    if (control.cancelled()) break;
+    out.push_back(planWithPolicy(options, given, optimizedFor, policy, control));
+  }
+  return out;
+}
+
+std::optional<double> speedupOverSequential(const std::vector<PolicyRun>& all, const PolicyRun& run) {
+  for (const PolicyRun& base : all)
+    if (base.policy == "sequential" && base.ok() && run.ok() && run.figures.predictedUs > 0)
+      return base.figures.predictedUs / run.figures.predictedUs;
+  return std::nullopt;
+}
+
+}  // namespace rammer::pipeline

@@ -1,0 +1,46 @@
+// The one translation of a person's plan choices into the pipeline's
+// options (issue #29 item 4): the CLI and the studio both fill
+// PlanChoices, and every choice reaches Options.
+#include "core/pipeline/plan_choices.h"
+
+#include <gtest/gtest.h>
+
+#include "core/sim/analytic_cost_model.h"
+
+namespace rammer::pipeline {
+namespace {
+
+TEST(PlanChoices, EveryChoiceReachesThePipelinesOptions) {
+  PlanChoices c;
+  c.policy = "graphturbo";
+  c.device = "a100";
+  c.scheduleFile = "edits.json";
+  c.constraints.cutBefore.insert("conv2");
+  c.batch = 4;
+  c.ios.maxGroupOps = 5;
+  c.ios.variant = "merge";
+  c.graphturbo.order = "dfs";
+  c.graphturbo.budgetBytes = 12345;
+  c.attention = AttentionFusion::Unfused;
+  c.epilogues = EpilogueFusion::Fused;
+  c.costModel = std::make_shared<sim::AnalyticCostModel>();
+  const Options o = optionsFor("m.onnx", c);
+  EXPECT_EQ(o.modelPath, "m.onnx");
+  EXPECT_EQ(o.policy, "graphturbo");
+  EXPECT_EQ(o.device, "a100");
+  EXPECT_EQ(o.scheduleEditsFile, "edits.json");
+  EXPECT_EQ(o.constraints.cutBefore, std::set<std::string>{"conv2"});
+  EXPECT_EQ(o.import.batch, 4);
+  EXPECT_EQ(o.ios.maxGroupOps, 5);
+  EXPECT_EQ(o.ios.variant, "merge");
+  EXPECT_EQ(o.graphturbo.order, "dfs");
+  EXPECT_EQ(o.graphturbo.budgetBytes, 12345);
+  EXPECT_EQ(o.attention, AttentionFusion::Unfused);
+  EXPECT_EQ(o.epilogues, EpilogueFusion::Fused);
+  EXPECT_EQ(o.costModel, c.costModel);
+  // No batch given: the paper's batch of 1.
+  EXPECT_EQ(optionsFor("m.onnx", PlanChoices{}).import.batch, 1);
+}
+
+}  // namespace
+}  // namespace rammer::pipeline
