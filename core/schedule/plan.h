@@ -46,6 +46,10 @@ struct PlannedOp {
   kernels::RKernel kernel;
   std::string kernelRule;   // why this rKernel ("fastest", "most efficient", "pinned", ...)
   std::vector<KernelOption> options;  // every candidate as the policy estimated it
+  // Which of `options` the policy found fastest and most efficient (the
+  // two Algorithm 1 chooses between); -1 where it chose none (a view, a
+  // plan rebuilt from a measured trace). Readers show these, not their own.
+  int fastestOption = -1, mostEfficientOption = -1;
   std::vector<int32_t> producers;  // indices of the ops it reads from (through views)
 };
 // The paper's name, so that `grep ROperator` finds the type.

@@ -201,6 +201,8 @@ void PlanBuilder::choose(int32_t op, size_t candidate, const std::string& rule, 
     const KernelEstimate e = estimate(k);
     p.options.push_back(KernelOption{k.name, k.numRTasks, e.opUs, e.smUs, e.fits});
   }
+  p.fastestOption = static_cast<int>(fastest(op));
+  p.mostEfficientOption = static_cast<int>(mostEfficient(op));
   std::string line = "'" + label(op) + "': rKernel '" + p.kernel.name + "' (" + rule;
   if (!why.empty()) line += ": " + why;
   line += ")";

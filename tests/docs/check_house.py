@@ -29,6 +29,13 @@ for f in sorted((root / "core").rglob("*")):
     if f.suffix in (".h", ".cpp") and re.search(r"#include\s*<Q", f.read_text()):
         failures.append(f"{f.relative_to(root)} includes a Qt header")
 
+# The GUI shows the policy's fastest / most efficient verdicts as the plan
+# records them (PlannedOp::fastestOption), not verdicts of its own.
+for folder in ["app", "viz"]:
+    for f in sorted((root / folder).rglob("*.cpp")):
+        if re.search(r"(->|\.)(fastest|mostEfficient)\(", f.read_text()):
+            failures.append(f"{f.relative_to(root)} decides the fastest / most efficient rKernel itself; read the plan's")
+
 # core/pipeline/pipeline.cpp reads like the stage list (issue #29 item 5):
 # the attention choice, the schedule edits' loading and the memory check
 # live in files of their own.

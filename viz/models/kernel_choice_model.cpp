@@ -30,8 +30,6 @@ KernelChoices KernelChoiceCatalog::choicesFor(const schedule::Plan& plan, int op
   if (builder_->opName(op) != p.name) return out;  // a plan of another graph
   const auto& cs = builder_->candidates(op);
   if (cs.empty()) return out;
-  const size_t fastest = builder_->fastest(op);
-  const size_t efficient = builder_->mostEfficient(op);
   double bestSm = std::numeric_limits<double>::infinity();
   for (const auto& k : cs) {
     KernelChoice c;
@@ -46,8 +44,14 @@ KernelChoices KernelChoiceCatalog::choicesFor(const schedule::Plan& plan, int op
   }
   for (auto& c : out.rows)
     c.efficiency = std::isfinite(c.estimate.smUs) && c.estimate.smUs > 0 ? bestSm / c.estimate.smUs : 0;
-  out.rows[fastest].fastest = true;
-  out.rows[efficient].mostEfficient = true;
+  // The policy's own verdicts, as the plan records them.
+  const auto flag = [&out](int index, bool KernelChoice::*field) {
+    if (index >= 0 && static_cast<size_t>(index) < out.rows.size()) out.rows[static_cast<size_t>(index)].*field = true;
+  };
+  if (p.options.size() == out.rows.size()) {
+    flag(p.fastestOption, &KernelChoice::fastest);
+    flag(p.mostEfficientOption, &KernelChoice::mostEfficient);
+  }
   return out;
 }
 

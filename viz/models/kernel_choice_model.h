@@ -1,8 +1,9 @@
 #pragma once
 // The rKernels dock's table: the candidate rKernels of one operator with
-// what the policies estimate for each (PlanBuilder::estimate, so the
-// numbers and the "fastest" / "most efficient" flags are the ones the
-// policies decide with), and which one the plan chose.
+// what the policies estimate for each (PlanBuilder::estimate, the numbers
+// the policies decide with), the "fastest" / "most efficient" flags as the
+// plan records the policy's verdicts (PlannedOp::fastestOption,
+// mostEfficientOption), and which one the plan chose.
 //
 // KernelChoiceCatalog fetches the candidates of every operator once per
 // (graph, device) (kernelsFor over the graph); the model only shows rows.

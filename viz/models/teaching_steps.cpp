@@ -19,14 +19,6 @@ std::string number(double v) {
   return buf;
 }
 
-template <class Key>
-int argmin(const std::vector<schedule::KernelOption>& options, Key key) {
-  int best = -1;
-  for (size_t i = 0; i < options.size(); ++i)
-    if (options[i].fits && (best < 0 || key(options[i]) < key(options[static_cast<size_t>(best)]))) best = static_cast<int>(i);
-  return best;
-}
-
 TeachingChoice choiceOf(const schedule::Plan& plan, int32_t op) {
   const schedule::PlannedOp& p = plan.ops.at(static_cast<size_t>(op));
   TeachingChoice c;
@@ -35,8 +27,8 @@ TeachingChoice choiceOf(const schedule::Plan& plan, int32_t op) {
   c.kernel = p.kernel.name;
   c.rule = p.kernelRule;
   c.options = p.options;
-  c.fastest = argmin(c.options, [](const auto& o) { return o.opUs; });
-  c.mostEfficient = argmin(c.options, [](const auto& o) { return o.smUs; });
+  c.fastest = p.fastestOption;
+  c.mostEfficient = p.mostEfficientOption;
   return c;
 }
 

@@ -31,6 +31,20 @@ void expectStepsCoverThePlan(const Plan& plan, const std::string& policy) {
       EXPECT_GT(o.rtasks, 0) << o.kernel;
       if (o.fits) EXPECT_GT(o.opUs, 0) << o.kernel;
     }
+    // The policy's verdicts, recorded for teaching mode and the rKernels
+    // dock to read (issue #29 item 4): the least opUs and the least SM-time.
+    ASSERT_GE(op.fastestOption, 0) << op.name;
+    ASSERT_GE(op.mostEfficientOption, 0) << op.name;
+    ASSERT_LT(static_cast<size_t>(op.fastestOption), op.options.size());
+    ASSERT_LT(static_cast<size_t>(op.mostEfficientOption), op.options.size());
+    for (const KernelOption& o : op.options) {
+      EXPECT_LE(op.options[static_cast<size_t>(op.fastestOption)].opUs, o.opUs) << op.name;
+      EXPECT_LE(op.options[static_cast<size_t>(op.mostEfficientOption)].smUs, o.smUs) << op.name;
+    }
+    if (op.kernelRule == "fastest")
+      EXPECT_EQ(op.kernel.name, op.options[static_cast<size_t>(op.fastestOption)].kernel) << op.name;
+    if (op.kernelRule == "most efficient")
+      EXPECT_EQ(op.kernel.name, op.options[static_cast<size_t>(op.mostEfficientOption)].kernel) << op.name;
   }
   // The steps' decision ranges follow each other to the end of the log.
   size_t next = plan.steps.front().firstDecision;
