@@ -117,7 +117,7 @@ void StudioDocks::resetLayout() {
 
 void StudioDocks::showModel() {
   inspectedNode_ = -1;
-  inspector_->clear();
+  showInspector(-1);
   opOfNode_.clear();
   graph_->view()->setGraph(session_->graph());
 }
@@ -132,7 +132,7 @@ void StudioDocks::showPlan() {
   if (auto plan = session_->plan())
     for (int i = 0; i < static_cast<int>(plan->ops.size()); ++i)
       opOfNode_.insert(plan->ops[static_cast<size_t>(i)].node, i);
-  if (inspectedNode_ >= 0) showInspector(inspectedNode_);
+  showInspector(inspectedNode_);
 }
 
 void StudioDocks::refreshCode() {
@@ -164,8 +164,12 @@ void StudioDocks::timelineSelectionChanged(const QList<int>& ops) {
 void StudioDocks::showInspector(int node) {
   inspectedNode_ = node;
   auto graph = session_->graph();
-  if (!graph || node < 0 || node >= static_cast<int>(graph->numNodeSlots()) || graph->node(node).removed) {
+  if (!graph) {
     inspector_->clear();
+    return;
+  }
+  if (node < 0 || node >= static_cast<int>(graph->numNodeSlots()) || graph->node(node).removed) {
+    inspector_->showOverview(*graph, session_->plan().get(), session_->predictedTrace().get());
     return;
   }
   inspector_->showNode(*graph, node, session_->plan().get());

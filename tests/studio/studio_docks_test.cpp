@@ -17,7 +17,9 @@
 #include "app/studio/timeline_page.h"
 #include "viz/models/studio_session.h"
 #include "viz/widgets/graph_page.h"
+#include "viz/models/inspector_model.h"
 #include "viz/widgets/graph_view.h"
+#include "viz/widgets/inspector_view.h"
 #include "viz/widgets/kernels_view.h"
 #include "viz/models/teaching_model.h"
 #include "viz/widgets/teaching_view.h"
@@ -124,6 +126,28 @@ TEST(StudioDocks, FindingANodeSelectsItEverywhere) {
   EXPECT_EQ(docks.graph()->view()->selectedNodes().first(), session.plan()->ops[static_cast<size_t>(stemOp)].node);
   EXPECT_EQ(docks.timeline()->view()->selectedOps(), QList<int>{stemOp});
   session.waitForWorkers();
+}
+
+// With nothing selected the Inspector shows the model and the plan, not an
+// empty table; a selected node replaces them, and unselecting brings them
+// back (issue #29 item 3).
+TEST(StudioDocks, TheInspectorSummarizesTheModelAndPlanUntilANodeIsSelected) {
+  DocksWithSession d;
+  d.open("sample_cnn");
+  viz::InspectorModel* m = d.docks.inspector()->model();
+  ASSERT_TRUE(d.session.plan());
+  EXPECT_TRUE(m->section(QStringLiteral("Model")).isValid());
+  const QModelIndex plan = m->section(QStringLiteral("Plan"));
+  ASSERT_TRUE(plan.isValid());
+  EXPECT_EQ(m->data(m->index(plan.row(), viz::InspectorModel::ValueColumn)).toString(),
+            QStringLiteral("wavefront on h100"));
+  EXPECT_TRUE(m->child(plan, QStringLiteral("Predicted latency")).isValid());
+  ASSERT_TRUE(d.docks.findNode(QStringLiteral("stem")));
+  EXPECT_TRUE(m->section(QStringLiteral("Operator")).isValid());
+  EXPECT_FALSE(m->section(QStringLiteral("Model")).isValid());
+  emit d.docks.graph()->view()->nodeSelected({});  // the person clears the selection
+  EXPECT_TRUE(m->section(QStringLiteral("Plan")).isValid());
+  d.session.waitForWorkers();
 }
 
 // The timeline's window is an object with actions: the page's toolbar

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "core/ir/dtype.h"
+#include "core/ops/model_summary.h"
+#include "core/sim/plan_figures.h"
 #include "viz/models/graph_display.h"
 #include "viz/models/op_category_style.h"
 #include "viz/models/parameter_stats.h"
@@ -208,6 +210,39 @@ void InspectorModel::setNode(const ir::Graph& graph, ir::NodeId node, const sche
     node_ = ir::kNone;
   } else {
     build(root_.get(), graph, node, plan);
+  }
+  endResetModel();
+}
+
+void InspectorModel::setOverview(const ir::Graph& graph, const schedule::Plan* plan, const sim::Trace* predicted) {
+  beginResetModel();
+  root_ = std::make_unique<Item>();
+  node_ = ir::kNone;
+  const ops::ModelSummary s = ops::summarize(graph);
+  Item* model = root_->add("Model", qs(s.name));
+  model->add("Nodes", QString::number(s.nodeCount));
+  Item* inputs = model->add("Inputs", QString::number(s.inputs.size()));
+  for (const ops::ValueSummary& v : s.inputs) inputs->add(qs(v.name), typeText(v.type));
+  Item* outputs = model->add("Outputs", QString::number(s.outputs.size()));
+  for (const ops::ValueSummary& v : s.outputs) outputs->add(qs(v.name), typeText(v.type));
+  model->add("Parameters", qs(ops::formatCount(s.parameterCount)) + QString::fromUtf8(" \u00B7 ") +
+                               qs(ops::formatBytes(s.parameterBytes)));
+  model->add("FLOPs", qs(ops::formatFlops(s.flops)) +
+                          (s.flopsUnknownNodes ? QString(" (%1 nodes not counted)").arg(s.flopsUnknownNodes) : QString()));
+  Item* types = model->add("Op types", QString::number(s.opHistogram.size()));
+  for (const auto& [type, count] : s.opHistogram) types->add(qs(type), QString::number(count));
+  if (plan) {
+    const sim::PlanFigures f = sim::figuresOf(*plan, predicted);
+    Item* p = root_->add("Plan", qs(plan->policy) + " on " + qs(plan->device.id));
+    p->add("Programs", QString::number(f.programs));
+    p->add("rTasks", QString::number(f.rtasks));
+    p->add("Barriers", QString::number(f.barriers));
+    p->add("vEUs", QString::number(f.maxVEUs) + QString(" (%1-%2 per SM)").arg(f.minVEUsPerSM).arg(f.maxVEUsPerSM));
+    p->add("DRAM traffic", qs(ops::formatBytes(static_cast<int64_t>(f.dramBytes))));
+    if (predicted) {
+      p->add("Predicted latency", QString::number(f.predictedUs, 'f', 1) + " us");
+      p->add("SM efficiency", QString::number(100 * f.smEfficiency, 'f', 1) + " %");
+    }
   }
   endResetModel();
 }

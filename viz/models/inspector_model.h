@@ -3,8 +3,9 @@
 // value): the operator itself (and, for a fused group, its expression and
 // the ops it replaced), attributes, inputs and outputs with their types,
 // parameter statistics of its constant inputs, and the rKernel the plan
-// chose. Qt Core only; the tree is built when the node is set, so the model
-// keeps no reference to the graph or the plan.
+// chose. With no operator selected, the model's summary and the plan's
+// figures instead of an empty table. Qt Core only; the tree is built when
+// the node is set, so the model keeps no reference to the graph or the plan.
 #include <QAbstractItemModel>
 #include <QString>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "core/ir/graph.h"
 #include "core/schedule/plan.h"
+#include "core/sim/trace.h"
 
 namespace rammer::viz {
 
@@ -26,11 +28,17 @@ class InspectorModel : public QAbstractItemModel {
   // Shows `node` of `graph`; `plan` (optional) adds the rKernel section. An
   // id that is out of range or removed shows one "Problem" row.
   void setNode(const ir::Graph& graph, ir::NodeId node, const schedule::Plan* plan = nullptr);
+  // Nothing selected: "Model" (name, interface, nodes, parameters, FLOPs,
+  // the most used op types) and, with a plan, "Plan" (policy, device,
+  // programs, rTasks, barriers, vEUs, DRAM traffic; with `predicted`, the
+  // predicted latency and SM efficiency).
+  void setOverview(const ir::Graph& graph, const schedule::Plan* plan = nullptr, const sim::Trace* predicted = nullptr);
   void clear();
   ir::NodeId node() const { return node_; }
 
   // The top-level section titled `title` ("Operator", "Attributes",
-  // "Inputs", "Outputs", "Parameters", "rKernel"), or an invalid index.
+  // "Inputs", "Outputs", "Parameters", "rKernel"; "Model", "Plan"), or an
+  // invalid index.
   QModelIndex section(const QString& title) const;
   // The child of `parent` whose property column reads `property`.
   QModelIndex child(const QModelIndex& parent, const QString& property) const;

@@ -50,6 +50,11 @@ void InspectorView::showNode(const ir::Graph& graph, ir::NodeId node, const sche
   tree_->expand(model_->child(model_->section("Operator"), "Fused ops"));
 }
 
+void InspectorView::showOverview(const ir::Graph& graph, const schedule::Plan* plan, const sim::Trace* predicted) {
+  model_->setOverview(graph, plan, predicted);
+  tree_->expandToDepth(0);  // the sections; inputs, outputs and op types stay folded
+}
+
 void InspectorView::clear() { model_->clear(); }
 
 }  // namespace rammer::viz

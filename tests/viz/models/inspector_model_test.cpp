@@ -68,6 +68,9 @@ TEST(InspectorModel, PassesTheModelTesterThroughEveryChange) {
   m.setNode(g, 3);
   m.setNode(fused, 1);
   m.setNode(g, 42);
+  const schedule::Plan overviewPlan = planFor(0);
+  m.setOverview(g, &overviewPlan);
+  m.setOverview(fused);
   m.clear();
   m.setNode(g, 0, &plan);
   EXPECT_TRUE(warnings.messages().isEmpty()) << warnings.messages().join('\n').toStdString();
@@ -122,6 +125,34 @@ TEST(InspectorModel, ShowsAttributesShapesParametersAndKernel) {
   EXPECT_EQ(value(m, m.child(k, "Shared memory")), "4.00 KiB");
   EXPECT_EQ(value(m, m.child(k, "FLOPs")), "2.00 MFLOP");
   EXPECT_EQ(m.rowCount(m.child(k, "Parameters")), 2);
+}
+
+// Nothing selected: the model at a glance and the plan's figures, not an
+// empty table (issue #29 item 3).
+TEST(InspectorModel, OverviewSummarizesTheModelAndThePlan) {
+  const ir::Graph g = viztest::diamond();
+  const schedule::Plan plan = planFor(0);
+  InspectorModel m;
+  m.setOverview(g);
+  const QModelIndex model = m.section("Model");
+  ASSERT_TRUE(model.isValid());
+  EXPECT_EQ(value(m, m.child(model, "Nodes")), QString::number(g.numNodes()));
+  EXPECT_EQ(value(m, m.child(m.child(model, "Inputs"), "x")), QString::fromUtf8("float32 1\u00D73\u00D78\u00D78"));
+  EXPECT_TRUE(value(m, m.child(model, "Parameters")).contains("108")) << value(m, m.child(model, "Parameters")).toStdString();
+  EXPECT_EQ(value(m, m.child(m.child(model, "Op types"), "Conv")), "1");
+  EXPECT_FALSE(m.section("Plan").isValid()) << "no plan yet";
+  EXPECT_EQ(m.node(), ir::kNone);
+
+  sim::Trace predicted;
+  predicted.totalUs = 12.5;
+  predicted.smEfficiency = 0.5;
+  m.setOverview(g, &plan, &predicted);
+  const QModelIndex p = m.section("Plan");
+  ASSERT_TRUE(p.isValid());
+  EXPECT_EQ(value(m, p), "wavefront on ");
+  EXPECT_EQ(value(m, m.child(p, "Programs")), "0");  // a hand-made plan of one operator and no rProgram
+  EXPECT_EQ(value(m, m.child(p, "SM efficiency")), "50.0 %");
+  EXPECT_EQ(value(m, m.child(p, "Predicted latency")), "12.5 us");
 }
 
 TEST(InspectorModel, NodeWithoutPlanOrParametersHasNoSuchSections) {
