@@ -4,9 +4,13 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QLabel>
+#include <QMenu>
 #include <QSpinBox>
+#include <QToolButton>
+#include <QWidgetAction>
 #include <algorithm>
 
+#include "app/studio/policy_options_panel.h"
 #include "viz/models/studio_session.h"
 
 namespace rammer::studio {
@@ -32,15 +36,19 @@ PipelineToolBar::PipelineToolBar(viz::StudioSession* session, QAction* open, con
     if (!syncing_) emit policyChosen(policy_->currentText());
   });
 
-  iosVariant_ = new QComboBox(this);
-  iosVariant_->setObjectName(QStringLiteral("iosVariantPicker"));
-  iosVariant_->addItems(viz::StudioSession::iosVariants());
-  iosVariant_->setToolTip(tr("IOS stages: concurrent groups (parallel), operator merges (merge: operators on one "
-                             "input computed as one wider operator and a Split), or either (both)"));
-  addWidget(iosVariant_);
-  connect(iosVariant_, &QComboBox::activated, this, [this](int) {
-    if (!syncing_) session_->setIosVariant(iosVariant_->currentText());
-  });
+  // The policy's own options and the fusion modes, labelled, in one popup.
+  options_ = new PolicyOptionsPanel(session_, this);
+  auto* menu = new QMenu(this);
+  auto* holder = new QWidgetAction(menu);
+  holder->setDefaultWidget(options_);
+  menu->addAction(holder);
+  optionsButton_ = new QToolButton(this);
+  optionsButton_->setObjectName(QStringLiteral("policyOptionsButton"));
+  optionsButton_->setText(tr("Options"));
+  optionsButton_->setToolTip(tr("Attention and epilogue fusion, and the chosen policy's own options (IOS, GraphTurbo)"));
+  optionsButton_->setPopupMode(QToolButton::InstantPopup);
+  optionsButton_->setMenu(menu);
+  addWidget(optionsButton_);
 
   addWidget(new QLabel(tr(" Device "), this));
   device_ = new QComboBox(this);
@@ -77,8 +85,7 @@ void PipelineToolBar::sync() {
   const QString policy = session_->policy();
   if (policy_->findText(policy) < 0) policy_->addItem(policy);
   policy_->setCurrentText(policy);
-  iosVariant_->setCurrentText(session_->iosVariant());
-  iosVariant_->setEnabled(policy == QStringLiteral("ios"));
+  options_->sync();
   const QString device = session_->device();
   if (device_->findText(device) < 0) device_->insertItem(device_->count() - 1, device);
   device_->setCurrentText(device);

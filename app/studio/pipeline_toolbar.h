@@ -1,6 +1,7 @@
 #pragma once
-// The Pipeline toolbar: Open, the policy / IOS variant / device / batch
-// pickers, and Re-schedule, Compile & Run, Cancel. The pickers always show the
+// The Pipeline toolbar: Open, the policy picker with its Options popup
+// (fusion modes and the policy's own options, policy_options_panel.h), the
+// device and batch pickers, and Re-schedule, Compile & Run, Cancel. The pickers always show the
 // session's settings (sync); a person's pick goes to the session (the
 // policy through policyChosen, so the window can route it through the undo
 // stack; a device JSON file through a file dialog; the batch re-imports).
@@ -11,12 +12,15 @@
 class QAction;
 class QComboBox;
 class QSpinBox;
+class QToolButton;
 
 namespace rammer::viz {
 class StudioSession;
 }
 
 namespace rammer::studio {
+
+class PolicyOptionsPanel;
 
 class PipelineToolBar : public QToolBar {
   Q_OBJECT
@@ -27,7 +31,8 @@ class PipelineToolBar : public QToolBar {
 
   QComboBox* policyPicker() const { return policy_; }
   QComboBox* devicePicker() const { return device_; }
-  QComboBox* iosVariantPicker() const { return iosVariant_; }  // enabled with the ios policy
+  PolicyOptionsPanel* policyOptions() const { return options_; }
+  QToolButton* policyOptionsButton() const { return optionsButton_; }
   QSpinBox* batchPicker() const { return batch_; }
 
   // The pickers show the session's policy, device and batch.
@@ -45,7 +50,8 @@ class PipelineToolBar : public QToolBar {
   viz::StudioSession* session_;
   QComboBox* policy_ = nullptr;
   QComboBox* device_ = nullptr;
-  QComboBox* iosVariant_ = nullptr;
+  PolicyOptionsPanel* options_ = nullptr;
+  QToolButton* optionsButton_ = nullptr;
   QSpinBox* batch_ = nullptr;
   bool syncing_ = false;
 };

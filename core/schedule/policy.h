@@ -85,6 +85,8 @@ struct IosOptions {
   // search. A block over the budget is searched again as two halves, and
   // the blocks after it keep the smaller size; the samples stay far below.
   size_t maxBlockEndings = 4'000'000;
+
+  bool operator==(const IosOptions&) const = default;
 };
 
 // GraphTurbo's options (`rammer --gt-order --gt-budget`).
@@ -98,6 +100,8 @@ struct GraphTurboOptions {
   // shared memory (at least four vEUs per SM), capped by what one block may
   // opt in to.
   int64_t budgetBytes = 0;
+
+  bool operator==(const GraphTurboOptions&) const = default;
 };
 
 struct PolicyOptions {

@@ -9,6 +9,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -119,11 +120,13 @@ TEST_F(MainWindowTest, OpensAModelFromTheCommandLineIntoEveryView) {
   EXPECT_EQ(s->plan()->policy, "sequential");
   EXPECT_EQ(window->policyPicker()->currentText(), "sequential");
   EXPECT_EQ(window->devicePicker()->currentText(), "h100");
-  // IOS's variant picker is live only under the ios policy.
+  // IOS's options show only under the ios policy (policy_options_panel.h).
   auto* iosVariant = window->findChild<QComboBox*>(QStringLiteral("iosVariantPicker"));
   ASSERT_TRUE(iosVariant);
-  EXPECT_FALSE(iosVariant->isEnabled());
   EXPECT_EQ(iosVariant->currentText(), "parallel");
+  auto* iosOptions = window->findChild<QGroupBox*>(QStringLiteral("iosOptions"));
+  ASSERT_TRUE(iosOptions);
+  EXPECT_TRUE(iosOptions->isHidden());
   EXPECT_TRUE(window->windowTitle().contains(QStringLiteral("sample_cnn.onnx")));
   // The graph view shows the session's optimized graph; the timeline its prediction.
   EXPECT_EQ(window->graphView()->graph(), s->graph().get());

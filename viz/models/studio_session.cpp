@@ -100,8 +100,8 @@ quint64 StudioSession::setPolicy(const QString& policy) {
   // IOS and GraphTurbo take the graph without epilogue fusion, the others
   // with it (pipeline::EpilogueFusion::Auto): a switch across that line
   // optimizes the model again, a new graph with a new plan.
-  const bool reoptimize = pipeline::fusesEpilogues(pipeline::EpilogueFusion::Auto, p) !=
-                          pipeline::fusesEpilogues(pipeline::EpilogueFusion::Auto, policy_);
+  const bool reoptimize =
+      pipeline::fusesEpilogues(options_.epilogues, p) != pipeline::fusesEpilogues(options_.epilogues, policy_);
   policy_ = p;
   emit settingsChanged();
   if (!hasModel() && !loading()) return 0;
@@ -115,12 +115,34 @@ void StudioSession::setRunTarget(RunTarget target) {
 }
 
 quint64 StudioSession::setIosVariant(const QString& variant) {
-  const std::string v = variant.trimmed().toStdString();
-  if (v == iosVariant_) return 0;
-  iosVariant_ = v;
+  pipeline::PlanChoices c = options_;
+  c.ios.variant = variant.trimmed().toStdString();
+  return setPolicyOptions(c);
+}
+
+pipeline::PlanChoices StudioSession::planChoices() const {
+  pipeline::PlanChoices c = options_;
+  c.policy = policy_;
+  c.device = device_;
+  c.batch = batch_;
+  return c;
+}
+
+quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
+  const bool fusion = c.attention != options_.attention || pipeline::fusesEpilogues(c.epilogues, policy_) !=
+                                                              pipeline::fusesEpilogues(options_.epilogues, policy_);
+  const bool ownOptions = (policy_ == "ios" && c.ios != options_.ios) ||
+                          (policy_ == "graphturbo" && c.graphturbo != options_.graphturbo);
+  const bool changed = c.ios != options_.ios || c.graphturbo != options_.graphturbo ||
+                       c.attention != options_.attention || c.epilogues != options_.epilogues;
+  if (!changed) return 0;
+  options_.ios = c.ios;
+  options_.graphturbo = c.graphturbo;
+  options_.attention = c.attention;
+  options_.epilogues = c.epilogues;
   emit settingsChanged();
-  if (policy_ != "ios" || (!hasModel() && !loading())) return 0;
-  return submit(PipelineStage::Schedule, PipelineStage::Simulate);
+  if ((!fusion && !ownOptions) || (!hasModel() && !loading())) return 0;
+  return submit(fusion ? PipelineStage::Optimize : PipelineStage::Schedule, PipelineStage::Simulate);
 }
 
 quint64 StudioSession::setDevice(const QString& device) {
@@ -298,7 +320,10 @@ quint64 StudioSession::submit(PipelineStage from, PipelineStage to) {
   q.plan.batch = requestedBatch_;
   q.plan.policy = policy_;
   q.plan.device = device_;
-  q.plan.ios.variant = iosVariant_;
+  q.plan.ios = options_.ios;
+  q.plan.graphturbo = options_.graphturbo;
+  q.plan.attention = options_.attention;
+  q.plan.epilogues = options_.epilogues;
   if (pendingConstraints_)
     q.plan.constraints = pendingConstraints_->constraints;
   else if (from != PipelineStage::Import)
@@ -407,7 +432,7 @@ void StudioSession::applyPlan(PipelineResult& r) {
     // As asked (a device file stays a file, not the id inside it).
     plannedPolicy_ = r.request.plan.policy;
     plannedDevice_ = r.request.plan.device;
-    plannedIosVariant_ = r.request.plan.ios.variant;
+    plannedOptions_ = r.request.plan;
   }
   replaceLater(predicted_, valid ? r.predicted : nullptr);
   metrics_->setPredicted(predicted_, plan_.get());
@@ -440,10 +465,13 @@ void StudioSession::rejectConstraints(PipelineResult& r) {
 void StudioSession::revertSettings() {
   // The plan on screen is the truth: put the pickers back to what made it.
   if (!plan_) return;
-  if (policy_ == plannedPolicy_ && device_ == plannedDevice_ && iosVariant_ == plannedIosVariant_) return;
+  const pipeline::PlanChoices& p = plannedOptions_;
+  if (policy_ == plannedPolicy_ && device_ == plannedDevice_ && options_.ios == p.ios &&
+      options_.graphturbo == p.graphturbo && options_.attention == p.attention && options_.epilogues == p.epilogues)
+    return;
   policy_ = plannedPolicy_;
   device_ = plannedDevice_;
-  iosVariant_ = plannedIosVariant_;
+  options_ = plannedOptions_;
   emit settingsChanged();
 }
 

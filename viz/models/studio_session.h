@@ -81,7 +81,12 @@ class StudioSession : public QObject {
   QString policy() const { return QString::fromStdString(policy_); }
   QString device() const { return QString::fromStdString(device_); }
   // IOS's stage kinds (used when the policy is "ios").
-  QString iosVariant() const { return QString::fromStdString(iosVariant_); }
+  QString iosVariant() const { return QString::fromStdString(options_.ios.variant); }
+  // Every plan choice the CLI has, as the pipeline takes them: the policy,
+  // device and batch of the settings above, and the policies' own options
+  // (IOS r/s/variant/programs, GraphTurbo order/budget) and the attention
+  // and epilogue fusion modes.
+  pipeline::PlanChoices planChoices() const;
   const schedule::Constraints& constraints() const { return constraints_; }
   // What "Compile & Run" may use; probed on the worker when never set.
   void setCapability(std::optional<runtime::CudaCapability> capability) { capability_ = std::move(capability); }
@@ -127,6 +132,11 @@ class StudioSession : public QObject {
   quint64 setDevice(const QString& device);
   // Re-plans only when the policy is "ios" (else it applies to a later IOS plan).
   quint64 setIosVariant(const QString& variant);
+  // Takes the policies' options and the fusion modes of `choices` (its
+  // policy, device, batch and edits have their own setters). Re-optimizes
+  // when the fusion decisions change, re-plans when the current policy's
+  // options do, and otherwise keeps them for a later plan.
+  quint64 setPolicyOptions(const pipeline::PlanChoices& choices);
   // Returns the constraints request id (see the rules above).
   quint64 setConstraints(const schedule::Constraints& constraints);
   quint64 reschedule();  // the same settings again (F5)
@@ -214,7 +224,7 @@ class StudioSession : public QObject {
   int64_t requestedBatch_ = 1;
   std::string policy_ = kDefaultPolicy;
   std::string device_ = kDefaultDevice;
-  std::string iosVariant_ = "parallel";
+  pipeline::PlanChoices options_;  // ios, graphturbo, attention, epilogues (policy/device: above)
   std::optional<PendingConstraints> pendingConstraints_;
   quint64 nextConstraintsRequest_ = 0;
   std::optional<runtime::CudaCapability> capability_;
@@ -230,7 +240,8 @@ class StudioSession : public QObject {
   std::string optimizedFor_;
   std::vector<passes::PassRecord> passLog_;
   std::shared_ptr<const schedule::Plan> plan_;
-  std::string plannedPolicy_, plannedDevice_, plannedIosVariant_ = "parallel";  // the settings plan_ was made with
+  std::string plannedPolicy_, plannedDevice_;  // the settings plan_ was made with
+  pipeline::PlanChoices plannedOptions_;
   std::shared_ptr<const sim::Trace> predicted_;
   std::shared_ptr<const sim::Trace> measured_;
   RunBackend backend_ = RunBackend::None;

@@ -1,0 +1,134 @@
+#include "app/studio/policy_options_panel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "viz/models/studio_session.h"
+
+namespace rammer::studio {
+
+namespace {
+
+const QStringList kModes = {QStringLiteral("auto"), QStringLiteral("on"), QStringLiteral("off")};
+
+template <class Mode>
+int modeIndex(Mode m) {
+  return m == Mode::Auto ? 0 : (m == Mode::Fused ? 1 : 2);
+}
+template <class Mode>
+Mode modeAt(int i) {
+  return i == 1 ? Mode::Fused : (i == 2 ? Mode::Unfused : Mode::Auto);
+}
+
+QComboBox* picker(QWidget* parent, const char* name, const QStringList& items, const QString& tip) {
+  auto* c = new QComboBox(parent);
+  c->setObjectName(QString::fromLatin1(name));
+  c->addItems(items);
+  c->setToolTip(tip);
+  return c;
+}
+
+QSpinBox* spin(QWidget* parent, const char* name, int lo, int hi, const QString& tip) {
+  auto* s = new QSpinBox(parent);
+  s->setObjectName(QString::fromLatin1(name));
+  s->setRange(lo, hi);
+  s->setToolTip(tip);
+  return s;
+}
+
+}  // namespace
+
+PolicyOptionsPanel::PolicyOptionsPanel(viz::StudioSession* session, QWidget* parent)
+    : QWidget(parent), session_(session) {
+  setObjectName(QStringLiteral("policyOptionsPanel"));
+  auto* all = new QGroupBox(tr("Every policy"), this);
+  auto* allForm = new QFormLayout(all);
+  attention_ = picker(all, "attentionPicker", kModes,
+                      tr("Attention as one flash-attention rOperator: on, off, or auto (plan both ways, keep the one "
+                         "predicted faster) — --fuse-attention"));
+  epilogues_ = picker(all, "epiloguePicker", kModes,
+                      tr("Bias, activation and residual add into the epilogue of the Conv, Gemm or MatMul they read: "
+                         "on, off, or auto (on except under ios and graphturbo) — --fuse-epilogues"));
+  allForm->addRow(tr("Attention fusion"), attention_);
+  allForm->addRow(tr("Epilogue fusion"), epilogues_);
+
+  ios_ = new QGroupBox(tr("IOS"), this);
+  ios_->setObjectName(QStringLiteral("iosOptions"));
+  auto* iosForm = new QFormLayout(ios_);
+  iosR_ = spin(ios_, "iosRPicker", 1, 16, tr("Operators per group (r) — --ios-r"));
+  iosS_ = spin(ios_, "iosSPicker", 1, 64, tr("Groups per stage (s) — --ios-s"));
+  iosVariant_ = picker(ios_, "iosVariantPicker", viz::StudioSession::iosVariants(),
+                       tr("Stages of concurrent groups (parallel), operator merges (merge: operators on one input as "
+                          "one wider operator and a Split), or either (both) — --ios-variant"));
+  iosPrograms_ = picker(ios_, "iosProgramsPicker", {QStringLiteral("one"), QStringLiteral("stage")},
+                        tr("All stages in one rProgram with barriers (one) or one launch per stage (stage) — "
+                           "--ios-programs"));
+  iosForm->addRow(tr("Operators per group"), iosR_);
+  iosForm->addRow(tr("Groups per stage"), iosS_);
+  iosForm->addRow(tr("Stages"), iosVariant_);
+  iosForm->addRow(tr("rPrograms"), iosPrograms_);
+
+  graphTurbo_ = new QGroupBox(tr("GraphTurbo"), this);
+  graphTurbo_->setObjectName(QStringLiteral("graphTurboOptions"));
+  auto* gtForm = new QFormLayout(graphTurbo_);
+  gtOrder_ = picker(graphTurbo_, "gtOrderPicker", {QStringLiteral("auto"), QStringLiteral("bfs"), QStringLiteral("dfs")},
+                    tr("Instance order: breadth-first, depth-first, or the faster by the cost model — --gt-order"));
+  gtBudget_ = spin(graphTurbo_, "gtBudgetPicker", 0, 1024,
+                   tr("Fast memory one instance may use, in KB; 0: a quarter of an SM's shared memory — --gt-budget"));
+  gtBudget_->setSpecialValueText(tr("default"));
+  gtBudget_->setSuffix(tr(" KB"));
+  gtForm->addRow(tr("Instance order"), gtOrder_);
+  gtForm->addRow(tr("Fast-memory budget"), gtBudget_);
+
+  none_ = new QLabel(this);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(all);
+  layout->addWidget(ios_);
+  layout->addWidget(graphTurbo_);
+  layout->addWidget(none_);
+
+  for (QComboBox* c : {attention_, epilogues_, iosVariant_, iosPrograms_, gtOrder_})
+    connect(c, &QComboBox::activated, this, [this](int) { apply(); });
+  for (QSpinBox* s : {iosR_, iosS_, gtBudget_}) connect(s, &QSpinBox::editingFinished, this, [this] { apply(); });
+  connect(session_, &viz::StudioSession::settingsChanged, this, &PolicyOptionsPanel::sync);
+  sync();
+}
+
+void PolicyOptionsPanel::sync() {
+  syncing_ = true;
+  const pipeline::PlanChoices c = session_->planChoices();
+  attention_->setCurrentIndex(modeIndex(c.attention));
+  epilogues_->setCurrentIndex(modeIndex(c.epilogues));
+  iosR_->setValue(c.ios.maxGroupOps);
+  iosS_->setValue(c.ios.maxGroups);
+  iosVariant_->setCurrentText(QString::fromStdString(c.ios.variant));
+  iosPrograms_->setCurrentText(QString::fromStdString(c.ios.programs));
+  gtOrder_->setCurrentText(QString::fromStdString(c.graphturbo.order));
+  gtBudget_->setValue(static_cast<int>(c.graphturbo.budgetBytes / 1024));
+  const bool ios = c.policy == "ios", gt = c.policy == "graphturbo";
+  ios_->setVisible(ios);
+  graphTurbo_->setVisible(gt);
+  none_->setVisible(!ios && !gt);
+  none_->setText(tr("%1 has no options of its own").arg(QString::fromStdString(c.policy)));
+  syncing_ = false;
+}
+
+void PolicyOptionsPanel::apply() {
+  if (syncing_) return;
+  pipeline::PlanChoices c = session_->planChoices();
+  c.attention = modeAt<pipeline::AttentionFusion>(attention_->currentIndex());
+  c.epilogues = modeAt<pipeline::EpilogueFusion>(epilogues_->currentIndex());
+  c.ios.maxGroupOps = iosR_->value();
+  c.ios.maxGroups = iosS_->value();
+  c.ios.variant = iosVariant_->currentText().toStdString();
+  c.ios.programs = iosPrograms_->currentText().toStdString();
+  c.graphturbo.order = gtOrder_->currentText().toStdString();
+  c.graphturbo.budgetBytes = int64_t{gtBudget_->value()} * 1024;
+  session_->setPolicyOptions(c);
+}
+
+}  // namespace rammer::studio
