@@ -19,6 +19,15 @@ namespace rammer::viz {
 
 namespace {
 
+// The choices the session keeps in options_: the policies' own and the
+// fusion modes (policy, device, batch and edits have members of their own).
+void copyPolicyOptions(pipeline::PlanChoices& to, const pipeline::PlanChoices& from) {
+  to.ios = from.ios;
+  to.graphturbo = from.graphturbo;
+  to.attention = from.attention;
+  to.epilogues = from.epilogues;
+}
+
 QStringList toQStringList(const std::vector<std::string>& v) {
   QStringList out;
   for (const auto& s : v) out << QString::fromStdString(s);
@@ -97,9 +106,10 @@ quint64 StudioSession::openModel(const QString& path, int64_t batch) {
 quint64 StudioSession::setPolicy(const QString& policy) {
   const std::string p = policy.trimmed().toStdString();
   if (p == policy_) return 0;
-  // IOS and GraphTurbo take the graph without epilogue fusion, the others
-  // with it (pipeline::EpilogueFusion::Auto): a switch across that line
-  // optimizes the model again, a new graph with a new plan.
+  // Under the Auto epilogue fusion mode IOS and GraphTurbo take the graph
+  // without epilogue fusion, the others with it (pipeline::fusesEpilogues):
+  // a switch across that line optimizes the model again, a new graph with a
+  // new plan.
   const bool reoptimize =
       pipeline::fusesEpilogues(options_.epilogues, p) != pipeline::fusesEpilogues(options_.epilogues, policy_);
   policy_ = p;
@@ -121,10 +131,12 @@ quint64 StudioSession::setIosVariant(const QString& variant) {
 }
 
 pipeline::PlanChoices StudioSession::planChoices() const {
-  pipeline::PlanChoices c = options_;
+  pipeline::PlanChoices c;
+  copyPolicyOptions(c, options_);
   c.policy = policy_;
   c.device = device_;
   c.batch = batch_;
+  c.constraints = constraints_;
   return c;
 }
 
@@ -136,10 +148,7 @@ quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
   const bool changed = c.ios != options_.ios || c.graphturbo != options_.graphturbo ||
                        c.attention != options_.attention || c.epilogues != options_.epilogues;
   if (!changed) return 0;
-  options_.ios = c.ios;
-  options_.graphturbo = c.graphturbo;
-  options_.attention = c.attention;
-  options_.epilogues = c.epilogues;
+  copyPolicyOptions(options_, c);
   emit settingsChanged();
   if ((!fusion && !ownOptions) || (!hasModel() && !loading())) return 0;
   return submit(fusion ? PipelineStage::Optimize : PipelineStage::Schedule, PipelineStage::Simulate);
@@ -320,10 +329,7 @@ quint64 StudioSession::submit(PipelineStage from, PipelineStage to) {
   q.plan.batch = requestedBatch_;
   q.plan.policy = policy_;
   q.plan.device = device_;
-  q.plan.ios = options_.ios;
-  q.plan.graphturbo = options_.graphturbo;
-  q.plan.attention = options_.attention;
-  q.plan.epilogues = options_.epilogues;
+  copyPolicyOptions(q.plan, options_);
   if (pendingConstraints_)
     q.plan.constraints = pendingConstraints_->constraints;
   else if (from != PipelineStage::Import)
@@ -432,7 +438,7 @@ void StudioSession::applyPlan(PipelineResult& r) {
     // As asked (a device file stays a file, not the id inside it).
     plannedPolicy_ = r.request.plan.policy;
     plannedDevice_ = r.request.plan.device;
-    plannedOptions_ = r.request.plan;
+    copyPolicyOptions(plannedOptions_, r.request.plan);
   }
   replaceLater(predicted_, valid ? r.predicted : nullptr);
   metrics_->setPredicted(predicted_, plan_.get());
@@ -471,7 +477,7 @@ void StudioSession::revertSettings() {
     return;
   policy_ = plannedPolicy_;
   device_ = plannedDevice_;
-  options_ = plannedOptions_;
+  copyPolicyOptions(options_, plannedOptions_);
   emit settingsChanged();
 }
 
