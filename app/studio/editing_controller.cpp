@@ -25,7 +25,7 @@ namespace rammer::studio {
 namespace {
 
 viz::ComparedModel comparedModel(const viz::StudioSession& s) {
-  return {s.originalGraph(), s.optimized(), s.optimizedFor()};
+  return {s.originalGraph(), s.optimized(), s.optimizedFor(), s.planChoices()};
 }
 
 }  // namespace

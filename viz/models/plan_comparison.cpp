@@ -4,8 +4,12 @@ namespace rammer::viz {
 
 namespace {
 
-pipeline::Options optionsOf(const std::string& device) {
+pipeline::Options optionsOf(const ComparedModel& model, const std::string& device) {
   pipeline::PlanChoices c;
+  c.ios = model.choices.ios;
+  c.graphturbo = model.choices.graphturbo;
+  c.attention = model.choices.attention;
+  c.epilogues = model.choices.epilogues;
   c.device = device;
   c.costModel = studioCostModel();
   return pipeline::optionsFor({}, c);
@@ -29,12 +33,12 @@ pipeline::Control controlOf(const JobControl& job) {
 
 PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, const std::string& policy,
                             const JobControl& control) {
-  return pipeline::planWithPolicy(optionsOf(device), givenOf(model), model.optimizedFor, policy, controlOf(control));
+  return pipeline::planWithPolicy(optionsOf(model, device), givenOf(model), model.optimizedFor, policy, controlOf(control));
 }
 
 std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std::string& device,
                                            const std::vector<std::string>& policies, const JobControl& control) {
-  return pipeline::planEveryPolicy(optionsOf(device), givenOf(model), model.optimizedFor, policies,
+  return pipeline::planEveryPolicy(optionsOf(model, device), givenOf(model), model.optimizedFor, policies,
                                    controlOf(control));
 }
 

@@ -22,6 +22,9 @@ using PlanSummary = pipeline::PolicyRun;
 struct ComparedModel {
   std::shared_ptr<const ir::Graph> original, optimized;
   std::string optimizedFor = "wavefront";
+  // The session's choices every policy plans with: fusion modes, IOS's and
+  // GraphTurbo's options (its policy, device, batch and edits are not used).
+  pipeline::PlanChoices choices;
 };
 
 // `device` is a preset id or device JSON path.

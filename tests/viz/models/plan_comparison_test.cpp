@@ -36,6 +36,21 @@ TEST(PlanComparisonTest, IosAndGraphTurboPlanTheGraphWithoutEpilogueFusion) {
   EXPECT_EQ(fusedNodes(*c[2].plan), 0u);
 }
 
+// The Compare window plans with the session's choices: with epilogue
+// fusion forced on, IOS plans the fused graph too.
+TEST(PlanComparisonTest, EveryPolicyPlansWithTheSessionsFusionMode) {
+  const PipelineResult r = viztest::planSampleCnn();
+  ASSERT_TRUE(r.optimized);
+  ComparedModel model = compared(r);
+  model.choices.epilogues = pipeline::EpilogueFusion::Fused;
+  const std::vector<PlanSummary> c = summarizePolicies(model, "h100", {"ios"});
+  ASSERT_EQ(c.size(), 1u);
+  ASSERT_TRUE(c[0].ok()) << firstError(c[0]);
+  size_t fused = 0;
+  for (const auto& op : c[0].plan->ops) fused += ops::epilogueOpOf(op.opType) ? 1 : 0;
+  EXPECT_GT(fused, 0u);
+}
+
 TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
   const PipelineResult r = viztest::planSampleCnn();
   ASSERT_TRUE(r.optimized);
