@@ -1,5 +1,7 @@
 // rammer compare MODEL [--device D] [--policies P,Q,...] [--batch N]
-//                [--fuse-attention[=auto|on|off]] [--json]
+//                [--fuse-attention[=auto|on|off]] [--fuse-epilogues[=...]]
+//                [--ios-r R --ios-s S --ios-variant V --ios-programs P]
+//                [--gt-order O --gt-budget KB] [--json]
 // Every policy's plan of one model on one device side by side: predicted
 // latency and its speedup over sequential (RammerBase), rPrograms,
 // barriers, vEUs, vEU utilization (the predicted SM efficiency), predicted
@@ -146,6 +148,8 @@ Command addCompareCommand(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--batch", opts->plan.batch, "Bind symbolic batch dims to N (default 1)")->check(CLI::PositiveNumber);
   addFuseAttentionFlag(cmd, opts->plan.attention);
   addFuseEpiloguesFlag(cmd, opts->plan.epilogues);
+  addIosOptions(cmd, opts->plan.ios);
+  addGraphTurboOptions(cmd, opts->plan.graphturbo);
   cmd->add_flag("--json", opts->json, "Print one JSON object instead of text");
   return {cmd, [opts, &global] { return runCompare(*opts, global); }};
 }

@@ -411,6 +411,13 @@ def case_compare(a):
             fail(f"compare's table lacks {word!r}:\n{text}")
     if "greedy" in text:
         fail(f"--policies sequential,wavefront still planned greedy:\n{text}")
+    # The policies' own options reach their plans, as in `rammer schedule`.
+    p = run([a.rammer, "-q", "compare", a.model, "--policies", "ios", "--ios-programs", "stage", "--json"])
+    ios = json.loads(p.stdout)["policies"][0]
+    staged = schedule_json(a, a.model, "ios", "--ios-programs", "stage")
+    if ios["programs"] != len(staged["programs"]) or ios["programs"] == rows["ios"]["programs"]:
+        fail(f"compare --ios-programs stage: {ios['programs']} programs, schedule {len(staged['programs'])}, "
+             f"the default {rows['ios']['programs']}")
     expect_error(a, ["compare", a.model, "--policies", "wavefront,sideways"], "sideways not in", rc=2)
     expect_error(a, ["compare", os.path.join(a.work, "missing.onnx")], "not found", rc=1)
 
