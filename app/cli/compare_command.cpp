@@ -42,13 +42,6 @@ struct CompareOptions {
 
 using pipeline::PolicyRun;
 
-// The first error of a policy that failed, in the CLI's words.
-std::string errorOf(const PolicyRun& r) {
-  if (r.ok()) return {};
-  const auto errors = r.report.errors();
-  return errors.empty() ? "failed" : ir::formatDiagnostic(errors.front());
-}
-
 std::vector<PolicyRun> planEveryPolicy(const CompareOptions& o, const Progress& progress, std::string& deviceName) {
   pipeline::Pipeline p(pipeline::optionsFor(o.model, o.plan));
   runStages(p, pipeline::Stage::Import, pipeline::Stage::Optimize, progress);
@@ -74,7 +67,7 @@ void printText(const CompareOptions& o, const std::vector<PolicyRun>& rows, cons
              "programs", "barriers", "vEUs", "vEU util", "DRAM", "planned in");
   for (const PolicyRun& r : rows) {
     if (!r.ok()) {
-      fmt::print("{:<11} failed: {}\n", r.policy, errorOf(r));
+      fmt::print("{:<11} failed: {}\n", r.policy, pipeline::failureText(r));
       continue;
     }
     const sim::PlanFigures& f = r.figures;
@@ -103,7 +96,7 @@ Json toJson(const CompareOptions& o, const std::vector<PolicyRun>& rows, const s
     Json e;
     e["policy"] = r.policy;
     e["ok"] = r.ok();
-    e["error"] = r.ok() ? Json(nullptr) : Json(errorOf(r));
+    e["error"] = r.ok() ? Json(nullptr) : Json(pipeline::failureText(r));
     e["predicted_latency_us"] = f.predictedUs;
     e["speedup_vs_sequential"] = speedup ? Json(*speedup) : Json(nullptr);
     e["programs"] = f.programs;

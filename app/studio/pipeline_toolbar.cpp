@@ -85,7 +85,6 @@ void PipelineToolBar::sync() {
   const QString policy = session_->policy();
   if (policy_->findText(policy) < 0) policy_->addItem(policy);
   policy_->setCurrentText(policy);
-  options_->sync();
   const QString device = session_->device();
   if (device_->findText(device) < 0) device_->insertItem(device_->count() - 1, device);
   device_->setCurrentText(device);

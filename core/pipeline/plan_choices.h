@@ -32,4 +32,10 @@ struct PlanChoices {
 // Run stage's options keep their defaults.
 Options optionsFor(const std::string& modelPath, const PlanChoices& choices);
 
+// The policies' own options (IOS, GraphTurbo) and the fusion modes: what
+// shapes a plan beyond its policy, device, batch and edits, which the
+// studio keeps beside its other settings and hands to the Compare window.
+void copyPolicyOptions(PlanChoices& to, const PlanChoices& from);
+bool samePolicyOptions(const PlanChoices& a, const PlanChoices& b);
+
 }  // namespace rammer::pipeline

@@ -40,6 +40,12 @@ std::vector<PolicyRun> planEveryPolicy(const Options& options, const Artifacts& 
   return out;
 }
 
+std::string failureText(const PolicyRun& run) {
+  if (run.ok()) return {};
+  const std::vector<ir::Diagnostic> errors = run.report.errors();
+  return errors.empty() ? "failed" : ir::formatDiagnostic(errors.front());
+}
+
 std::optional<double> speedupOverSequential(const std::vector<PolicyRun>& all, const PolicyRun& run) {
   for (const PolicyRun& base : all)
     if (base.policy == "sequential" && base.ok() && run.ok() && run.figures.predictedUs > 0)

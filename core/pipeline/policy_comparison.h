@@ -37,6 +37,10 @@ std::vector<PolicyRun> planEveryPolicy(const Options& options, const Artifacts& 
                                        const std::string& optimizedFor, const std::vector<std::string>& policies,
                                        const Control& control = {});
 
+// Why `run` failed: its first error, formatted ("failed" when it has none);
+// empty when it planned.
+std::string failureText(const PolicyRun& run);
+
 // Sequential's (RammerBase's) predicted latency over `run`'s; nullopt where
 // either plan is missing.
 std::optional<double> speedupOverSequential(const std::vector<PolicyRun>& all, const PolicyRun& run);

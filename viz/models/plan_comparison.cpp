@@ -6,10 +6,7 @@ namespace {
 
 pipeline::Options optionsOf(const ComparedModel& model, const std::string& device) {
   pipeline::PlanChoices c;
-  c.ios = model.choices.ios;
-  c.graphturbo = model.choices.graphturbo;
-  c.attention = model.choices.attention;
-  c.epilogues = model.choices.epilogues;
+  pipeline::copyPolicyOptions(c, model.choices);
   c.device = device;
   c.costModel = studioCostModel();
   return pipeline::optionsFor({}, c);
@@ -40,12 +37,6 @@ std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std
                                            const std::vector<std::string>& policies, const JobControl& control) {
   return pipeline::planEveryPolicy(optionsOf(model, device), givenOf(model), model.optimizedFor, policies,
                                    controlOf(control));
-}
-
-std::string firstError(const PlanSummary& s) {
-  if (s.ok()) return {};
-  const auto errors = s.report.errors();
-  return errors.empty() ? "failed" : ir::formatDiagnostic(errors.front());
 }
 
 }  // namespace rammer::viz

@@ -34,7 +34,4 @@ PlanSummary summarizePolicy(const ComparedModel& model, const std::string& devic
 std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std::string& device,
                                            const std::vector<std::string>& policies, const JobControl& control = {});
 
-// The first error of a failed summary, formatted; empty when it planned.
-std::string firstError(const PlanSummary& s);
-
 }  // namespace rammer::viz

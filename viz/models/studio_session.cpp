@@ -19,15 +19,6 @@ namespace rammer::viz {
 
 namespace {
 
-// The choices the session keeps in options_: the policies' own and the
-// fusion modes (policy, device, batch and edits have members of their own).
-void copyPolicyOptions(pipeline::PlanChoices& to, const pipeline::PlanChoices& from) {
-  to.ios = from.ios;
-  to.graphturbo = from.graphturbo;
-  to.attention = from.attention;
-  to.epilogues = from.epilogues;
-}
-
 QStringList toQStringList(const std::vector<std::string>& v) {
   QStringList out;
   for (const auto& s : v) out << QString::fromStdString(s);
@@ -132,7 +123,7 @@ quint64 StudioSession::setIosVariant(const QString& variant) {
 
 pipeline::PlanChoices StudioSession::planChoices() const {
   pipeline::PlanChoices c;
-  copyPolicyOptions(c, options_);
+  pipeline::copyPolicyOptions(c, options_);
   c.policy = policy_;
   c.device = device_;
   c.batch = batch_;
@@ -145,10 +136,8 @@ quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
                                                               pipeline::fusesEpilogues(options_.epilogues, policy_);
   const bool ownOptions = (policy_ == "ios" && c.ios != options_.ios) ||
                           (policy_ == "graphturbo" && c.graphturbo != options_.graphturbo);
-  const bool changed = c.ios != options_.ios || c.graphturbo != options_.graphturbo ||
-                       c.attention != options_.attention || c.epilogues != options_.epilogues;
-  if (!changed) return 0;
-  copyPolicyOptions(options_, c);
+  if (pipeline::samePolicyOptions(c, options_)) return 0;
+  pipeline::copyPolicyOptions(options_, c);
   emit settingsChanged();
   if ((!fusion && !ownOptions) || (!hasModel() && !loading())) return 0;
   return submit(fusion ? PipelineStage::Optimize : PipelineStage::Schedule, PipelineStage::Simulate);
@@ -329,7 +318,7 @@ quint64 StudioSession::submit(PipelineStage from, PipelineStage to) {
   q.plan.batch = requestedBatch_;
   q.plan.policy = policy_;
   q.plan.device = device_;
-  copyPolicyOptions(q.plan, options_);
+  pipeline::copyPolicyOptions(q.plan, options_);
   if (pendingConstraints_)
     q.plan.constraints = pendingConstraints_->constraints;
   else if (from != PipelineStage::Import)
@@ -438,7 +427,7 @@ void StudioSession::applyPlan(PipelineResult& r) {
     // As asked (a device file stays a file, not the id inside it).
     plannedPolicy_ = r.request.plan.policy;
     plannedDevice_ = r.request.plan.device;
-    copyPolicyOptions(plannedOptions_, r.request.plan);
+    pipeline::copyPolicyOptions(plannedOptions_, r.request.plan);
   }
   replaceLater(predicted_, valid ? r.predicted : nullptr);
   metrics_->setPredicted(predicted_, plan_.get());
@@ -471,13 +460,11 @@ void StudioSession::rejectConstraints(PipelineResult& r) {
 void StudioSession::revertSettings() {
   // The plan on screen is the truth: put the pickers back to what made it.
   if (!plan_) return;
-  const pipeline::PlanChoices& p = plannedOptions_;
-  if (policy_ == plannedPolicy_ && device_ == plannedDevice_ && options_.ios == p.ios &&
-      options_.graphturbo == p.graphturbo && options_.attention == p.attention && options_.epilogues == p.epilogues)
+  if (policy_ == plannedPolicy_ && device_ == plannedDevice_ && pipeline::samePolicyOptions(options_, plannedOptions_))
     return;
   policy_ = plannedPolicy_;
   device_ = plannedDevice_;
-  copyPolicyOptions(options_, plannedOptions_);
+  pipeline::copyPolicyOptions(options_, plannedOptions_);
   emit settingsChanged();
 }
 

@@ -224,7 +224,7 @@ class StudioSession : public QObject {
   int64_t requestedBatch_ = 1;
   std::string policy_ = kDefaultPolicy;
   std::string device_ = kDefaultDevice;
-  pipeline::PlanChoices options_;  // only ios, graphturbo, attention, epilogues (copyPolicyOptions)
+  pipeline::PlanChoices options_;  // only the policy options (pipeline::copyPolicyOptions)
   std::optional<PendingConstraints> pendingConstraints_;
   quint64 nextConstraintsRequest_ = 0;
   std::optional<runtime::CudaCapability> capability_;

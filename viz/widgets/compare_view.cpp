@@ -128,7 +128,8 @@ void CompareView::showResults() {
     bars.push_back({policy, s.ok() ? s.figures.predictedUs : 0});
     auto cell = [&](int row, const QString& text) { table_->setItem(row, col, new QTableWidgetItem(text)); };
     if (!s.ok()) {
-      for (int row = 0; row < RowCount; ++row) cell(row, row == 0 ? QString::fromStdString(firstError(s)) : QString());
+      const QString why = QString::fromStdString(pipeline::failureText(s));
+      for (int row = 0; row < RowCount; ++row) cell(row, row == 0 ? why : QString());
       continue;
     }
     end = std::max(end, s.figures.predictedUs);

@@ -45,7 +45,7 @@ TEST(PlanComparisonTest, EveryPolicyPlansWithTheSessionsFusionMode) {
   model.choices.epilogues = pipeline::EpilogueFusion::Fused;
   const std::vector<PlanSummary> c = summarizePolicies(model, "h100", {"ios"});
   ASSERT_EQ(c.size(), 1u);
-  ASSERT_TRUE(c[0].ok()) << firstError(c[0]);
+  ASSERT_TRUE(c[0].ok()) << pipeline::failureText(c[0]);
   size_t fused = 0;
   for (const auto& op : c[0].plan->ops) fused += ops::epilogueOpOf(op.opType) ? 1 : 0;
   EXPECT_GT(fused, 0u);
@@ -103,7 +103,7 @@ TEST(PlanComparisonTest, AnUnknownPolicyFailsWithAMessage) {
   EXPECT_TRUE(c[1].ok());
   EXPECT_EQ(pipeline::speedupOverSequential(c, c[1]).value_or(0), 0) << "no sequential plan to compare with";
   ASSERT_FALSE(c[0].report.errors().empty());
-  EXPECT_NE(firstError(c[0]).find("nonsense"), std::string::npos);
+  EXPECT_NE(pipeline::failureText(c[0]).find("nonsense"), std::string::npos);
 }
 
 // Every policy, as the Compare window and `rammer compare` show them; the
