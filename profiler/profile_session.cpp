@@ -2,7 +2,7 @@
 
 #include <fmt/core.h>
 
-#include "core/codegen/code_generator.h"
+#include "core/pipeline/generate_stage.h"
 #include "core/runtime/timing_decoder.h"
 #include "profiler/activity_tracer.h"
 #include "profiler/metric_estimates.h"
@@ -186,7 +186,7 @@ ir::Result<ProfileResult> profilePlan(schedule::Plan& plan, const ir::Graph& giv
     codegen::CodegenOptions co;
     co.target = codegen::Target::Cuda;
     co.instrument = instrument;
-    auto program = codegen::generateProgram(plan, graph, co);
+    auto program = pipeline::generateCode(plan, graph, co);
     if (!program) return program.errors();
     auto compiled = runtime::compileProgram(**nvrtc, *program, arch);
     if (!compiled) return compiled.errors();

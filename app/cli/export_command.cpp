@@ -13,11 +13,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
+#include "app/cli/pipeline_driver.h"
 #include "app/cli/plan_loading.h"
-#include "core/exec/random_inputs.h"
-#include "core/codegen/code_generator.h"
 #include "core/codegen/project_export.h"
-#include "core/exec/reference_executor.h"
+#include "core/pipeline/generate_stage.h"
 
 namespace rammer::cli {
 
@@ -56,8 +55,7 @@ void printSummary(const ExportOptions& o, const codegen::GeneratedProgram& gp, c
   fmt::print("model     {}\n", o.model);
   fmt::print("plan      {} on {}: {} program(s), {} rTasks\n", planned.plan->policy, planned.device.id,
              planned.plan->programs.size(), planned.plan->numRTasks());
-  fmt::print("code      {}: {} kernel launch(es), {} rKernel function(s), {} table entries, {} KiB source\n", o.emit,
-             gp.launches.size(), fnCount, gp.numTableEntries, gp.source.size() / 1024);
+  fmt::print("code      {}\n", pipeline::codeSummary(gp));
   fmt::print("data      {:.1f} MiB (weights, inputs, expected outputs)\n", static_cast<double>(s.dataBytes) / (1 << 20));
   fmt::print("wrote     {} files to {} in {}\n", s.files.size(), o.outDir, formatSeconds(seconds));
   fmt::print("build     cd {} && {}\n", o.outDir, s.buildCommand);
@@ -70,34 +68,15 @@ int runExport(const ExportOptions& o, const GlobalOptions& global) {
   Progress progress(global);
   const auto start = std::chrono::steady_clock::now();
 
-  // The original graph is the reference; the optimized one is what runs.
-  const PlannedModel planned = planModel(o.model, o.plan, progress);
-  const ir::Graph& original = *planned.original;
-  const ir::Graph& optimized = *planned.optimized;
-
-  progress.status("generating " + o.emit + " code...");
-  codegen::CodegenOptions cg;
-  cg.target = o.emit == "hip" ? codegen::Target::Hip : o.emit == "host" ? codegen::Target::Host : codegen::Target::Cuda;
-  auto gp = codegen::generateProgram(*planned.plan, optimized, cg);
-  if (!gp) throwDiagnostics(gp.errors(), "generating code");
-
-  auto inputs = exec::makeRandomInputs(original, o.seed);
-  if (!inputs) throwDiagnostics(inputs.errors(), "making inputs");
-  exec::ReferenceOptions ref;
-  ref.progress = [&progress](size_t done, size_t total) { progress.steps("computing expected outputs", done, total); };
-  auto expected = exec::runReference(original, *inputs, ref);
-  if (!expected) throwDiagnostics(expected.errors(), o.model);
-
-  codegen::ExportData data;
-  data.modelName = std::filesystem::path(o.model).filename().string();
-  data.policy = planned.plan->policy;
-  data.device = planned.device.id;
-  data.inputs = std::move(inputs).value();
-  data.expected = std::move(expected).value();
-  progress.status("writing " + o.outDir + "...");
-  auto written = codegen::writeProject(o.outDir, *gp, optimized, data);
-  if (!written) throwDiagnostics(written.errors(), "writing the project");
-  printSummary(o, *gp, *written, planned, secondsSince(start));
+  pipeline::Pipeline p(pipeline::optionsFor(o.model, o.plan));
+  p.options().generate.target = o.emit == "hip"    ? codegen::Target::Hip
+                                : o.emit == "host" ? codegen::Target::Host
+                                                   : codegen::Target::Cuda;
+  p.options().project.dir = o.outDir;
+  p.options().project.inputSeed = o.seed;
+  runStages(p, pipeline::Stage::Import, pipeline::Stage::Export, progress);
+  const pipeline::Artifacts& a = p.artifacts();
+  printSummary(o, *a.generated, *a.exported, plannedOf(p), secondsSince(start));
   return 0;
 }
 

@@ -16,6 +16,8 @@ std::string contextOf(const pipeline::Pipeline& p, pipeline::Stage stage) {
       return p.options().scheduleEditsFile.empty() ? "the plan is invalid" : "";
     case pipeline::Stage::Simulate: return "simulating";
     case pipeline::Stage::Run: return "running the " + p.options().policy + " plan";
+    case pipeline::Stage::Generate: return "generating code";
+    case pipeline::Stage::Export: return "writing the project";
     default: return "";
   }
 }

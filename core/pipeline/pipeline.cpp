@@ -7,6 +7,7 @@
 
 #include "core/device/device_spec.h"
 #include "core/pipeline/attention_choice.h"
+#include "core/pipeline/generate_stage.h"
 #include "core/pipeline/memory_check.h"
 #include "core/pipeline/schedule_edits_loading.h"
 #include "core/pipeline/time_text.h"
@@ -18,20 +19,29 @@
 namespace rammer::pipeline {
 
 void Artifacts::resetFrom(Stage stage) {
-  if (stage <= Stage::Import) original.reset();
-  if (stage <= Stage::Optimize) {
+  auto drops = [stage](Stage s) { return stageDependsOn(s, stage); };
+  if (drops(Stage::Import)) original.reset();
+  if (drops(Stage::Optimize)) {
     optimized.reset();
     optimizedFused.reset();
     passLog.clear();
   }
-  if (stage <= Stage::Schedule) {
+  if (drops(Stage::Schedule)) {
     plan.reset();
     scheduleSeconds = 0;
     attention.reset();
   }
-  if (stage <= Stage::Validate) validation.reset();
-  if (stage <= Stage::Simulate) predicted.reset();
-  if (stage <= Stage::Run) run.reset();
+  if (drops(Stage::Validate)) validation.reset();
+  if (drops(Stage::Simulate)) predicted.reset();
+  if (drops(Stage::Run)) run.reset();
+  if (drops(Stage::Generate)) generated.reset();
+  if (drops(Stage::Export)) exported.reset();
+}
+
+bool Report::done(Stage stage) const {
+  if (!lastDone) return false;
+  const std::vector<Stage> ran = stagesBetween(from, *lastDone);
+  return std::find(ran.begin(), ran.end(), stage) != ran.end();
 }
 
 std::vector<ir::Diagnostic> Report::errors() const {
@@ -52,16 +62,15 @@ namespace {
 class StagesRun {
  public:
   StagesRun(const Options& options, Artifacts given, Stage from, Stage to, const Control& control)
-      : o_(options), control_(control) {
+      : o_(options), control_(control), stages_(stagesBetween(from, to)) {
     a_ = std::move(given);
-    a_.resetFrom(from);
+    for (Stage s : stages_) a_.resetFrom(s);
     report_.from = from;
     report_.to = to;
   }
 
   StagesResult run() {
-    for (int s = static_cast<int>(report_.from); s <= static_cast<int>(report_.to); ++s) {
-      const auto stage = static_cast<Stage>(s);
+    for (Stage stage : stages_) {
       if (control_.cancelled()) break;
       current_ = stage;
       progress(std::string(stageVerb(stage)) + "...", 0);
@@ -90,9 +99,9 @@ class StagesRun {
   // Progress of the whole request: each stage gets an equal share.
   void progress(const std::string& what, double withinStage) const {
     if (!control_.progress) return;
-    const int first = static_cast<int>(report_.from);
-    const int count = static_cast<int>(report_.to) - first + 1;
-    const double share = (static_cast<int>(current_) - first + std::clamp(withinStage, 0.0, 1.0)) / count;
+    const auto index = std::find(stages_.begin(), stages_.end(), current_) - stages_.begin();
+    const double share = (static_cast<double>(index) + std::clamp(withinStage, 0.0, 1.0)) /
+                         static_cast<double>(std::max<size_t>(stages_.size(), 1));
     control_.progress(what, static_cast<int>(std::lround(100 * share)));
   }
 
@@ -124,7 +133,8 @@ class StagesRun {
       case Stage::Validate: return validatePlan();
       case Stage::Simulate: return simulate();
       case Stage::Run: return runPlanStage();
-      case Stage::Export: error("export is not a pipeline stage"); return false;
+      case Stage::Generate: return generate();
+      case Stage::Export: return exportStage();
     }
     return false;
   }
@@ -306,12 +316,7 @@ class StagesRun {
 
   bool runPlanStage() {
     if (!need(a_.plan != nullptr && a_.optimized != nullptr && a_.original != nullptr, "plan")) return false;
-    RunContext context;
-    context.cancel = control_.cancel;
-    context.progress = [this](const std::string& what, double within) { progress(what, within); };
-    context.diagnose = [this](ir::Diagnostic d) { add(std::move(d)); };
-    context.log = [this](std::string line) { report_.log.push_back(std::move(line)); };
-    auto run = runPlan(*a_.plan, *a_.planGraph(), *a_.original, o_.run, context);
+    auto run = runPlan(*a_.plan, *a_.planGraph(), *a_.original, o_.run, stageContext());
     if (!run) {
       if (control_.cancelled()) return false;
       add(run.errors());
@@ -321,10 +326,52 @@ class StagesRun {
     return true;
   }
 
+  bool generate() {
+    if (!need(a_.plan != nullptr && a_.optimized != nullptr, "plan")) return false;
+    const auto start = Clock::now();
+    auto program = generateCode(*a_.plan, *a_.planGraph(), o_.generate);
+    if (!program) {
+      add(program.errors());
+      return false;
+    }
+    a_.generated = std::make_shared<const codegen::GeneratedProgram>(std::move(program).value());
+    report_.log.push_back("generated " + codeSummary(*a_.generated) + " in " + timeText(secondsSince(start)));
+    return true;
+  }
+
+  bool exportStage() {
+    if (!need(a_.generated != nullptr && a_.original != nullptr, "generated code")) return false;
+    const auto start = Clock::now();
+    ProjectOptions options = o_.project;
+    if (options.modelName.empty()) options.modelName = std::filesystem::path(o_.modelPath).filename().string();
+    if (options.maxMemoryBytes == 0) options.maxMemoryBytes = o_.run.maxMemoryBytes;
+    auto written = exportProject(*a_.generated, *a_.plan, *a_.planGraph(), *a_.original, options, stageContext());
+    if (!written) {
+      if (control_.cancelled()) return false;
+      add(written.errors());
+      return false;
+    }
+    a_.exported = std::make_shared<const codegen::ExportSummary>(std::move(written).value());
+    report_.log.push_back("wrote " + std::to_string(a_.exported->files.size()) + " files to " + options.dir.string() +
+                          " in " + timeText(secondsSince(start)));
+    return true;
+  }
+
+  // What Run and Export see of this request.
+  StageContext stageContext() {
+    StageContext context;
+    context.cancel = control_.cancel;
+    context.progress = [this](const std::string& what, double within) { progress(what, within); };
+    context.diagnose = [this](ir::Diagnostic d) { add(std::move(d)); };
+    context.log = [this](std::string line) { report_.log.push_back(std::move(line)); };
+    return context;
+  }
+
   const Options& o_;
   const Control& control_;
   Artifacts a_;
   Report report_;
+  const std::vector<Stage> stages_;
   Stage current_ = Stage::Import;
   std::optional<schedule::ValidationReport> failedValidation_;
 };

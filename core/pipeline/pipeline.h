@@ -1,7 +1,8 @@
 #pragma once
 // The one pipeline every driver calls (the CLI, the studio, the tests):
-// import -> optimize -> schedule -> validate -> simulate -> run, each stage
-// a pure function of the earlier stages' values and explicit options.
+// import -> optimize -> schedule -> validate -> simulate, then run, or
+// generate -> export (stage.h), each stage a pure function of the earlier
+// stages' values and explicit options.
 //
 // A stage's value is kept in Artifacts; a stage that fails leaves its value
 // empty and says why in diagnostics (each tagged with the stage), never by
@@ -20,10 +21,13 @@
 #include <string>
 #include <vector>
 
+#include "core/codegen/generated_program.h"
+#include "core/codegen/project_export.h"
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
 #include "core/onnx/importer.h"
 #include "core/passes/pass_manager.h"
+#include "core/pipeline/export_stage.h"
 #include "core/pipeline/run_stage.h"
 #include "core/pipeline/stage.h"
 #include "core/schedule/constraints.h"
@@ -93,6 +97,11 @@ struct Options {
   // null: the analytic cost model.
   std::shared_ptr<const sim::CostModel> costModel;
   RunOptions run;
+  // Generate: the target (CUDA, HIP, host) and whether rTasks record their
+  // times.
+  codegen::CodegenOptions generate;
+  // Export: where the project goes and what it checks with.
+  ProjectOptions project;
 };
 
 // Each stage's value; empty until the stage has run.
@@ -111,12 +120,14 @@ struct Artifacts {
   std::optional<schedule::ValidationReport> validation;  // Validate
   std::shared_ptr<const sim::Trace> predicted;           // Simulate
   std::shared_ptr<const RunRecord> run;                  // Run
+  std::shared_ptr<const codegen::GeneratedProgram> generated;  // Generate
+  std::shared_ptr<const codegen::ExportSummary> exported;      // Export
 
   // The graph the plan runs: the optimized graph, or the plan's own when
   // its policy rewrote it (IOS's operator merge) or attention was fused.
   std::shared_ptr<const ir::Graph> planGraph() const { return plan && plan->graph ? plan->graph : optimized; }
 
-  // Drops the values of `stage` and every later stage.
+  // Drops the values of `stage` and of every stage that reads it.
   void resetFrom(Stage stage);
 };
 
@@ -134,7 +145,7 @@ struct Report {
 
   bool ok() const { return !cancelled && !failedStage; }
   // Whether `stage` ran to completion in this call.
-  bool done(Stage stage) const { return lastDone && stage >= from && stage <= *lastDone; }
+  bool done(Stage stage) const;
   std::vector<ir::Diagnostic> errors() const;
 };
 
@@ -143,8 +154,9 @@ struct StagesResult {
   Report report;
 };
 
-// Runs stages `from`..`to` (inclusive) with `given` holding the values of
-// the stages before `from`. A pure function: it runs on any thread.
+// Runs stages `from`..`to` (inclusive: stagesBetween) with `given` holding
+// the values of the stages before `from`. A pure function: it runs on any
+// thread.
 StagesResult runStages(const Options& options, Artifacts given, Stage from, Stage to, const Control& control = {});
 
 // The stateful face of runStages for drivers that keep the values between

@@ -22,7 +22,7 @@ ir::Diagnostic noteOf(std::string message, ir::Severity severity = ir::Severity:
 class PlanRun {
  public:
   PlanRun(const schedule::Plan& plan, const ir::Graph& optimized, const ir::Graph& original, const RunOptions& options,
-          const RunContext& context)
+          const StageContext& context)
       : plan_(plan), optimized_(optimized), original_(original), o_(options), c_(context) {}
 
   ir::Result<RunRecord> run() {
@@ -205,14 +205,14 @@ class PlanRun {
   const ir::Graph& optimized_;
   const ir::Graph& original_;
   const RunOptions& o_;
-  const RunContext& c_;
+  const StageContext& c_;
   RunRecord r_;
 };
 
 }  // namespace
 
 ir::Result<RunRecord> runPlan(const schedule::Plan& plan, const ir::Graph& optimized, const ir::Graph& original,
-                              const RunOptions& options, const RunContext& context) {
+                              const RunOptions& options, const StageContext& context) {
   return PlanRun(plan, optimized, original, options, context).run();
 }
 

@@ -15,6 +15,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
 #include "core/pipeline/output_check.h"
+#include "core/pipeline/stage.h"
 #include "core/runtime/cuda_probe.h"
 #include "core/runtime/gpu_execution.h"
 #include "core/runtime/host_execution.h"
@@ -99,17 +100,9 @@ struct RunRecord {
   std::optional<OutputCheck> check;
 };
 
-// What the Run stage sees of its pipeline.
-struct RunContext {
-  const std::atomic<bool>* cancel = nullptr;
-  std::function<void(const std::string& what, double withinStage)> progress;  // 0..1 of the stage
-  std::function<void(ir::Diagnostic)> diagnose;  // warnings and notes
-  std::function<void(std::string)> log;          // one line per thing done
-};
-
 // `plan` was made for `optimized`; `original` is the imported graph, the
 // reference for the output check.
 ir::Result<RunRecord> runPlan(const schedule::Plan& plan, const ir::Graph& optimized, const ir::Graph& original,
-                              const RunOptions& options, const RunContext& context);
+                              const RunOptions& options, const StageContext& context);
 
 }  // namespace rammer::pipeline

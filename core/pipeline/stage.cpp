@@ -1,6 +1,30 @@
 #include "core/pipeline/stage.h"
 
+#include <algorithm>
+
 namespace rammer::pipeline {
+
+std::optional<Stage> stageBefore(Stage stage) {
+  switch (stage) {
+    case Stage::Import: return std::nullopt;
+    case Stage::Run:
+    case Stage::Generate: return Stage::Simulate;
+    default: return static_cast<Stage>(static_cast<int>(stage) - 1);
+  }
+}
+
+bool stageDependsOn(Stage stage, Stage on) {
+  for (std::optional<Stage> s = stage; s; s = stageBefore(*s))
+    if (*s == on) return true;
+  return false;
+}
+
+std::vector<Stage> stagesBetween(Stage from, Stage to) {
+  std::vector<Stage> out;
+  for (std::optional<Stage> s = to; s && *s >= from; s = stageBefore(*s)) out.push_back(*s);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
 
 std::string_view stageName(Stage stage) {
   switch (stage) {
@@ -10,15 +34,15 @@ std::string_view stageName(Stage stage) {
     case Stage::Validate: return "validate";
     case Stage::Simulate: return "simulate";
     case Stage::Run: return "run";
+    case Stage::Generate: return "generate";
     case Stage::Export: return "export";
   }
   return "?";
 }
 
 std::optional<Stage> stageNamed(std::string_view name) {
-  for (Stage s : {Stage::Import, Stage::Optimize, Stage::Schedule, Stage::Validate, Stage::Simulate, Stage::Run,
-                  Stage::Export})
-    if (stageName(s) == name) return s;
+  for (int s = static_cast<int>(kFirstStage); s <= static_cast<int>(kLastStage); ++s)
+    if (stageName(static_cast<Stage>(s)) == name) return static_cast<Stage>(s);
   return std::nullopt;
 }
 
@@ -30,6 +54,7 @@ std::string_view stageVerb(Stage stage) {
     case Stage::Validate: return "Validating";
     case Stage::Simulate: return "Simulating";
     case Stage::Run: return "Running";
+    case Stage::Generate: return "Generating code";
     case Stage::Export: return "Exporting";
   }
   return "?";

@@ -63,6 +63,23 @@ for folder in ["app", "viz"]:
             if call in text:
                 failures.append(f"{f.relative_to(root)} calls {call} itself; go through core/pipeline")
 
+# Code is generated, checked against the reference executor and written as
+# a project by the pipeline's Generate and Export stages (issue #29 item 1):
+# the CLI, the studio, the Code view and the profiler call those. The one
+# exception is `rammer run --backend reference`, which is the reference
+# executor's own face on the command line (no plan, so no stage to call).
+codegen_calls = ["generateProgram(", "runReference(", "writeProject(", "writeProgramData("]
+allowed = {("app/cli/run_command.cpp", "runReference(")}
+for folder in ["app", "viz", "profiler"]:
+    for f in sorted((root / folder).rglob("*")):
+        if f.suffix not in (".h", ".cpp"):
+            continue
+        text = f.read_text()
+        rel = str(f.relative_to(root))
+        for call in codegen_calls:
+            if re.search(r"\b" + re.escape(call), text) and (rel, call) not in allowed:
+                failures.append(f"{rel} calls {call} itself; go through the pipeline's Generate and Export stages")
+
 # Seed folders hold what a person put there: a libFuzzer run writes its new
 # inputs under hash names into its first corpus folder, never into these.
 for folder in ["resources/devices", "samples/models", "tests/data/transformers", "tests/fuzz/seeds"]:

@@ -3,12 +3,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/codegen/code_generator.h"
-#include "core/exec/reference_executor.h"
+#include "core/pipeline/pipeline.h"
 #include "core/schedule/schedule_edits.h"
 #include "core/sim/chrome_trace.h"
 #include "viz/models/graph_display.h"
-#include "core/exec/random_inputs.h"
 
 namespace rammer::viz {
 
@@ -139,37 +137,18 @@ std::vector<ir::Diagnostic> writeChromeTraceFile(const std::filesystem::path& pa
   return {};
 }
 
-ir::Result<codegen::ExportSummary> exportProject(const ProjectExportRequest& request, const ir::Graph& original,
-                                                 const ir::Graph& optimized, const schedule::Plan& plan,
-                                                 const JobControl& control) {
-  const bool hip = request.target == codegen::Target::Hip;
-  control.report(QStringLiteral("Generating %1 code...").arg(hip ? QStringLiteral("HIP") : QStringLiteral("CUDA")), 5);
-  codegen::CodegenOptions options;
-  options.target = request.target;
-  auto program = codegen::generateProgram(plan, optimized, options);
-  if (!program) return program.errors();
-  if (control.cancelled()) return ir::makeError("cancelled");
-
-  auto inputs = exec::makeRandomInputs(original, request.inputSeed);
-  if (!inputs) return inputs.errors();
-  exec::ReferenceOptions ref;
-  ref.cancel = control.cancel;
-  ref.progress = [&control](size_t done, size_t total) {
-    control.report(QStringLiteral("Computing the expected outputs..."),
-                   10 + static_cast<int>(70 * done / std::max<size_t>(total, 1)));
-  };
-  auto expected = exec::runReference(original, *inputs, ref);
-  if (!expected) return expected.errors();
-  if (control.cancelled()) return ir::makeError("cancelled");
-
-  control.report(QStringLiteral("Writing %1...").arg(QString::fromStdString(request.dir.string())), 85);
-  codegen::ExportData data;
-  data.modelName = request.modelName;
-  data.policy = plan.policy;
-  data.device = plan.device.id;
-  data.inputs = std::move(inputs).value();
-  data.expected = std::move(expected).value();
-  return codegen::writeProject(request.dir, *program, optimized, data);
+ir::Result<codegen::ExportSummary> runProjectExport(const ProjectExportRequest& request, pipeline::Artifacts given,
+                                                    const JobControl& control) {
+  pipeline::Options options;
+  options.generate.target = request.target;
+  options.project = {.dir = request.dir, .inputSeed = request.inputSeed, .modelName = request.modelName};
+  pipeline::Control c;
+  c.cancel = control.cancel;
+  c.progress = [&control](const std::string& what, int percent) { control.report(QString::fromStdString(what), percent); };
+  pipeline::StagesResult r = pipeline::runStages(options, std::move(given), PipelineStage::Generate, PipelineStage::Export, c);
+  if (r.report.cancelled) return ir::makeError("cancelled");
+  if (!r.report.ok()) return r.report.errors();
+  return *r.artifacts.exported;
 }
 
 }  // namespace rammer::viz

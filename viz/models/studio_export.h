@@ -1,9 +1,10 @@
 #pragma once
 // What the studio's Export menu writes that needs no widget: the schedule
 // as JSON, the data-flow graph as Graphviz DOT, a trace as Chrome trace
-// JSON, and a self-contained CUDA/HIP project (kernels, harness, weights,
-// inputs and the reference outputs it checks against). Each is a pure
-// function of the session's state, safe to run off the UI thread.
+// JSON, and a self-contained CUDA/HIP project (the pipeline's Export
+// stage: kernels, harness, weights, inputs and the reference outputs it
+// checks against). Each is a pure function of the session's state, safe to
+// run off the UI thread.
 // (Graph SVG/PNG and timeline PNG are drawn by the widgets themselves.)
 #include <filesystem>
 #include <string>
@@ -13,6 +14,7 @@
 #include "core/codegen/project_export.h"
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
+#include "core/pipeline/pipeline.h"
 #include "core/schedule/constraints.h"
 #include "core/schedule/plan.h"
 #include "core/sim/trace.h"
@@ -46,11 +48,11 @@ struct ProjectExportRequest {
   uint64_t inputSeed = 0;
 };
 
-// Generates the plan's code, makes seeded inputs, computes the expected
-// outputs with the reference executor on `original` (cancellable), and
-// writes the project (core/codegen/project_export.h).
-ir::Result<codegen::ExportSummary> exportProject(const ProjectExportRequest& request, const ir::Graph& original,
-                                                 const ir::Graph& optimized, const schedule::Plan& plan,
-                                                 const JobControl& control);
+// The pipeline's Generate and Export stages on `given` (the session's
+// imported graph, the graph its plan runs and the plan): the plan's code,
+// seeded inputs, the expected outputs of the reference executor on the
+// imported graph (cancellable), the project written.
+ir::Result<codegen::ExportSummary> runProjectExport(const ProjectExportRequest& request, pipeline::Artifacts given,
+                                                    const JobControl& control);
 
 }  // namespace rammer::viz

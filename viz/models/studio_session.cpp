@@ -565,7 +565,11 @@ quint64 StudioSession::exportTo(ExportKind kind, const QString& path) {
         request.dir = file;
         request.target = kind == ExportKind::HipProject ? codegen::Target::Hip : codegen::Target::Cuda;
         request.modelName = std::filesystem::path(model).filename().string();
-        auto written = exportProject(request, *original, *optimized, *plan, control);
+        pipeline::Artifacts given;
+        given.original = original;
+        given.optimized = optimized;
+        given.plan = plan;
+        auto written = runProjectExport(request, std::move(given), control);
         if (!written) {
           out.errors = written.errors();
           break;

@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/codegen/code_generator.h"
+#include "core/pipeline/pipeline.h"
 #include "viz/widgets/cuda_highlighter.h"
 
 namespace rammer::viz {
@@ -79,17 +79,22 @@ void CodeView::regenerate() {
   status_->setText(tr("Generating %1…").arg(target_ == codegen::Target::Hip ? "HIP" : "CUDA"));
   watcher_.setFuture(QtConcurrent::run([plan = plan_, graph = graph_, target = target_]() {
     Generated g;
-    codegen::CodegenOptions options;
-    options.target = target;
-    auto program = codegen::generateProgram(*plan, *graph, options);
-    if (!program) {
-      g.error = QString::fromStdString(ir::formatDiagnostics(program.errors()));
+    pipeline::Options options;
+    options.generate.target = target;
+    pipeline::Artifacts given;
+    given.optimized = graph;
+    given.plan = plan;
+    pipeline::StagesResult r = pipeline::runStages(options, std::move(given), pipeline::Stage::Generate,
+                                                   pipeline::Stage::Generate);
+    if (!r.report.ok()) {
+      g.error = QString::fromStdString(ir::formatDiagnostics(r.report.errors()));
       return g;
     }
-    g.source = QString::fromStdString(program->source);
-    g.functions = static_cast<int>(program->numFunctions);
-    g.launches = static_cast<int>(program->launches.size());
-    auto index = indexGeneratedCode(*program, *plan, *graph);
+    const codegen::GeneratedProgram& program = *r.artifacts.generated;
+    g.source = QString::fromStdString(program.source);
+    g.functions = static_cast<int>(program.numFunctions);
+    g.launches = static_cast<int>(program.launches.size());
+    auto index = indexGeneratedCode(program, *plan, *graph);
     if (index) g.index = std::move(index).value();
     return g;
   }));

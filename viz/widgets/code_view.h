@@ -1,6 +1,6 @@
 #pragma once
 // The Code dock: the generated CUDA or HIP translation unit of the current
-// plan (codegen::generateProgram, run on a worker thread), syntax
+// plan (the pipeline's Generate stage, run on a worker thread), syntax
 // highlighted, with jumps from an operator to its rKernel function and
 // from a program to its __global__ kernel (CodeIndex). A jump asked for
 // while the code is being generated lands when it is ready.

@@ -85,7 +85,7 @@ std::pair<std::string, OutputCheck> runWrong(RunTarget target, const runtime::Pr
   o.gpu.run.repeat = 1;
   o.gpu.measureTrace = false;
   std::vector<std::string> warnings;
-  RunContext c;
+  StageContext c;
   c.diagnose = [&](ir::Diagnostic d) {
     if (d.severity == ir::Severity::Warning) warnings.push_back(d.message);
   };
