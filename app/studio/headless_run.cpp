@@ -135,8 +135,8 @@ void HeadlessRun::render() {
 
 QString HeadlessRun::loadError() const {
   for (const auto& d : window_->session()->diagnostics())
-    if (d.diagnostic.severity == ir::Severity::Error)
-      return viz::stageLabel(d.stage) + QStringLiteral(": ") + QString::fromStdString(ir::formatDiagnostic(d.diagnostic));
+    if (d.severity == ir::Severity::Error)
+      return QString::fromStdString(d.stage) + QStringLiteral(": ") + QString::fromStdString(ir::formatDiagnostic(d));
   // A measured trace that did not open (--measured) says why in the log only.
   const viz::LogModel* log = window_->session()->log();
   for (int row = log->rowCount() - 1; row >= 0; --row) {

@@ -105,10 +105,7 @@ class StagesRun {
     control_.progress(what, static_cast<int>(std::lround(100 * share)));
   }
 
-  void add(ir::Diagnostic d) {
-    d.stage = std::string(stageName(current_));
-    report_.diagnostics.push_back(std::move(d));
-  }
+  void add(ir::Diagnostic d) { report_.diagnostics.push_back(inStage(current_, std::move(d))); }
   void add(const std::vector<ir::Diagnostic>& ds) {
     for (const auto& d : ds) add(d);
   }

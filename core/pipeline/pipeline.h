@@ -47,6 +47,9 @@ struct Control {
   std::function<void(const std::string& what, int percent)> progress;
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+  void report(const std::string& what, int percent) const {
+    if (progress) progress(what, percent);
+  }
 };
 
 // Whether scaled dot-product attention runs as one flash-attention

@@ -18,15 +18,4 @@ Options optionsFor(const std::string& modelPath, const PlanChoices& c) {
   return o;
 }
 
-void copyPolicyOptions(PlanChoices& to, const PlanChoices& from) {
-  to.ios = from.ios;
-  to.graphturbo = from.graphturbo;
-  to.attention = from.attention;
-  to.epilogues = from.epilogues;
-}
-
-bool samePolicyOptions(const PlanChoices& a, const PlanChoices& b) {
-  return a.ios == b.ios && a.graphturbo == b.graphturbo && a.attention == b.attention && a.epilogues == b.epilogues;
-}
-
 }  // namespace rammer::pipeline

@@ -35,7 +35,17 @@ Options optionsFor(const std::string& modelPath, const PlanChoices& choices);
 // The policies' own options (IOS, GraphTurbo) and the fusion modes: what
 // shapes a plan beyond its policy, device, batch and edits, which the
 // studio keeps beside its other settings and hands to the Compare window.
-void copyPolicyOptions(PlanChoices& to, const PlanChoices& from);
-bool samePolicyOptions(const PlanChoices& a, const PlanChoices& b);
+// Between PlanChoices and Options alike (the fields have the same names).
+template <class To, class From>
+void copyPolicyOptions(To& to, const From& from) {
+  to.ios = from.ios;
+  to.graphturbo = from.graphturbo;
+  to.attention = from.attention;
+  to.epilogues = from.epilogues;
+}
+template <class A, class B>
+bool samePolicyOptions(const A& a, const B& b) {
+  return a.ios == b.ios && a.graphturbo == b.graphturbo && a.attention == b.attention && a.epilogues == b.epilogues;
+}
 
 }  // namespace rammer::pipeline

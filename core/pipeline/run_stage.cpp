@@ -95,7 +95,7 @@ class PlanRun {
     r_.gpu = std::move(run).value();
     if (o_.profileGpu && !cancelled()) {
       progress("Profiling with CUPTI...", 0.4);
-      for (ir::Diagnostic& d : o_.profileGpu(plan_, optimized_, r_.inputs, r_)) diagnose(std::move(d));
+      for (ir::Diagnostic& d : o_.profileGpu(plan_, optimized_, r_.inputs, o_.libraries, r_)) diagnose(std::move(d));
     }
     return {};
   }

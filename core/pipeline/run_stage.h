@@ -42,9 +42,11 @@ inline constexpr const char* kHostCodeLabel = "generated code on CPU";
 struct RunRecord;
 
 // Measures more of a GPU run (CUPTI lives in profiler/, above core): adds
-// metrics to the record and returns warnings and notes.
+// metrics to the record and returns warnings and notes. `libraries` are
+// where the run found the driver and NVRTC.
 using GpuProfileHook = std::function<std::vector<ir::Diagnostic>(
-    const schedule::Plan& plan, const ir::Graph& graph, const std::vector<ir::Tensor>& inputs, RunRecord& record)>;
+    const schedule::Plan& plan, const ir::Graph& graph, const std::vector<ir::Tensor>& inputs,
+    const runtime::ProbeOptions& libraries, RunRecord& record)>;
 
 struct RunOptions {
   RunTarget target = RunTarget::Auto;

@@ -60,4 +60,9 @@ std::string_view stageVerb(Stage stage) {
   return "?";
 }
 
+ir::Diagnostic inStage(Stage stage, ir::Diagnostic d) {
+  d.stage = std::string(stageName(stage));
+  return d;
+}
+
 }  // namespace rammer::pipeline

@@ -40,6 +40,8 @@ std::string_view stageName(Stage stage);
 std::optional<Stage> stageNamed(std::string_view name);
 // "Importing", "Optimizing", ...: progress lines.
 std::string_view stageVerb(Stage stage);
+// `d` tagged with `stage` (ir::Diagnostic::stage), as every stage tags its own.
+ir::Diagnostic inStage(Stage stage, ir::Diagnostic d);
 
 // What a long stage (Run, Export) sees of the pipeline that runs it.
 struct StageContext {

@@ -16,12 +16,9 @@ inline viz::PipelineResult planSampleCnn(const std::string& policy = "wavefront"
   viz::PipelineRequest q;
   q.from = viz::PipelineStage::Import;
   q.to = viz::PipelineStage::Simulate;
-  q.modelPath = sampleCnnPath();
-  q.plan.policy = policy;
+  q.options = viz::studioOptions(sampleCnnPath(), {.policy = policy});
   viz::PipelineResult r = viz::runPipeline(q, {});
-  std::string errors;
-  for (const auto& d : r.diagnostics) errors += ir::formatDiagnostic(d.diagnostic) + "\n";
-  EXPECT_TRUE(r.ok()) << errors;
+  EXPECT_TRUE(r.ok()) << ir::formatDiagnostics(r.report.diagnostics);
   return r;
 }
 

@@ -15,19 +15,19 @@ QString severityName(ir::Severity severity) {
 
 DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void DiagnosticsModel::setDiagnostics(std::vector<StudioDiagnostic> diagnostics) {
+void DiagnosticsModel::setDiagnostics(std::vector<ir::Diagnostic> diagnostics) {
   beginResetModel();
   rows_ = std::move(diagnostics);
   endResetModel();
 }
 
-const StudioDiagnostic* DiagnosticsModel::at(int row) const {
+const ir::Diagnostic* DiagnosticsModel::at(int row) const {
   return row >= 0 && row < static_cast<int>(rows_.size()) ? &rows_[static_cast<size_t>(row)] : nullptr;
 }
 
 int DiagnosticsModel::count(ir::Severity severity) const {
   return static_cast<int>(std::count_if(rows_.begin(), rows_.end(),
-                                        [severity](const auto& d) { return d.diagnostic.severity == severity; }));
+                                        [severity](const auto& d) { return d.severity == severity; }));
 }
 
 int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
@@ -37,25 +37,26 @@ int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
 int DiagnosticsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
-  const StudioDiagnostic* d = index.isValid() ? at(index.row()) : nullptr;
+  const ir::Diagnostic* d = index.isValid() ? at(index.row()) : nullptr;
   if (!d) return {};
-  const ir::Diagnostic& g = d->diagnostic;
+  const ir::Diagnostic& g = *d;
+  const PipelineStage stage = stageOf(g);
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
         case SeverityColumn: return severityName(g.severity);
-        case StageColumn: return stageLabel(d->stage);
+        case StageColumn: return stageLabel(stage);
         case NodeColumn: return QString::fromStdString(g.node);
         case RTaskColumn: return g.hasRTask() ? QStringLiteral("#%1").arg(g.rtask) : QString();
         case MessageColumn: return QString::fromStdString(g.message);
         default: return {};
       }
     case Qt::ToolTipRole:
-      return QStringLiteral("%1 (%2): %3").arg(severityName(g.severity), stageLabel(d->stage),
+      return QStringLiteral("%1 (%2): %3").arg(severityName(g.severity), stageLabel(stage),
                                                QString::fromStdString(ir::formatDiagnostic(g)));
     case SeverityRole: return static_cast<int>(g.severity);
     case NodeRole: return QString::fromStdString(g.node);
-    case StageRole: return static_cast<int>(d->stage);
+    case StageRole: return static_cast<int>(stage);
     case RTaskRole:
       return g.hasRTask() ? QVariant::fromValue(QList<int>{g.rtaskOp, static_cast<int>(g.rtask)}) : QVariant();
     default: return {};

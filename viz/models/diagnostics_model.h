@@ -1,8 +1,9 @@
 #pragma once
-// The Diagnostics dock's rows: one per StudioDiagnostic, columns severity,
-// stage, node, rTask (when the diagnostic names one) and message (the file
-// goes into the tooltip). Errors first is
-// the pipeline's order already: a stage stops at its first failure.
+// The Diagnostics dock's rows: one per diagnostic as the pipeline reports
+// it (tagged with its stage), columns severity, stage, node, rTask (when the
+// diagnostic names one) and message (the file goes into the tooltip).
+// Errors first is the pipeline's order already: a stage stops at its first
+// failure.
 #include <QAbstractTableModel>
 #include <vector>
 
@@ -24,9 +25,9 @@ class DiagnosticsModel : public QAbstractTableModel {
 
   explicit DiagnosticsModel(QObject* parent = nullptr);
 
-  void setDiagnostics(std::vector<StudioDiagnostic> diagnostics);
-  const std::vector<StudioDiagnostic>& diagnostics() const { return rows_; }
-  const StudioDiagnostic* at(int row) const;
+  void setDiagnostics(std::vector<ir::Diagnostic> diagnostics);
+  const std::vector<ir::Diagnostic>& diagnostics() const { return rows_; }
+  const ir::Diagnostic* at(int row) const;
   int count(ir::Severity severity) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -35,7 +36,7 @@ class DiagnosticsModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
-  std::vector<StudioDiagnostic> rows_;
+  std::vector<ir::Diagnostic> rows_;
 };
 
 QString severityName(ir::Severity severity);

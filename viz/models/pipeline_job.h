@@ -16,6 +16,8 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "viz/models/studio_pipeline.h"
 
@@ -30,11 +32,11 @@ class PipelineJob : public QObject {
   // cannot be interrupted, a policy say, is waited for).
   ~PipelineJob() override;
 
-  // Starts `work` on a worker thread with a JobControl (cancel flag and
-  // progress). `deliver` runs on this object's thread with the result, only
+  // Starts `work` on a worker thread with a pipeline::Control (cancel flag
+  // and progress, as every pipeline stage takes them). `deliver` runs on this object's thread with the result, only
   // if the job is still the current one. Returns the job's id.
   template <class T>
-  quint64 start(const QString& what, std::function<T(const JobControl&)> work, std::function<void(T&)> deliver);
+  quint64 start(const QString& what, std::function<T(const pipeline::Control&)> work, std::function<void(T&)> deliver);
 
   // Drops the current job (its flag is set, its result ignored); emits
   // cancelled and busyChanged(false). Nothing happens when idle.
@@ -74,7 +76,7 @@ class PipelineJob : public QObject {
 };
 
 template <class T>
-quint64 PipelineJob::start(const QString& what, std::function<T(const JobControl&)> work,
+quint64 PipelineJob::start(const QString& what, std::function<T(const pipeline::Control&)> work,
                            std::function<void(T&)> deliver) {
   const quint64 id = begin(what);
   std::shared_ptr<std::atomic<bool>> flag = flag_;
@@ -82,13 +84,13 @@ quint64 PipelineJob::start(const QString& what, std::function<T(const JobControl
   // workers may post to `this` for as long as they run.
   pool_.start([this, id, flag, work = std::move(work), deliver = std::move(deliver)]() {
     // Throttle: the same percentage and text are not posted twice.
-    auto last = std::make_shared<std::pair<int, QString>>(-1, QString());
-    JobControl control;
+    auto last = std::make_shared<std::pair<int, std::string>>(-1, std::string());
+    pipeline::Control control;
     control.cancel = flag.get();
-    control.progress = [this, id, last](const QString& w, int percent) {
+    control.progress = [this, id, last](const std::string& w, int percent) {
       if (percent == last->first && w == last->second) return;
       *last = {percent, w};
-      postProgress(id, w, percent);
+      postProgress(id, QString::fromStdString(w), percent);
     };
     try {
       auto result = std::make_shared<T>(work(control));

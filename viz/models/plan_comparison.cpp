@@ -19,24 +19,17 @@ pipeline::Artifacts givenOf(const ComparedModel& model) {
   return a;
 }
 
-pipeline::Control controlOf(const JobControl& job) {
-  pipeline::Control c;
-  c.cancel = job.cancel;
-  c.progress = [&job](const std::string& what, int percent) { job.report(QString::fromStdString(what), percent); };
-  return c;
-}
-
 }  // namespace
 
 PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, const std::string& policy,
-                            const JobControl& control) {
-  return pipeline::planWithPolicy(optionsOf(model, device), givenOf(model), model.optimizedFor, policy, controlOf(control));
+                            const pipeline::Control& control) {
+  return pipeline::planWithPolicy(optionsOf(model, device), givenOf(model), model.optimizedFor, policy, control);
 }
 
 std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std::string& device,
-                                           const std::vector<std::string>& policies, const JobControl& control) {
+                                           const std::vector<std::string>& policies, const pipeline::Control& control) {
   return pipeline::planEveryPolicy(optionsOf(model, device), givenOf(model), model.optimizedFor, policies,
-                                   controlOf(control));
+                                   control);
 }
 
 }  // namespace rammer::viz

@@ -1,7 +1,7 @@
 #pragma once
 // Plans of the same model side by side (every policy), for the Compare
 // window: core/pipeline/policy_comparison.h computes them, as it does for
-// `rammer compare`; this adds the studio's job control and cost model. A
+// `rammer compare`; this adds the studio's cost model. A
 // pure function of its inputs; runs on any thread. Qt Core only.
 #include <memory>
 #include <string>
@@ -29,9 +29,9 @@ struct ComparedModel {
 
 // `device` is a preset id or device JSON path.
 PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, const std::string& policy,
-                            const JobControl& control = {});
+                            const pipeline::Control& control = {});
 // Every one of `policies`, in order (stops early on a cancel).
 std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std::string& device,
-                                           const std::vector<std::string>& policies, const JobControl& control = {});
+                                           const std::vector<std::string>& policies, const pipeline::Control& control = {});
 
 }  // namespace rammer::viz

@@ -137,15 +137,10 @@ std::vector<ir::Diagnostic> writeChromeTraceFile(const std::filesystem::path& pa
   return {};
 }
 
-ir::Result<codegen::ExportSummary> runProjectExport(const ProjectExportRequest& request, pipeline::Artifacts given,
-                                                    const JobControl& control) {
-  pipeline::Options options;
-  options.generate.target = request.target;
-  options.project = {.dir = request.dir, .inputSeed = request.inputSeed, .modelName = request.modelName};
-  pipeline::Control c;
-  c.cancel = control.cancel;
-  c.progress = [&control](const std::string& what, int percent) { control.report(QString::fromStdString(what), percent); };
-  pipeline::StagesResult r = pipeline::runStages(options, std::move(given), PipelineStage::Generate, PipelineStage::Export, c);
+ir::Result<codegen::ExportSummary> runProjectExport(const pipeline::Options& options, pipeline::Artifacts given,
+                                                    const pipeline::Control& control) {
+  pipeline::StagesResult r =
+      pipeline::runStages(options, std::move(given), PipelineStage::Generate, PipelineStage::Export, control);
   if (r.report.cancelled) return ir::makeError("cancelled");
   if (!r.report.ok()) return r.report.errors();
   return *r.artifacts.exported;

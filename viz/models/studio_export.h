@@ -41,18 +41,12 @@ std::string graphDot(const ir::Graph& graph, const schedule::Plan* plan = nullpt
 std::vector<ir::Diagnostic> writeTextFile(const std::filesystem::path& path, const std::string& text);
 std::vector<ir::Diagnostic> writeChromeTraceFile(const std::filesystem::path& path, const sim::Trace& trace);
 
-struct ProjectExportRequest {
-  std::filesystem::path dir;
-  codegen::Target target = codegen::Target::Cuda;
-  std::string modelName;
-  uint64_t inputSeed = 0;
-};
-
-// The pipeline's Generate and Export stages on `given` (the session's
-// imported graph, the graph its plan runs and the plan): the plan's code,
-// seeded inputs, the expected outputs of the reference executor on the
-// imported graph (cancellable), the project written.
-ir::Result<codegen::ExportSummary> runProjectExport(const ProjectExportRequest& request, pipeline::Artifacts given,
-                                                    const JobControl& control);
+// The pipeline's Generate and Export stages with `options` (its `generate`
+// target and `project` folder and seed) on `given` (the imported graph, the
+// graph the plan runs and the plan): the plan's code, seeded inputs, the
+// expected outputs of the reference executor on the imported graph
+// (cancellable), the project written.
+ir::Result<codegen::ExportSummary> runProjectExport(const pipeline::Options& options, pipeline::Artifacts given,
+                                                    const pipeline::Control& control);
 
 }  // namespace rammer::viz

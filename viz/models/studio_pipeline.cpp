@@ -11,8 +11,8 @@ QString stageLabel(PipelineStage stage) {
   return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
-bool PipelineResult::done(PipelineStage stage) const {
-  return lastDone && stage >= request.from && stage <= *lastDone;
+PipelineStage stageOf(const ir::Diagnostic& d, PipelineStage otherwise) {
+  return pipeline::stageNamed(d.stage).value_or(otherwise);
 }
 
 namespace {
@@ -21,9 +21,9 @@ namespace {
 // CUPTI metrics of the plan (SM efficiency, warp activity, active cycles),
 // time-weighted over its launches. A profile that fails is a warning: the
 // run itself succeeded.
-std::vector<ir::Diagnostic> profileWithCupti(const runtime::ProbeOptions& libraries, const schedule::Plan& plan,
-                                             const ir::Graph& graph, const std::vector<ir::Tensor>& inputs,
-                                             pipeline::RunRecord& record) {
+std::vector<ir::Diagnostic> profileWithCupti(const schedule::Plan& plan, const ir::Graph& graph,
+                                             const std::vector<ir::Tensor>& inputs,
+                                             const runtime::ProbeOptions& libraries, pipeline::RunRecord& record) {
   std::vector<ir::Diagnostic> out;
   profiler::ProfileOptions options;
   options.probe.cuda = libraries;
@@ -59,77 +59,26 @@ std::vector<ir::Diagnostic> profileWithCupti(const runtime::ProbeOptions& librar
 }
 #endif
 
-pipeline::Options optionsOf(const PipelineRequest& q) {
-  pipeline::Options o = pipeline::optionsFor(q.modelPath, q.plan);
+}  // namespace
+
+pipeline::Options studioOptions(const std::string& modelPath, const pipeline::PlanChoices& choices) {
+  pipeline::Options o = pipeline::optionsFor(modelPath, choices);
   if (!o.costModel) o.costModel = studioCostModel();
-  pipeline::RunOptions& run = o.run;
-  run.target = q.runTarget;
-  run.inputSeed = q.inputSeed;
-  run.checkOutputs = q.checkOutputs;
-  run.capability = q.capability;
-  run.libraries = q.libraries;
 #ifdef RAMMER_HAVE_PROFILER
-  if (q.profile) {
-    run.profileGpu = [libraries = q.libraries](const schedule::Plan& plan, const ir::Graph& graph,
-                                               const std::vector<ir::Tensor>& inputs, pipeline::RunRecord& record) {
-      return profileWithCupti(libraries, plan, graph, inputs, record);
-    };
-  }
+  o.run.profileGpu = profileWithCupti;
 #endif
   return o;
 }
 
-pipeline::Artifacts givenOf(const PipelineRequest& q) {
-  pipeline::Artifacts a;
-  a.original = q.original;
-  a.optimized = q.optimized;
-  a.optimizedFused = q.optimizedFused;
-  a.passLog = q.passLog;
-  a.plan = q.planned;
-  return a;
-}
-
-}  // namespace
-
 std::shared_ptr<const sim::CostModel> studioCostModel() { return pipeline::defaultCostModel(); }
 
-PipelineResult runPipeline(PipelineRequest request, const JobControl& control) {
-  pipeline::Control c;
-  c.cancel = control.cancel;
-  c.progress = [&control](const std::string& what, int percent) {
-    control.report(QString::fromStdString(what), percent);
-  };
+PipelineResult runPipeline(PipelineRequest request, const pipeline::Control& control) {
   pipeline::StagesResult staged =
-      pipeline::runStages(optionsOf(request), givenOf(request), request.from, request.to, c);
-  pipeline::Artifacts& a = staged.artifacts;
-  pipeline::Report& report = staged.report;
-
-  PipelineResult r;
-  request.from = report.from;
-  request.to = report.to;
-  r.request = std::move(request);
-  r.cancelled = report.cancelled;
-  r.failedStage = report.failedStage;
-  r.lastDone = report.lastDone;
-  r.log = std::move(report.log);
-  for (ir::Diagnostic& d : report.diagnostics) {
-    const PipelineStage stage = pipeline::stageNamed(d.stage).value_or(report.failedStage.value_or(report.from));
-    r.diagnostics.push_back({stage, std::move(d)});
-  }
-  r.original = std::move(a.original);
-  r.optimized = std::move(a.optimized);
-  r.optimizedFused = std::move(a.optimizedFused);
-  r.passLog = std::move(a.passLog);
-  r.plan = std::move(a.plan);
-  r.validation = std::move(a.validation);
-  r.predicted = std::move(a.predicted);
-  if (a.run) {
-    r.backend = a.run->backend;
-    r.measured = a.run->trace;
-    r.runLabel = a.run->label;
-    r.runMetrics = a.run->metrics;
-  }
-  return r;
+      pipeline::runStages(request.options, std::move(request.given), request.from, request.to, control);
+  request.given = {};
+  request.from = staged.report.from;
+  request.to = staged.report.to;
+  return PipelineResult{std::move(request), std::move(staged.report), std::move(staged.artifacts)};
 }
 
 }  // namespace rammer::viz

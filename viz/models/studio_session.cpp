@@ -25,10 +25,17 @@ QStringList toQStringList(const std::vector<std::string>& v) {
   return out;
 }
 
-QString firstError(const std::vector<StudioDiagnostic>& ds) {
+QString firstError(const std::vector<ir::Diagnostic>& ds) {
   for (const auto& d : ds)
-    if (d.diagnostic.severity == ir::Severity::Error) return QString::fromStdString(ir::formatDiagnostic(d.diagnostic));
-  return ds.empty() ? QStringLiteral("unknown error") : QString::fromStdString(ir::formatDiagnostic(ds.front().diagnostic));
+    if (d.severity == ir::Severity::Error) return QString::fromStdString(ir::formatDiagnostic(d));
+  return ds.empty() ? QStringLiteral("unknown error") : QString::fromStdString(ir::formatDiagnostic(ds.front()));
+}
+
+// `ds` with the ones that name no stage tagged with `stage`.
+std::vector<ir::Diagnostic> tagged(PipelineStage stage, std::vector<ir::Diagnostic> ds) {
+  for (auto& d : ds)
+    if (d.stage.empty()) d = pipeline::inStage(stage, std::move(d));
+  return ds;
 }
 
 // What an export job hands back.
@@ -57,6 +64,8 @@ StudioSession::StudioSession(QObject* parent)
       diagnostics_(new DiagnosticsModel(this)),
       log_(new LogModel(this)),
       metrics_(new MetricsModel(this)) {
+  requested_ = studioOptions({}, pipeline::PlanChoices{.policy = kDefaultPolicy, .device = kDefaultDevice});
+  applied_ = requested_;
   connect(job_, &PipelineJob::busyChanged, this, &StudioSession::busyChanged);
   connect(job_, &PipelineJob::progress, this,
           [this](quint64, const QString& what, int percent) { emit progress(what, percent); });
@@ -76,7 +85,20 @@ QStringList StudioSession::iosVariants() {
   return {QStringLiteral("parallel"), QStringLiteral("merge"), QStringLiteral("both")};
 }
 
-const std::vector<StudioDiagnostic>& StudioSession::diagnostics() const { return diagnostics_->diagnostics(); }
+const std::vector<ir::Diagnostic>& StudioSession::diagnostics() const { return diagnostics_->diagnostics(); }
+
+std::shared_ptr<const sim::Trace> StudioSession::measuredTrace() const {
+  return artifacts_.run ? artifacts_.run->trace : nullptr;
+}
+
+QString StudioSession::runLabel() const {
+  return artifacts_.run ? QString::fromStdString(artifacts_.run->label) : QString();
+}
+
+const std::vector<std::pair<std::string, double>>& StudioSession::runMetrics() const {
+  static const std::vector<std::pair<std::string, double>> none;
+  return artifacts_.run ? artifacts_.run->metrics : none;
+}
 
 bool StudioSession::isBusy() const { return job_ && job_->isBusy(); }
 QString StudioSession::busyWhat() const { return job_ ? job_->currentWhat() : QString(); }
@@ -88,56 +110,57 @@ bool StudioSession::loading() const {
 
 quint64 StudioSession::openModel(const QString& path, int64_t batch) {
   dropPendingConstraints(QStringLiteral("a new model was opened"));
-  requestedPath_ = path;
-  requestedBatch_ = batch > 0 ? batch : 1;
-  log_->info(tr("Opening %1 (batch %2)").arg(path).arg(requestedBatch_));
+  requested_.modelPath = path.toStdString();
+  requested_.import.batch = batch > 0 ? batch : 1;
+  log_->info(tr("Opening %1 (batch %2)").arg(path).arg(*requested_.import.batch));
   return submit(PipelineStage::Import, PipelineStage::Simulate);
 }
 
 quint64 StudioSession::setPolicy(const QString& policy) {
   const std::string p = policy.trimmed().toStdString();
-  if (p == policy_) return 0;
+  if (p == requested_.policy) return 0;
   // Under the Auto epilogue fusion mode IOS and GraphTurbo take the graph
   // without epilogue fusion, the others with it (pipeline::fusesEpilogues):
   // a switch across that line optimizes the model again, a new graph with a
   // new plan.
-  const bool reoptimize =
-      pipeline::fusesEpilogues(options_.epilogues, p) != pipeline::fusesEpilogues(options_.epilogues, policy_);
-  policy_ = p;
+  const pipeline::EpilogueFusion mode = requested_.epilogues;
+  const bool reoptimize = pipeline::fusesEpilogues(mode, p) != pipeline::fusesEpilogues(mode, requested_.policy);
+  requested_.policy = p;
   emit settingsChanged();
   if (!hasModel() && !loading()) return 0;
   return submit(reoptimize ? PipelineStage::Optimize : PipelineStage::Schedule, PipelineStage::Simulate);
 }
 
 void StudioSession::setRunTarget(RunTarget target) {
-  if (target == runTarget_) return;
-  runTarget_ = target;
+  if (target == requested_.run.target) return;
+  requested_.run.target = target;
   emit settingsChanged();
 }
 
 quint64 StudioSession::setIosVariant(const QString& variant) {
-  pipeline::PlanChoices c = options_;
+  pipeline::PlanChoices c = planChoices();
   c.ios.variant = variant.trimmed().toStdString();
   return setPolicyOptions(c);
 }
 
 pipeline::PlanChoices StudioSession::planChoices() const {
   pipeline::PlanChoices c;
-  pipeline::copyPolicyOptions(c, options_);
-  c.policy = policy_;
-  c.device = device_;
-  c.batch = batch_;
-  c.constraints = constraints_;
+  pipeline::copyPolicyOptions(c, requested_);
+  c.policy = requested_.policy;
+  c.device = requested_.device;
+  c.batch = batch();
+  c.constraints = applied_.constraints;
   return c;
 }
 
 quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
-  const bool fusion = c.attention != options_.attention || pipeline::fusesEpilogues(c.epilogues, policy_) !=
-                                                              pipeline::fusesEpilogues(options_.epilogues, policy_);
-  const bool ownOptions = (policy_ == "ios" && c.ios != options_.ios) ||
-                          (policy_ == "graphturbo" && c.graphturbo != options_.graphturbo);
-  if (pipeline::samePolicyOptions(c, options_)) return 0;
-  pipeline::copyPolicyOptions(options_, c);
+  const pipeline::Options& o = requested_;
+  const bool fusion = c.attention != o.attention ||
+                      pipeline::fusesEpilogues(c.epilogues, o.policy) != pipeline::fusesEpilogues(o.epilogues, o.policy);
+  const bool ownOptions =
+      (o.policy == "ios" && c.ios != o.ios) || (o.policy == "graphturbo" && c.graphturbo != o.graphturbo);
+  if (pipeline::samePolicyOptions(c, o)) return 0;
+  pipeline::copyPolicyOptions(requested_, c);
   emit settingsChanged();
   if ((!fusion && !ownOptions) || (!hasModel() && !loading())) return 0;
   return submit(fusion ? PipelineStage::Optimize : PipelineStage::Schedule, PipelineStage::Simulate);
@@ -145,8 +168,8 @@ quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
 
 quint64 StudioSession::setDevice(const QString& device) {
   const std::string d = device.trimmed().toStdString();
-  if (d == device_) return 0;
-  device_ = d;
+  if (d == requested_.device) return 0;
+  requested_.device = d;
   emit settingsChanged();
   if (!hasModel() && !loading()) return 0;
   return submit(PipelineStage::Schedule, PipelineStage::Simulate);
@@ -160,7 +183,7 @@ quint64 StudioSession::setConstraints(const schedule::Constraints& constraints) 
     ConstraintsRejection rejection;
     rejection.request = request;
     rejection.constraints = constraints;
-    rejection.diagnostics.push_back({PipelineStage::Schedule, ir::makeError("no model is loaded")});
+    rejection.diagnostics.push_back(pipeline::inStage(PipelineStage::Schedule, ir::makeError("no model is loaded")));
     rejection_ = std::move(rejection);
     pendingConstraints_.reset();
     emit constraintsRejected(request);
@@ -181,7 +204,7 @@ quint64 StudioSession::compileAndRun() {
     return 0;
   }
   // Without a plan (its scheduling failed) the run re-plans first.
-  return submit(plan_ ? PipelineStage::Run : PipelineStage::Schedule, PipelineStage::Run);
+  return submit(plan() ? PipelineStage::Run : PipelineStage::Schedule, PipelineStage::Run);
 }
 
 quint64 StudioSession::compileWithNvrtc() {
@@ -191,10 +214,10 @@ quint64 StudioSession::compileWithNvrtc() {
     return 0;
   };
   if (isBusy()) return refuse(tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
-  if (!plan_) return refuse(tr("there is no valid plan to compile"));
-  auto plan = plan_;
+  if (!plan()) return refuse(tr("there is no valid plan to compile"));
+  auto plan = this->plan();
   auto graph = this->graph();
-  std::function<NvrtcOutcome(const JobControl&)> work = [plan, graph](const JobControl&) {
+  std::function<NvrtcOutcome(const pipeline::Control&)> work = [plan, graph](const pipeline::Control&) {
     NvrtcOutcome out;
     auto nvrtc = runtime::NvrtcCompiler::load();
     if (!nvrtc) {
@@ -217,14 +240,13 @@ quint64 StudioSession::compileWithNvrtc() {
     running_.reset();
     lastJobOk_ = out.errors.empty();
     if (!out.errors.empty()) {
-      std::vector<StudioDiagnostic> ds;
-      for (auto& e : out.errors) ds.push_back({PipelineStage::Run, std::move(e)});
+      std::vector<ir::Diagnostic> ds = tagged(PipelineStage::Run, std::move(out.errors));
       log_->error(tr("Compile with NVRTC failed: %1").arg(firstError(ds)));
       setDiagnostics(std::move(ds));
       emit nvrtcCompiled(false);
       return;
     }
-    if (plan_ != plan) {
+    if (this->plan() != plan) {
       log_->info(tr("Compile with NVRTC: the plan changed meanwhile; its counts are dropped"));
       emit nvrtcCompiled(false);
       return;
@@ -232,7 +254,7 @@ quint64 StudioSession::compileWithNvrtc() {
     log_->info(tr("NVRTC %1 for %2: what ptxas gave each program")
                    .arg(QString::fromStdString(out.result.nvrtcVersion), QString::fromStdString(out.result.arch)));
     for (const runtime::ProgramResources& r : out.result.programs) log_->info(QString::fromStdString(r.summary));
-    plan_ = std::move(out.plan);  // the same plan; its rKernels carry the compiled registers
+    artifacts_.plan = std::move(out.plan);  // the same plan; its rKernels carry the compiled registers
     emit planChanged();
     emit nvrtcCompiled(true);
   });
@@ -245,10 +267,10 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
     return 0;
   };
   if (isBusy()) return refuse(tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
-  if (!plan_) return refuse(tr("open a model first: a measured trace lies beside its plan"));
-  auto plan = plan_;
+  if (!plan()) return refuse(tr("open a model first: a measured trace lies beside its plan"));
+  auto plan = this->plan();
   const std::string file = path.toStdString();
-  std::function<MeasuredOutcome(const JobControl&)> work = [plan, file](const JobControl&) {
+  std::function<MeasuredOutcome(const pipeline::Control&)> work = [plan, file](const pipeline::Control&) {
     MeasuredOutcome out;
     auto t = sim::loadMeasuredTrace(file);
     if (!t) {
@@ -269,7 +291,7 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
       emit measuredOpened(false);
       return;
     }
-    if (plan_ != plan) {
+    if (this->plan() != plan) {
       lastJobOk_ = false;
       log_->info(tr("Open measured trace: the plan changed meanwhile; open it again"));
       emit measuredOpened(false);
@@ -283,14 +305,12 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
     }
     if (out.dropped > 0)
       log_->warning(tr("%1: %2 rTasks of operators this plan lacks were left out").arg(name).arg(out.dropped));
-    measured_ = std::move(out.trace);
-    backend_ = RunBackend::None;
-    runLabel_ = tr("%1 (%2)").arg(QString::fromStdString(measured_->source), name);
-    runMetrics_.clear();
-    metrics_->setMeasured(measured_, runLabel_, runMetrics_);
+    auto opened = std::make_shared<pipeline::RunRecord>();
+    opened->label = tr("%1 (%2)").arg(QString::fromStdString(out.trace->source), name).toStdString();
+    opened->trace = std::move(out.trace);
     log_->info(
-        tr("Measured trace %1: %2 us, beside the plan's prediction").arg(name).arg(measured_->totalUs, 0, 'f', 1));
-    emit measuredTraceChanged();
+        tr("Measured trace %1: %2 us, beside the plan's prediction").arg(name).arg(opened->trace->totalUs, 0, 'f', 1));
+    setRun(std::move(opened));
     emit measuredOpened(true);
   });
 }
@@ -298,7 +318,8 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
 void StudioSession::cancel() { job_->cancel(); }
 
 QString StudioSession::describe(PipelineStage from, PipelineStage to) const {
-  if (from == PipelineStage::Import) return tr("Loading %1").arg(QFileInfo(requestedPath_).fileName());
+  if (from == PipelineStage::Import)
+    return tr("Loading %1").arg(QFileInfo(QString::fromStdString(requested_.modelPath)).fileName());
   if (from == PipelineStage::Run || to == PipelineStage::Run) return tr("Compile & Run");
   return tr("Scheduling (%1 on %2)").arg(policy(), device());
 }
@@ -311,32 +332,18 @@ quint64 StudioSession::submit(PipelineStage from, PipelineStage to) {
   }
   if (isBusy() && running_) log_->info(tr("%1: superseded by a newer request").arg(running_->what));
 
-  PipelineRequest q;
-  q.from = from;
-  q.to = to;
-  q.modelPath = requestedPath_.toStdString();
-  q.plan.batch = requestedBatch_;
-  q.plan.policy = policy_;
-  q.plan.device = device_;
-  pipeline::copyPolicyOptions(q.plan, options_);
+  PipelineRequest q{from, to, requested_, {}};
   if (pendingConstraints_)
-    q.plan.constraints = pendingConstraints_->constraints;
+    q.options.constraints = pendingConstraints_->constraints;
   else if (from != PipelineStage::Import)
-    q.plan.constraints = constraints_;  // a new model starts without edits
-  if (from > PipelineStage::Import) q.original = original_;
-  if (from > PipelineStage::Optimize) {
-    q.optimized = optimized_;
-    q.optimizedFused = optimizedFused_;
-    q.passLog = passLog_;
-  }
-  if (from > PipelineStage::Simulate) q.planned = plan_;
-  q.capability = capability_;
-  q.runTarget = runTarget_;
+    q.options.constraints = applied_.constraints;  // a new model starts without edits
+  // The stages from `from` on drop their own values and recompute them.
+  if (from != PipelineStage::Import) q.given = artifacts_;
 
   const QString what = describe(from, to);
   running_ = Running{from, to, true, what};
   return job_->start<PipelineResult>(
-      what, [q](const JobControl& control) { return runPipeline(q, control); },
+      what, [q](const pipeline::Control& control) { return runPipeline(q, control); },
       [this](PipelineResult& r) { apply(r); });
 }
 
@@ -345,14 +352,15 @@ void StudioSession::apply(PipelineResult& r) {
   lastJobOk_ = r.ok();
   logResult(r);
   const PipelineRequest& q = r.request;
+  pipeline::Artifacts& a = r.artifacts;
   const bool load = q.from == PipelineStage::Import;
 
   if (load) {
     if (!r.done(PipelineStage::Optimize)) {
       // A failed open keeps the model that was there.
-      requestedPath_ = path_;
-      requestedBatch_ = batch_;
-      setDiagnostics(std::move(r.diagnostics));
+      requested_.modelPath = applied_.modelPath;
+      requested_.import.batch = applied_.import.batch;
+      setDiagnostics(std::move(r.report.diagnostics));
       dropPendingConstraints(QStringLiteral("the model did not load"));
       emit loadFailed(firstError(diagnostics()));
       return;
@@ -362,10 +370,10 @@ void StudioSession::apply(PipelineResult& r) {
     // Optimized again for another policy (epilogue fusion follows it): the
     // plan applied below is on the new graph, and the views take that graph
     // with the plan (as an IOS merge's). Edits and the undo stack stay.
-    replaceLater(optimized_, r.optimized);
-    replaceLater(optimizedFused_, r.optimizedFused);
-    passLog_ = r.passLog;
-    optimizedFor_ = r.request.plan.policy;
+    replaceLater(artifacts_.optimized, a.optimized);
+    replaceLater(artifacts_.optimizedFused, a.optimizedFused);
+    artifacts_.passLog = a.passLog;
+    optimizedFor_ = q.options.policy;
   }
 
   const bool scheduled = q.from <= PipelineStage::Schedule && q.to >= PipelineStage::Simulate;
@@ -384,57 +392,55 @@ void StudioSession::apply(PipelineResult& r) {
   }
 
   if (q.to == PipelineStage::Run) {
-    if (r.done(PipelineStage::Run)) {
-      measured_ = r.measured;
-      backend_ = r.backend;
-      runLabel_ = QString::fromStdString(r.runLabel);
-      runMetrics_ = r.runMetrics;
-      metrics_->setMeasured(measured_, runLabel_, runMetrics_);
-      emit measuredTraceChanged();
-      emit runFinished(true);
-    } else {
-      emit runFinished(false);
-    }
+    if (r.done(PipelineStage::Run)) setRun(a.run);
+    emit runFinished(r.done(PipelineStage::Run));
   }
-  setDiagnostics(std::move(r.diagnostics));
+  setDiagnostics(std::move(r.report.diagnostics));
 }
 
 void StudioSession::applyModel(PipelineResult& r) {
-  path_ = QString::fromStdString(r.request.modelPath);
-  batch_ = r.request.plan.batch;
-  requestedPath_ = path_;
-  requestedBatch_ = batch_;
-  original_ = r.original;
-  optimized_ = r.optimized;
-  optimizedFused_ = r.optimizedFused;
-  optimizedFor_ = r.request.plan.policy;
-  passLog_ = r.passLog;
+  const pipeline::Options& o = r.request.options;
+  applied_.modelPath = requested_.modelPath = o.modelPath;
+  applied_.import.batch = requested_.import.batch = o.import.batch;
+  pipeline::Artifacts& a = r.artifacts;
+  artifacts_.original = a.original;
+  artifacts_.optimized = a.optimized;
+  artifacts_.optimizedFused = a.optimizedFused;
+  artifacts_.passLog = a.passLog;
+  optimizedFor_ = o.policy;
   // Edits name the old model's nodes; edits made while it loaded are pending
   // and applied with its plan.
-  constraints_ = {};
+  applied_.constraints = {};
   rejection_.reset();
-  plan_.reset();
-  predicted_.reset();
+  artifacts_.plan.reset();
+  artifacts_.validation.reset();
+  artifacts_.predicted.reset();
   metrics_->setPredicted(nullptr);
   clearMeasured();
-  emit modelLoaded(path_);
+  emit modelLoaded(modelPath());
 }
 
 void StudioSession::applyPlan(PipelineResult& r) {
   const bool valid = r.done(PipelineStage::Validate);
-  replaceLater(plan_, valid ? r.plan : nullptr);
+  pipeline::Artifacts& a = r.artifacts;
+  replaceLater(artifacts_.plan, valid ? a.plan : nullptr);
   if (valid) {
-    // As asked (a device file stays a file, not the id inside it).
-    plannedPolicy_ = r.request.plan.policy;
-    plannedDevice_ = r.request.plan.device;
-    pipeline::copyPolicyOptions(plannedOptions_, r.request.plan);
+    const pipeline::Options& o = r.request.options;
+    applied_.policy = o.policy;
+    applied_.device = o.device;
+    pipeline::copyPolicyOptions(applied_, o);
+    artifacts_.validation = std::move(a.validation);
+    artifacts_.attention = a.attention;
+    artifacts_.scheduleSeconds = a.scheduleSeconds;
+  } else {
+    artifacts_.validation.reset();
   }
-  replaceLater(predicted_, valid ? r.predicted : nullptr);
-  metrics_->setPredicted(predicted_, plan_.get());
+  replaceLater(artifacts_.predicted, valid ? a.predicted : nullptr);
+  metrics_->setPredicted(artifacts_.predicted, artifacts_.plan.get());
   clearMeasured();
   if (valid && pendingConstraints_) {
     const quint64 request = pendingConstraints_->request;
-    constraints_ = std::move(pendingConstraints_->constraints);
+    applied_.constraints = std::move(pendingConstraints_->constraints);
     pendingConstraints_.reset();
     rejection_.reset();
     emit settingsChanged();
@@ -448,9 +454,9 @@ void StudioSession::rejectConstraints(PipelineResult& r) {
   ConstraintsRejection rejection;
   rejection.request = pendingConstraints_->request;
   rejection.constraints = std::move(pendingConstraints_->constraints);
-  rejection.diagnostics = r.diagnostics;
-  rejection.validation = r.validation;
-  if (r.failedStage == PipelineStage::Validate) rejection.rejectedPlan = r.plan;
+  rejection.diagnostics = r.report.diagnostics;
+  rejection.validation = r.artifacts.validation;
+  if (r.report.failedStage == PipelineStage::Validate) rejection.rejectedPlan = r.artifacts.plan;
   pendingConstraints_.reset();
   rejection_ = std::move(rejection);
   log_->warning(tr("Schedule edit refused: %1").arg(firstError(rejection_->diagnostics)));
@@ -459,12 +465,13 @@ void StudioSession::rejectConstraints(PipelineResult& r) {
 
 void StudioSession::revertSettings() {
   // The plan on screen is the truth: put the pickers back to what made it.
-  if (!plan_) return;
-  if (policy_ == plannedPolicy_ && device_ == plannedDevice_ && pipeline::samePolicyOptions(options_, plannedOptions_))
+  if (!plan()) return;
+  if (requested_.policy == applied_.policy && requested_.device == applied_.device &&
+      pipeline::samePolicyOptions(requested_, applied_))
     return;
-  policy_ = plannedPolicy_;
-  device_ = plannedDevice_;
-  pipeline::copyPolicyOptions(options_, plannedOptions_);
+  requested_.policy = applied_.policy;
+  requested_.device = applied_.device;
+  pipeline::copyPolicyOptions(requested_, applied_);
   emit settingsChanged();
 }
 
@@ -477,33 +484,36 @@ void StudioSession::dropPendingConstraints(const QString& why) {
 }
 
 void StudioSession::clearMeasured() {
-  const bool had = measured_ != nullptr || backend_ != RunBackend::None;
-  measured_.reset();
-  backend_ = RunBackend::None;
-  runLabel_.clear();
-  runMetrics_.clear();
+  const bool had = artifacts_.run != nullptr;
+  releaseLater(artifacts_.run);
   metrics_->clearMeasured();
   if (had) emit measuredTraceChanged();
 }
 
-void StudioSession::setDiagnostics(std::vector<StudioDiagnostic> diagnostics) {
+void StudioSession::setRun(std::shared_ptr<const pipeline::RunRecord> run) {
+  replaceLater(artifacts_.run, std::move(run));
+  metrics_->setMeasured(measuredTrace(), runLabel(), runMetrics());
+  emit measuredTraceChanged();
+}
+
+void StudioSession::setDiagnostics(std::vector<ir::Diagnostic> diagnostics) {
   diagnostics_->setDiagnostics(std::move(diagnostics));
   emit diagnosticsChanged();
 }
 
 void StudioSession::logResult(const PipelineResult& r) {
-  for (const auto& line : r.log) log_->info(QString::fromStdString(line));
-  for (const auto& d : r.diagnostics) {
+  for (const auto& line : r.report.log) log_->info(QString::fromStdString(line));
+  for (const auto& d : r.report.diagnostics) {
     const QString text =
-        QStringLiteral("%1: %2").arg(stageLabel(d.stage), QString::fromStdString(ir::formatDiagnostic(d.diagnostic)));
-    if (d.diagnostic.severity == ir::Severity::Error)
+        QStringLiteral("%1: %2").arg(stageLabel(stageOf(d)), QString::fromStdString(ir::formatDiagnostic(d)));
+    if (d.severity == ir::Severity::Error)
       log_->error(text);
-    else if (d.diagnostic.severity == ir::Severity::Warning)
+    else if (d.severity == ir::Severity::Warning)
       log_->warning(text);
     else
       log_->info(text);
   }
-  if (r.failedStage) log_->error(tr("%1 failed").arg(stageLabel(*r.failedStage)));
+  if (r.report.failedStage) log_->error(tr("%1 failed").arg(stageLabel(*r.report.failedStage)));
 }
 
 void StudioSession::jobEnded(quint64 job, const QString& error) {
@@ -511,8 +521,8 @@ void StudioSession::jobEnded(quint64 job, const QString& error) {
     // The work threw past every stage's guard: report it like a failure.
     running_.reset();
     log_->error(tr("internal error: %1").arg(error));
-    setDiagnostics({{PipelineStage::Import, ir::makeError("internal error: " + error.toStdString())}});
-    requestedPath_ = path_;
+    setDiagnostics({pipeline::inStage(PipelineStage::Import, ir::makeError("internal error: " + error.toStdString()))});
+    requested_.modelPath = applied_.modelPath;
     dropPendingConstraints(QStringLiteral("an internal error"));
     revertSettings();
   }
@@ -525,8 +535,8 @@ void StudioSession::jobCancelled() {
   running_.reset();
   log_->warning(tr("%1: cancelled").arg(what));
   if (pipeline) {
-    requestedPath_ = path_;
-    requestedBatch_ = batch_;
+    requested_.modelPath = applied_.modelPath;
+    requested_.import.batch = applied_.import.batch;
     dropPendingConstraints(QStringLiteral("cancelled"));
     revertSettings();
   }
@@ -543,33 +553,26 @@ quint64 StudioSession::exportTo(ExportKind kind, const QString& path) {
   if (path.isEmpty()) return refuse(tr("no file or folder given"));
   const bool needsPlan = kind == ExportKind::CudaProject || kind == ExportKind::HipProject ||
                          kind == ExportKind::ScheduleJson;
-  if (needsPlan && !plan_) return refuse(tr("there is no valid plan to export"));
-  if (kind == ExportKind::PredictedTrace && !predicted_) return refuse(tr("there is no predicted trace"));
-  if (kind == ExportKind::MeasuredTrace && !measured_) return refuse(tr("nothing was run yet (Compile & Run first)"));
-  if (kind == ExportKind::GraphDot && !optimized_) return refuse(tr("no model is loaded"));
+  if (needsPlan && !plan()) return refuse(tr("there is no valid plan to export"));
+  if (kind == ExportKind::PredictedTrace && !predictedTrace()) return refuse(tr("there is no predicted trace"));
+  if (kind == ExportKind::MeasuredTrace && !measuredTrace())
+    return refuse(tr("nothing was run yet (Compile & Run first)"));
+  if (kind == ExportKind::GraphDot && !hasModel()) return refuse(tr("no model is loaded"));
 
   const std::filesystem::path file = path.toStdString();
-  auto original = original_;
-  auto optimized = graph();  // the plan's own when it has one (an IOS merge, attention fused)
-  auto plan = plan_;
-  auto predicted = predicted_;
-  auto measured = measured_;
-  const schedule::Constraints constraints = constraints_;
-  const std::string model = path_.toStdString();
-  std::function<ExportOutcome(const JobControl&)> work = [=](const JobControl& control) {
+  pipeline::Options options = applied_;
+  options.generate.target = kind == ExportKind::HipProject ? codegen::Target::Hip : codegen::Target::Cuda;
+  options.project.dir = file;
+  const pipeline::Artifacts given = artifacts_;
+  auto measured = measuredTrace();
+  std::function<ExportOutcome(const pipeline::Control&)> work = [=](const pipeline::Control& control) {
     ExportOutcome out;
+    const schedule::Plan* plan = given.plan.get();
+    const std::string& model = options.modelPath;
     switch (kind) {
       case ExportKind::CudaProject:
       case ExportKind::HipProject: {
-        ProjectExportRequest request;
-        request.dir = file;
-        request.target = kind == ExportKind::HipProject ? codegen::Target::Hip : codegen::Target::Cuda;
-        request.modelName = std::filesystem::path(model).filename().string();
-        pipeline::Artifacts given;
-        given.original = original;
-        given.optimized = optimized;
-        given.plan = plan;
-        auto written = runProjectExport(request, std::move(given), control);
+        auto written = runProjectExport(options, given, control);
         if (!written) {
           out.errors = written.errors();
           break;
@@ -580,11 +583,11 @@ quint64 StudioSession::exportTo(ExportKind kind, const QString& path) {
         break;
       }
       case ExportKind::ScheduleJson:
-        out.errors = writeTextFile(file, scheduleJson(*plan, constraints, predicted.get(), model));
+        out.errors = writeTextFile(file, scheduleJson(*plan, options.constraints, given.predicted.get(), model));
         break;
-      case ExportKind::PredictedTrace: out.errors = writeChromeTraceFile(file, *predicted); break;
+      case ExportKind::PredictedTrace: out.errors = writeChromeTraceFile(file, *given.predicted); break;
       case ExportKind::MeasuredTrace: out.errors = writeChromeTraceFile(file, *measured); break;
-      case ExportKind::GraphDot: out.errors = writeTextFile(file, graphDot(*optimized, plan.get())); break;
+      case ExportKind::GraphDot: out.errors = writeTextFile(file, graphDot(*given.planGraph(), plan)); break;
     }
     if (out.errors.empty() && out.message.isEmpty())
       out.message = QStringLiteral("wrote %1").arg(QString::fromStdString(file.string()));
@@ -596,8 +599,7 @@ quint64 StudioSession::exportTo(ExportKind kind, const QString& path) {
     running_.reset();
     lastJobOk_ = out.errors.empty();
     if (!out.errors.empty()) {
-      std::vector<StudioDiagnostic> ds;
-      for (auto& e : out.errors) ds.push_back({PipelineStage::Export, std::move(e)});
+      std::vector<ir::Diagnostic> ds = tagged(PipelineStage::Export, std::move(out.errors));
       const QString message = firstError(ds);
       log_->error(tr("Export failed: %1").arg(message));
       setDiagnostics(std::move(ds));

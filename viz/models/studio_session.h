@@ -1,10 +1,11 @@
 #pragma once
 // The studio's document: one model and everything derived from it. Holds
-// the settings the person chose (model, batch, policy, device, schedule
-// Constraints) and the current results (imported and optimized graphs, pass
-// log, Plan, predicted Trace, measured or emulated Trace, diagnostics), and
-// re-runs the pipeline from the first stage a change affects, always off the
-// UI thread (PipelineJob). Views read the results (immutable snapshots held
+// the settings the person chose as the pipeline's own Options (model,
+// batch, policy, device, the policies' options, schedule Constraints, where
+// to run) and the current results as the pipeline's Artifacts (imported and
+// optimized graphs, pass log, Plan, predicted Trace, the run's record) with
+// the diagnostics, and re-runs the pipeline from the first stage a change
+// affects, always off the UI thread (PipelineJob). Views read the results (immutable snapshots held
 // by shared_ptr, so a worker can keep using one) and listen to the signals.
 //
 // Rules the views and the editor can rely on:
@@ -34,6 +35,8 @@
 #include <vector>
 
 #include "core/codegen/generated_program.h"
+#include "core/pipeline/pipeline.h"
+#include "core/pipeline/plan_choices.h"
 #include "core/runtime/cuda_probe.h"
 #include "viz/models/studio_pipeline.h"
 
@@ -48,7 +51,7 @@ class PipelineJob;
 struct ConstraintsRejection {
   quint64 request = 0;
   schedule::Constraints constraints;            // what was asked
-  std::vector<StudioDiagnostic> diagnostics;    // the policy's or validator's errors
+  std::vector<ir::Diagnostic> diagnostics;      // the policy's or validator's errors
   std::optional<schedule::ValidationReport> validation;  // when the validator refused it
   std::shared_ptr<const schedule::Plan> rejectedPlan;    // the unsafe plan, when one was built
 };
@@ -76,45 +79,54 @@ class StudioSession : public QObject {
   static constexpr const char* kDefaultDevice = "h100";
 
   // --- settings
-  QString modelPath() const { return path_; }  // of the loaded model; empty when none
-  int64_t batch() const { return batch_; }
-  QString policy() const { return QString::fromStdString(policy_); }
-  QString device() const { return QString::fromStdString(device_); }
+  // Of the loaded model; empty when none.
+  QString modelPath() const { return QString::fromStdString(applied_.modelPath); }
+  int64_t batch() const { return applied_.import.batch.value_or(1); }
+  QString policy() const { return QString::fromStdString(requested_.policy); }
+  QString device() const { return QString::fromStdString(requested_.device); }
   // IOS's stage kinds (used when the policy is "ios").
-  QString iosVariant() const { return QString::fromStdString(options_.ios.variant); }
+  QString iosVariant() const { return QString::fromStdString(requested_.ios.variant); }
   // Every plan choice the CLI has, as the pipeline takes them: the policy,
   // device and batch of the settings above, and the policies' own options
   // (IOS r/s/variant/programs, GraphTurbo order/budget) and the attention
   // and epilogue fusion modes.
   pipeline::PlanChoices planChoices() const;
-  const schedule::Constraints& constraints() const { return constraints_; }
+  const schedule::Constraints& constraints() const { return applied_.constraints; }
   // What "Compile & Run" may use; probed on the worker when never set.
-  void setCapability(std::optional<runtime::CudaCapability> capability) { capability_ = std::move(capability); }
-  const std::optional<runtime::CudaCapability>& capability() const { return capability_; }
+  void setCapability(std::optional<runtime::CudaCapability> capability) {
+    requested_.run.capability = std::move(capability);
+  }
+  const std::optional<runtime::CudaCapability>& capability() const { return requested_.run.capability; }
   // Where "Compile & Run" runs: the GPU else the emulator (Auto), the
   // emulator, or the generated code on the CPU (Host). For the next run.
   void setRunTarget(RunTarget target);
-  RunTarget runTarget() const { return runTarget_; }
+  RunTarget runTarget() const { return requested_.run.target; }
+  // What the next job runs with (the settings above, as the pipeline takes
+  // them; the edits of a pending setConstraints go in at submission).
+  const pipeline::Options& options() const { return requested_; }
 
   // --- results (null until produced)
-  bool hasModel() const { return optimized_ != nullptr; }
-  std::shared_ptr<const ir::Graph> originalGraph() const { return original_; }
+  // Every stage's value as the pipeline left it.
+  const pipeline::Artifacts& artifacts() const { return artifacts_; }
+  bool hasModel() const { return artifacts_.optimized != nullptr; }
+  std::shared_ptr<const ir::Graph> originalGraph() const { return artifacts_.original; }
   // What the plan runs: the optimized graph, or the plan's own when its
   // policy merged operators (IOS), so views find every planned node.
-  std::shared_ptr<const ir::Graph> graph() const { return plan_ && plan_->graph ? plan_->graph : optimized_; }
+  std::shared_ptr<const ir::Graph> graph() const { return artifacts_.planGraph(); }
   // The optimized graph every policy starts from (the Compare window plans it).
-  std::shared_ptr<const ir::Graph> optimized() const { return optimized_; }
+  std::shared_ptr<const ir::Graph> optimized() const { return artifacts_.optimized; }
   // The policy it was optimized for (epilogue fusion depends on it,
   // pipeline::EpilogueFusion::Auto).
   std::string optimizedFor() const { return optimizedFor_; }
-  const std::vector<passes::PassRecord>& passLog() const { return passLog_; }
-  std::shared_ptr<const schedule::Plan> plan() const { return plan_; }
-  std::shared_ptr<const sim::Trace> predictedTrace() const { return predicted_; }
-  std::shared_ptr<const sim::Trace> measuredTrace() const { return measured_; }
-  RunBackend runBackend() const { return backend_; }
-  QString runLabel() const { return runLabel_; }
-  const std::vector<std::pair<std::string, double>>& runMetrics() const { return runMetrics_; }
-  const std::vector<StudioDiagnostic>& diagnostics() const;
+  const std::vector<passes::PassRecord>& passLog() const { return artifacts_.passLog; }
+  std::shared_ptr<const schedule::Plan> plan() const { return artifacts_.plan; }
+  std::shared_ptr<const sim::Trace> predictedTrace() const { return artifacts_.predicted; }
+  // The last run's (GPU, emulator, host) or an opened measured trace.
+  std::shared_ptr<const sim::Trace> measuredTrace() const;
+  RunBackend runBackend() const { return artifacts_.run ? artifacts_.run->backend : RunBackend::None; }
+  QString runLabel() const;
+  const std::vector<std::pair<std::string, double>>& runMetrics() const;
+  const std::vector<ir::Diagnostic>& diagnostics() const;
   const std::optional<ConstraintsRejection>& lastRejection() const { return rejection_; }
 
   DiagnosticsModel* diagnosticsModel() const { return diagnostics_; }
@@ -204,7 +216,8 @@ class StudioSession : public QObject {
   void applyModel(PipelineResult& r);
   void applyPlan(PipelineResult& r);
   void rejectConstraints(PipelineResult& r);
-  void setDiagnostics(std::vector<StudioDiagnostic> diagnostics);
+  void setDiagnostics(std::vector<ir::Diagnostic> diagnostics);
+  void setRun(std::shared_ptr<const pipeline::RunRecord> run);
   void revertSettings();
   void dropPendingConstraints(const QString& why);
   void clearMeasured();
@@ -220,33 +233,16 @@ class StudioSession : public QObject {
   MetricsModel* metrics_ = nullptr;
 
   // Requested: what the next job uses.
-  QString requestedPath_;
-  int64_t requestedBatch_ = 1;
-  std::string policy_ = kDefaultPolicy;
-  std::string device_ = kDefaultDevice;
-  pipeline::PlanChoices options_;  // only the policy options (pipeline::copyPolicyOptions)
+  pipeline::Options requested_;
   std::optional<PendingConstraints> pendingConstraints_;
   quint64 nextConstraintsRequest_ = 0;
-  std::optional<runtime::CudaCapability> capability_;
-  RunTarget runTarget_ = RunTarget::Auto;
 
-  // Applied: what the views show.
-  QString path_;
-  int64_t batch_ = 1;
-  schedule::Constraints constraints_;
-  std::shared_ptr<const ir::Graph> original_;
-  std::shared_ptr<const ir::Graph> optimized_;
-  std::shared_ptr<const ir::Graph> optimizedFused_;  // Auto's alternative (attention fused)
+  // Applied: what the views show, and what made it: the model path, batch
+  // and edits of the loaded model, the policy, device and policy options of
+  // its plan (a device file stays a file, not the id inside it).
+  pipeline::Options applied_;
+  pipeline::Artifacts artifacts_;
   std::string optimizedFor_;
-  std::vector<passes::PassRecord> passLog_;
-  std::shared_ptr<const schedule::Plan> plan_;
-  std::string plannedPolicy_, plannedDevice_;  // the settings plan_ was made with
-  pipeline::PlanChoices plannedOptions_;
-  std::shared_ptr<const sim::Trace> predicted_;
-  std::shared_ptr<const sim::Trace> measured_;
-  RunBackend backend_ = RunBackend::None;
-  QString runLabel_;
-  std::vector<std::pair<std::string, double>> runMetrics_;
   std::optional<ConstraintsRejection> rejection_;
 
   std::optional<Running> running_;

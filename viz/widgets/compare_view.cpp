@@ -88,7 +88,7 @@ bool CompareView::compare() {
   const std::vector<std::string> policies = schedule::policyNames();
   status_->setText(tr("Scheduling and simulating %1 policies on %2…").arg(policies.size()).arg(device_));
   watcher_.setFuture(QtConcurrent::run([model = model_, device = device_.toStdString(), policies, cancel = cancel_]() {
-    JobControl control;
+    pipeline::Control control;
     control.cancel = cancel.get();
     Compared out;
     out.summaries = summarizePolicies(model, device, policies, control);

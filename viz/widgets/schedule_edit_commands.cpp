@@ -168,10 +168,10 @@ QList<int> ScheduleEditor::rejectedOps(const ConstraintsRejection& rejection, co
       for (const auto& t : problem.tasks)
         if (t.op >= 0 && static_cast<size_t>(t.op) < plan.ops.size()) ops.insert(t.op);
   for (const auto& d : rejection.diagnostics) {
-    if (d.diagnostic.severity != ir::Severity::Error) continue;
+    if (d.severity != ir::Severity::Error) continue;
     for (size_t i = 0; i < plan.ops.size(); ++i) {
       const auto& name = plan.ops[i].name;
-      if ((!d.diagnostic.node.empty() && d.diagnostic.node == name) || namesTaskOf(d.diagnostic.message, name))
+      if ((!d.node.empty() && d.node == name) || namesTaskOf(d.message, name))
         ops.insert(static_cast<int>(i));
     }
   }
@@ -186,8 +186,8 @@ QList<schedule::RTask> ScheduleEditor::rejectedTasks(const ConstraintsRejection&
       for (const auto& t : problem.tasks)
         if (t.op >= 0 && static_cast<size_t>(t.op) < plan.ops.size()) tasks.insert(t);
   for (const auto& d : rejection.diagnostics) {
-    if (d.diagnostic.severity != ir::Severity::Error) continue;
-    const std::string& m = d.diagnostic.message;
+    if (d.severity != ir::Severity::Error) continue;
+    const std::string& m = d.message;
     for (size_t i = 0; i < plan.ops.size(); ++i) {
       const std::string needle = plan.ops[i].name + "[";
       if (plan.ops[i].name.empty()) continue;
@@ -224,8 +224,8 @@ QStringList ScheduleEditor::rejectionLines(const ConstraintsRejection& rejection
     if (!tasks.isEmpty()) lines << QObject::tr("rTasks it would break: %1").arg(tasks.join(QStringLiteral(", ")));
   }
   for (const auto& d : rejection.diagnostics)
-    if (d.diagnostic.severity == ir::Severity::Error)
-      lines << QString::fromStdString(ir::formatDiagnostic(d.diagnostic));
+    if (d.severity == ir::Severity::Error)
+      lines << QString::fromStdString(ir::formatDiagnostic(d));
   return lines;
 }
 

@@ -31,15 +31,15 @@ std::string text(const std::vector<std::string>& ls, LineRange r) {
 void checkIndex(const std::string& policy) {
   SCOPED_TRACE(policy);
   const PipelineResult r = viztest::planSampleCnn(policy);
-  ASSERT_TRUE(r.plan && r.optimized);
-  auto program = codegen::generateProgram(*r.plan, *r.optimized);
+  ASSERT_TRUE(r.artifacts.plan && r.artifacts.optimized);
+  auto program = codegen::generateProgram(*r.artifacts.plan, *r.artifacts.optimized);
   ASSERT_TRUE(program) << ir::formatDiagnostics(program.errors());
-  auto index = indexGeneratedCode(*program, *r.plan, *r.optimized);
+  auto index = indexGeneratedCode(*program, *r.artifacts.plan, *r.artifacts.optimized);
   ASSERT_TRUE(index) << ir::formatDiagnostics(index.errors());
   const auto ls = lines(program->source);
-  ASSERT_EQ(index->ops.size(), r.plan->ops.size());
-  for (size_t op = 0; op < r.plan->ops.size(); ++op) {
-    const auto& p = r.plan->ops[op];
+  ASSERT_EQ(index->ops.size(), r.artifacts.plan->ops.size());
+  for (size_t op = 0; op < r.artifacts.plan->ops.size(); ++op) {
+    const auto& p = r.artifacts.plan->ops[op];
     const LineRange range = index->ops[op];
     if (p.isView) {
       EXPECT_FALSE(range.valid()) << p.name;
@@ -55,7 +55,7 @@ void checkIndex(const std::string& policy) {
     EXPECT_NE(body.find("void rammer_fn" + std::to_string(g) + "("), std::string::npos) << body;
     EXPECT_EQ(body.find("__global__"), std::string::npos);
   }
-  ASSERT_EQ(index->programs.size(), r.plan->programs.size());
+  ASSERT_EQ(index->programs.size(), r.artifacts.plan->programs.size());
   for (const auto& launch : program->launches) {
     const LineRange range = index->programs[static_cast<size_t>(launch.program)];
     ASSERT_TRUE(range.valid()) << launch.kernel;

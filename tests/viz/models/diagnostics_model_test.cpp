@@ -11,13 +11,13 @@
 namespace rammer::viz {
 namespace {
 
-StudioDiagnostic diag(PipelineStage stage, ir::Severity severity, std::string message, std::string node = {}) {
-  StudioDiagnostic d;
-  d.stage = stage;
-  d.diagnostic.severity = severity;
-  d.diagnostic.message = std::move(message);
-  d.diagnostic.node = std::move(node);
-  d.diagnostic.file = "m.onnx";
+ir::Diagnostic diag(PipelineStage stage, ir::Severity severity, std::string message, std::string node = {}) {
+  ir::Diagnostic d;
+  d.stage = std::string(pipeline::stageName(stage));
+  d.severity = severity;
+  d.message = std::move(message);
+  d.node = std::move(node);
+  d.file = "m.onnx";
   return d;
 }
 
@@ -53,9 +53,9 @@ TEST(DiagnosticsModel, RowsColumnsAndRoles) {
 TEST(DiagnosticsModel, ADiagnosticNamingAnRTaskShowsIt) {
   DiagnosticsModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-  StudioDiagnostic d = diag(PipelineStage::Validate, ir::Severity::Error, "Dependency: relu[3] may start early", "relu");
-  d.diagnostic.rtaskOp = 2;
-  d.diagnostic.rtask = 3;
+  ir::Diagnostic d = diag(PipelineStage::Validate, ir::Severity::Error, "Dependency: relu[3] may start early", "relu");
+  d.rtaskOp = 2;
+  d.rtask = 3;
   model.setDiagnostics({d, diag(PipelineStage::Import, ir::Severity::Error, "bad file")});
   EXPECT_EQ(model.index(0, DiagnosticsModel::RTaskColumn).data().toString(), "#3");
   EXPECT_EQ(model.index(0, 0).data(DiagnosticsModel::RTaskRole).value<QList<int>>(), (QList<int>{2, 3}));

@@ -20,12 +20,12 @@ using viztest::planSampleCnn;
 
 TEST(KernelChoiceModelTest, FlagsAgreeWithPlanBuilderAndThePlansChoice) {
   const PipelineResult r = planSampleCnn("sequential");
-  ASSERT_TRUE(r.plan && r.optimized);
-  const schedule::Plan& plan = *r.plan;
-  auto catalog = KernelChoiceCatalog::build(*r.optimized, plan.device);
+  ASSERT_TRUE(r.artifacts.plan && r.artifacts.optimized);
+  const schedule::Plan& plan = *r.artifacts.plan;
+  auto catalog = KernelChoiceCatalog::build(*r.artifacts.optimized, plan.device);
   ASSERT_TRUE(catalog) << ir::formatDiagnostics(catalog.errors());
   // With the analytic model's rTask times, as the studio and `rammer schedule` plan.
-  auto builder = schedule::PlanBuilder::start("check", *r.optimized, plan.device, {},
+  auto builder = schedule::PlanBuilder::start("check", *r.artifacts.optimized, plan.device, {},
                                               sim::policyOptions(std::make_shared<const sim::AnalyticCostModel>()));
   ASSERT_TRUE(builder);
 
@@ -69,15 +69,15 @@ TEST(KernelChoiceModelTest, FlagsAgreeWithPlanBuilderAndThePlansChoice) {
 
 TEST(KernelChoiceModelTest, PassesTheModelTesterAndShowsTheRows) {
   const PipelineResult r = planSampleCnn();
-  ASSERT_TRUE(r.plan && r.optimized);
-  auto catalog = KernelChoiceCatalog::build(*r.optimized, r.plan->device);
+  ASSERT_TRUE(r.artifacts.plan && r.artifacts.optimized);
+  auto catalog = KernelChoiceCatalog::build(*r.artifacts.optimized, r.artifacts.plan->device);
   ASSERT_TRUE(catalog);
   KernelChoiceModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   EXPECT_EQ(model.rowCount(), 0);
-  const int stem = opIndex(*r.plan, "stem");
+  const int stem = opIndex(*r.artifacts.plan, "stem");
   ASSERT_GE(stem, 0);
-  model.setChoices(catalog->choicesFor(*r.plan, stem));
+  model.setChoices(catalog->choicesFor(*r.artifacts.plan, stem));
   ASSERT_GT(model.rowCount(), 1);
   EXPECT_EQ(model.columnCount(), KernelChoiceModel::ColumnCount);
   int chosenRows = 0;
@@ -96,7 +96,7 @@ TEST(KernelChoiceModelTest, PassesTheModelTesterAndShowsTheRows) {
     EXPECT_EQ(flags.contains("most efficient"), c->mostEfficient);
     chosenRows += c->chosen ? 1 : 0;
     if (c->chosen) {
-      EXPECT_EQ(c->name, r.plan->ops[static_cast<size_t>(stem)].kernel.name);
+      EXPECT_EQ(c->name, r.artifacts.plan->ops[static_cast<size_t>(stem)].kernel.name);
     }
   }
   EXPECT_EQ(chosenRows, 1);

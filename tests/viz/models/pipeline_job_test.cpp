@@ -17,7 +17,7 @@ namespace {
 constexpr int kWaitMs = 30000;
 
 // Spins until the job's cancel flag is set (or a long safety timeout).
-bool waitForCancel(const JobControl& control) {
+bool waitForCancel(const pipeline::Control& control) {
   const auto start = std::chrono::steady_clock::now();
   while (!control.cancelled()) {
     if (std::chrono::steady_clock::now() - start > std::chrono::seconds(60)) return false;
@@ -34,9 +34,9 @@ TEST(PipelineJob, RunsOffThreadAndDeliversOnTheCallingThread) {
   int value = 0;
   const quint64 id = job.start<int>(
       QStringLiteral("answer"),
-      [&worker](const JobControl& control) {
+      [&worker](const pipeline::Control& control) {
         worker = QThread::currentThread();
-        control.report(QStringLiteral("half"), 50);
+        control.report("half", 50);
         return 42;
       },
       [&](int& v) {
@@ -63,13 +63,13 @@ TEST(PipelineJob, NewerJobSupersedesTheOlder) {
   int oldDelivered = 0, newDelivered = 0;
   job.start<int>(
       QStringLiteral("old"),
-      [&](const JobControl& control) {
+      [&](const pipeline::Control& control) {
         oldSawCancel = waitForCancel(control);
         return 1;
       },
       [&](int&) { ++oldDelivered; });
   const quint64 second = job.start<int>(
-      QStringLiteral("new"), [](const JobControl&) { return 2; }, [&](int& v) { newDelivered = v; });
+      QStringLiteral("new"), [](const pipeline::Control&) { return 2; }, [&](int& v) { newDelivered = v; });
   ASSERT_TRUE(finished.wait(kWaitMs));
   job.waitForWorkers();
   QCoreApplication::processEvents();
@@ -92,7 +92,7 @@ TEST(PipelineJob, CancelFreesAtOnceAndDropsTheResult) {
   int delivered = 0;
   const quint64 id = job.start<int>(
       QStringLiteral("long"),
-      [&](const JobControl& control) {
+      [&](const pipeline::Control& control) {
         sawCancel = waitForCancel(control);
         return 1;
       },
@@ -114,7 +114,7 @@ TEST(PipelineJob, WorkThatThrowsIsReportedNotFatal) {
   PipelineJob job;
   QSignalSpy finished(&job, &PipelineJob::finished);
   job.start<int>(
-      QStringLiteral("bad"), [](const JobControl&) -> int { throw std::runtime_error("boom"); }, [](int&) {});
+      QStringLiteral("bad"), [](const pipeline::Control&) -> int { throw std::runtime_error("boom"); }, [](int&) {});
   ASSERT_TRUE(finished.wait(kWaitMs));
   EXPECT_EQ(finished.first().at(1).toString(), "boom");
   EXPECT_FALSE(job.isBusy());
@@ -126,8 +126,8 @@ TEST(PipelineJob, ProgressOfTheCurrentJobArrives) {
   QSignalSpy finished(&job, &PipelineJob::finished);
   job.start<int>(
       QStringLiteral("steps"),
-      [](const JobControl& control) {
-        for (int p : {10, 10, 50, 90}) control.report(QStringLiteral("step"), p);
+      [](const pipeline::Control& control) {
+        for (int p : {10, 10, 50, 90}) control.report("step", p);
         return 0;
       },
       [](int&) {});

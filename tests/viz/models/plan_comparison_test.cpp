@@ -15,14 +15,16 @@
 namespace rammer::viz {
 namespace {
 
-ComparedModel compared(const PipelineResult& r) { return {r.original, r.optimized, r.request.plan.policy}; }
+ComparedModel compared(const PipelineResult& r) {
+  return {r.artifacts.original, r.artifacts.optimized, r.request.options.policy};
+}
 
 // Epilogue fusion follows the policy (pipeline::EpilogueFusion::Auto): the
 // wavefront plans the session's fused graph, IOS and GraphTurbo the
 // imported graph optimized again without it.
 TEST(PlanComparisonTest, IosAndGraphTurboPlanTheGraphWithoutEpilogueFusion) {
   const PipelineResult r = viztest::planSampleCnn();
-  ASSERT_TRUE(r.optimized);
+  ASSERT_TRUE(r.artifacts.optimized);
   auto fusedNodes = [](const schedule::Plan& plan) {
     size_t n = 0;
     for (const auto& op : plan.ops) n += ops::epilogueOpOf(op.opType) ? 1 : 0;
@@ -40,7 +42,7 @@ TEST(PlanComparisonTest, IosAndGraphTurboPlanTheGraphWithoutEpilogueFusion) {
 // fusion forced on, IOS plans the fused graph too.
 TEST(PlanComparisonTest, EveryPolicyPlansWithTheSessionsFusionMode) {
   const PipelineResult r = viztest::planSampleCnn();
-  ASSERT_TRUE(r.optimized);
+  ASSERT_TRUE(r.artifacts.optimized);
   ComparedModel model = compared(r);
   model.choices.epilogues = pipeline::EpilogueFusion::Fused;
   const std::vector<PlanSummary> c = summarizePolicies(model, "h100", {"ios"});
@@ -53,7 +55,7 @@ TEST(PlanComparisonTest, EveryPolicyPlansWithTheSessionsFusionMode) {
 
 TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
   const PipelineResult r = viztest::planSampleCnn();
-  ASSERT_TRUE(r.optimized);
+  ASSERT_TRUE(r.artifacts.optimized);
   const std::vector<PlanSummary> c = summarizePolicies(compared(r), "h100", {"sequential", "wavefront"});
   ASSERT_EQ(c.size(), 2u);
   const PlanSummary& a = c[0];
@@ -73,7 +75,7 @@ TEST(PlanComparisonTest, SequentialAgainstWavefrontOnSampleCnn) {
   for (const PlanSummary* s : {&a, &b}) {
     auto policy = schedule::makePolicy(s->policy, sim::policyOptions(model));
     ASSERT_TRUE(policy);
-    auto plan = (*policy)->schedule(*r.optimized, *device, {});
+    auto plan = (*policy)->schedule(*r.artifacts.optimized, *device, {});
     ASSERT_TRUE(plan);
     auto trace = sim::Simulator(model).run(*plan);
     ASSERT_TRUE(trace);
@@ -125,7 +127,7 @@ TEST(PlanComparisonTest, EveryPolicyWithItsSpeedupOverSequential) {
   }
   // Cancelled before it starts: nothing is planned.
   std::atomic<bool> cancel{true};
-  JobControl control;
+  pipeline::Control control;
   control.cancel = &cancel;
   EXPECT_TRUE(summarizePolicies(compared(r), "h100", names, control).empty());
 }

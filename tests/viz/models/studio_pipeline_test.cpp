@@ -41,21 +41,21 @@ TEST(StudioPipeline, PlansAsRammerScheduleDoes) {
   for (const auto& [path, policyName] : cases) {
     SCOPED_TRACE(path + " " + policyName);
     PipelineRequest q;
-    q.modelPath = path;
-    q.plan.policy = policyName;
+    q.options = studioOptions(path, {});
+    q.options.policy = policyName;
     const PipelineResult r = runPipeline(q, {});
-    ASSERT_TRUE(r.ok() && r.plan && r.predicted);
+    ASSERT_TRUE(r.ok() && r.artifacts.plan && r.artifacts.predicted);
     auto policy = schedule::makePolicy(policyName, sim::policyOptions(model));
     ASSERT_TRUE(policy);
-    auto plan = (*policy)->schedule(*r.optimized, *device, {});
+    auto plan = (*policy)->schedule(*r.artifacts.optimized, *device, {});
     ASSERT_TRUE(plan);
-    EXPECT_EQ(planShape(*r.plan), planShape(*plan));
+    EXPECT_EQ(planShape(*r.artifacts.plan), planShape(*plan));
     auto trace = sim::Simulator(model).run(*plan);
     ASSERT_TRUE(trace);
-    EXPECT_DOUBLE_EQ(r.predicted->totalUs, trace->totalUs);
+    EXPECT_DOUBLE_EQ(r.artifacts.predicted->totalUs, trace->totalUs);
 
     auto builtIn = schedule::makePolicy(policyName);
-    auto other = (*builtIn)->schedule(*r.optimized, *device, {});
+    auto other = (*builtIn)->schedule(*r.artifacts.optimized, *device, {});
     ASSERT_TRUE(other);
     auto otherTrace = sim::Simulator(model).run(*other);
     ASSERT_TRUE(otherTrace);
@@ -66,22 +66,22 @@ TEST(StudioPipeline, PlansAsRammerScheduleDoes) {
 
 TEST(StudioPipeline, RunsEveryStageUpToSimulate) {
   PipelineRequest q;
-  q.modelPath = sampleCnn();
+  q.options = studioOptions(sampleCnn(), {});
   std::vector<int> percents;
-  JobControl control;
-  control.progress = [&](const QString&, int p) { percents.push_back(p); };
+  pipeline::Control control;
+  control.progress = [&](const std::string&, int p) { percents.push_back(p); };
   PipelineResult r = runPipeline(q, control);
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r.lastDone, PipelineStage::Simulate);
+  EXPECT_EQ(r.report.lastDone, PipelineStage::Simulate);
   for (auto s : {PipelineStage::Import, PipelineStage::Optimize, PipelineStage::Schedule, PipelineStage::Validate,
                  PipelineStage::Simulate})
     EXPECT_TRUE(r.done(s)) << stageLabel(s).toStdString();
   EXPECT_FALSE(r.done(PipelineStage::Run));
-  ASSERT_TRUE(r.original && r.optimized && r.plan && r.predicted);
-  EXPECT_LT(r.optimized->numNodes(), r.original->numNodes());  // batch norms folded
-  ASSERT_TRUE(r.validation);
-  EXPECT_TRUE(r.validation->ok());
-  EXPECT_EQ(r.log.size(), 5u);
+  ASSERT_TRUE(r.artifacts.original && r.artifacts.optimized && r.artifacts.plan && r.artifacts.predicted);
+  EXPECT_LT(r.artifacts.optimized->numNodes(), r.artifacts.original->numNodes());  // batch norms folded
+  ASSERT_TRUE(r.artifacts.validation);
+  EXPECT_TRUE(r.artifacts.validation->ok());
+  EXPECT_EQ(r.report.log.size(), 5u);
   ASSERT_FALSE(percents.empty());
   EXPECT_TRUE(std::is_sorted(percents.begin(), percents.end()));
   EXPECT_LT(percents.back(), 100);
@@ -89,23 +89,23 @@ TEST(StudioPipeline, RunsEveryStageUpToSimulate) {
 
 TEST(StudioPipeline, StartsFromScheduleWithTheGivenGraph) {
   PipelineRequest load;
-  load.modelPath = sampleCnn();
+  load.options = studioOptions(sampleCnn(), {});
   load.to = PipelineStage::Optimize;
   PipelineResult loaded = runPipeline(load, {});
   ASSERT_TRUE(loaded.ok());
-  EXPECT_FALSE(loaded.plan);
+  EXPECT_FALSE(loaded.artifacts.plan);
 
   PipelineRequest q;
   q.from = PipelineStage::Schedule;
-  q.plan.policy = "sequential";
-  q.plan.device = "v100";
-  q.original = loaded.original;
-  q.optimized = loaded.optimized;
+  q.options.policy = "sequential";
+  q.options.device = "v100";
+  q.given.original = loaded.artifacts.original;
+  q.given.optimized = loaded.artifacts.optimized;
   PipelineResult r = runPipeline(q, {});
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r.optimized, loaded.optimized);  // the same graph, not re-imported
-  EXPECT_EQ(r.plan->policy, "sequential");
-  EXPECT_EQ(r.predicted->device, "v100");
+  EXPECT_EQ(r.artifacts.optimized, loaded.artifacts.optimized);  // the same graph, not re-imported
+  EXPECT_EQ(r.artifacts.plan->policy, "sequential");
+  EXPECT_EQ(r.artifacts.predicted->device, "v100");
 }
 
 TEST(StudioPipeline, FailuresNameTheirStage) {
@@ -113,76 +113,76 @@ TEST(StudioPipeline, FailuresNameTheirStage) {
   q.from = PipelineStage::Schedule;
   PipelineResult r = runPipeline(q, {});
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.failedStage, PipelineStage::Schedule);
-  EXPECT_FALSE(r.lastDone);
-  ASSERT_EQ(r.diagnostics.size(), 1u);
-  EXPECT_EQ(r.diagnostics[0].stage, PipelineStage::Schedule);
+  EXPECT_EQ(r.report.failedStage, PipelineStage::Schedule);
+  EXPECT_FALSE(r.report.lastDone);
+  ASSERT_EQ(r.report.diagnostics.size(), 1u);
+  EXPECT_EQ(stageOf(r.report.diagnostics[0]), PipelineStage::Schedule);
 
   PipelineRequest bad;
-  bad.modelPath = sampleCnn();
-  bad.plan.device = "tpu9";
+  bad.options = studioOptions(sampleCnn(), {});
+  bad.options.device = "tpu9";
   PipelineResult d = runPipeline(bad, {});
-  EXPECT_EQ(d.failedStage, PipelineStage::Schedule);
-  EXPECT_EQ(d.lastDone, PipelineStage::Optimize);
-  ASSERT_FALSE(d.diagnostics.empty());
-  EXPECT_NE(d.diagnostics[0].diagnostic.message.find("tpu9"), std::string::npos);
+  EXPECT_EQ(d.report.failedStage, PipelineStage::Schedule);
+  EXPECT_EQ(d.report.lastDone, PipelineStage::Optimize);
+  ASSERT_FALSE(d.report.diagnostics.empty());
+  EXPECT_NE(d.report.diagnostics[0].message.find("tpu9"), std::string::npos);
 }
 
 TEST(StudioPipeline, ACancelledJobStopsBeforeItsNextStage) {
   std::atomic<bool> cancel{true};
-  JobControl control;
+  pipeline::Control control;
   control.cancel = &cancel;
   PipelineRequest q;
-  q.modelPath = sampleCnn();
+  q.options = studioOptions(sampleCnn(), {});
   PipelineResult r = runPipeline(q, control);
-  EXPECT_TRUE(r.cancelled);
-  EXPECT_FALSE(r.lastDone);
-  EXPECT_FALSE(r.original);
+  EXPECT_TRUE(r.report.cancelled);
+  EXPECT_FALSE(r.report.lastDone);
+  EXPECT_FALSE(r.artifacts.original);
 
   // Cancelled from inside a stage: the next stage does not run.
   std::atomic<bool> flag{false};
-  JobControl midway;
+  pipeline::Control midway;
   midway.cancel = &flag;
-  midway.progress = [&](const QString& what, int) {
-    if (what.startsWith(QStringLiteral("Optimizing"))) flag = true;
+  midway.progress = [&](const std::string& what, int) {
+    if (what.starts_with("Optimizing")) flag = true;
   };
   PipelineResult m = runPipeline(q, midway);
-  EXPECT_TRUE(m.cancelled);
-  EXPECT_EQ(m.lastDone, PipelineStage::Optimize);
-  EXPECT_FALSE(m.plan);
+  EXPECT_TRUE(m.report.cancelled);
+  EXPECT_EQ(m.report.lastDone, PipelineStage::Optimize);
+  EXPECT_FALSE(m.artifacts.plan);
 }
 
 // The policies poll the flag: a cancel while scheduling stops the policy
 // itself (no plan), and is not reported as a failure.
 TEST(StudioPipeline, ACancelWhileSchedulingStopsThePolicy) {
   std::atomic<bool> flag{false};
-  JobControl control;
+  pipeline::Control control;
   control.cancel = &flag;
-  control.progress = [&](const QString& what, int) {
-    if (what.startsWith(QStringLiteral("Scheduling"))) flag = true;
+  control.progress = [&](const std::string& what, int) {
+    if (what.starts_with("Scheduling")) flag = true;
   };
   PipelineRequest q;
-  q.modelPath = sampleCnn();
+  q.options = studioOptions(sampleCnn(), {});
   PipelineResult r = runPipeline(q, control);
-  EXPECT_TRUE(r.cancelled);
-  EXPECT_EQ(r.lastDone, PipelineStage::Optimize);
-  EXPECT_FALSE(r.plan);
-  for (const auto& d : r.diagnostics) EXPECT_NE(d.diagnostic.severity, ir::Severity::Error) << d.diagnostic.message;
+  EXPECT_TRUE(r.report.cancelled);
+  EXPECT_EQ(r.report.lastDone, PipelineStage::Optimize);
+  EXPECT_FALSE(r.artifacts.plan);
+  for (const auto& d : r.report.diagnostics) EXPECT_NE(d.severity, ir::Severity::Error) << d.message;
 }
 
 TEST(StudioPipeline, RunOnTheEmulatorWithoutAGpu) {
   PipelineRequest q;
-  q.modelPath = sampleCnn();
+  q.options = studioOptions(sampleCnn(), {});
   q.to = PipelineStage::Run;
   runtime::CudaCapability none;
   none.message = "no CUDA driver (test)";
-  q.capability = none;
+  q.options.run.capability = none;
   PipelineResult r = runPipeline(q, {});
-  ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].diagnostic.message);
-  EXPECT_EQ(r.backend, RunBackend::Emulator);
-  EXPECT_EQ(r.runLabel, kEmulatedNoGpuLabel);
-  ASSERT_TRUE(r.measured);
-  EXPECT_EQ(r.measured->tasks.size(), r.plan->numRTasks());
+  ASSERT_TRUE(r.ok()) << (r.report.diagnostics.empty() ? "" : r.report.diagnostics[0].message);
+  EXPECT_EQ(r.artifacts.run->backend, RunBackend::Emulator);
+  EXPECT_EQ(r.artifacts.run->label, kEmulatedNoGpuLabel);
+  ASSERT_TRUE(r.artifacts.run->trace);
+  EXPECT_EQ(r.artifacts.run->trace->tasks.size(), r.artifacts.plan->numRTasks());
 }
 
 // The host target: the generated kernels built and run on the CPU, their
@@ -190,35 +190,35 @@ TEST(StudioPipeline, RunOnTheEmulatorWithoutAGpu) {
 TEST(StudioPipeline, RunTheGeneratedCodeOnTheCpu) {
   qputenv("RAMMER_HOST_CACHE", RAMMER_BINARY_DIR "/host-cache");
   PipelineRequest q;
-  q.modelPath = sampleCnn();
+  q.options = studioOptions(sampleCnn(), {});
   q.to = PipelineStage::Run;
-  q.runTarget = RunTarget::Host;
+  q.options.run.target = RunTarget::Host;
   PipelineResult r = runPipeline(q, {});
-  ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : ir::formatDiagnostic(r.diagnostics[0].diagnostic));
-  EXPECT_EQ(r.backend, RunBackend::Host);
-  EXPECT_EQ(r.runLabel, kHostCodeLabel);
-  ASSERT_TRUE(r.measured);
-  EXPECT_EQ(r.measured->tasks.size(), r.plan->numRTasks());
-  EXPECT_TRUE(r.measured->source.starts_with(kHostCodeLabel)) << r.measured->source;
-  std::map<std::string, double> metrics(r.runMetrics.begin(), r.runMetrics.end());
+  ASSERT_TRUE(r.ok()) << (r.report.diagnostics.empty() ? "" : ir::formatDiagnostic(r.report.diagnostics[0]));
+  EXPECT_EQ(r.artifacts.run->backend, RunBackend::Host);
+  EXPECT_EQ(r.artifacts.run->label, kHostCodeLabel);
+  ASSERT_TRUE(r.artifacts.run->trace);
+  EXPECT_EQ(r.artifacts.run->trace->tasks.size(), r.artifacts.plan->numRTasks());
+  EXPECT_TRUE(r.artifacts.run->trace->source.starts_with(kHostCodeLabel)) << r.artifacts.run->trace->source;
+  std::map<std::string, double> metrics(r.artifacts.run->metrics.begin(), r.artifacts.run->metrics.end());
   EXPECT_LE(metrics.at("max_abs_diff_vs_reference"), 1e-3);
   EXPECT_GT(metrics.at("host_run_ms"), 0.0);
   EXPECT_GE(metrics.at("host_workers"), 1.0);
   bool said = false;
-  for (const auto& d : r.diagnostics) said = said || d.diagnostic.message.find("generated kernels on the CPU") != std::string::npos;
+  for (const auto& d : r.report.diagnostics) said = said || d.message.find("generated kernels on the CPU") != std::string::npos;
   EXPECT_TRUE(said) << "the run says what it was";
 }
 
 // The emulator by choice is labelled without "no GPU".
 TEST(StudioPipeline, RunOnTheEmulatorByChoice) {
   PipelineRequest q;
-  q.modelPath = sampleCnn();
+  q.options = studioOptions(sampleCnn(), {});
   q.to = PipelineStage::Run;
-  q.runTarget = RunTarget::Emulator;
+  q.options.run.target = RunTarget::Emulator;
   PipelineResult r = runPipeline(q, {});
-  ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : r.diagnostics[0].diagnostic.message);
-  EXPECT_EQ(r.backend, RunBackend::Emulator);
-  EXPECT_EQ(r.runLabel, kEmulatedLabel);
+  ASSERT_TRUE(r.ok()) << (r.report.diagnostics.empty() ? "" : r.report.diagnostics[0].message);
+  EXPECT_EQ(r.artifacts.run->backend, RunBackend::Emulator);
+  EXPECT_EQ(r.artifacts.run->label, kEmulatedLabel);
 }
 
 }  // namespace
@@ -236,24 +236,24 @@ TEST(StudioPipeline, RunOnAStandInGpu) {
   qputenv("RAMMER_FAKE_CUDA_NOOP_KERNELS", "1");
   qputenv("RAMMER_FAKE_CUDA_SMS", "132");
   PipelineRequest q;
-  q.modelPath = sampleCnn();
+  q.options = studioOptions(sampleCnn(), {});
   q.to = PipelineStage::Run;
-  q.libraries.driverLibrary = fake;
+  q.options.run.libraries.driverLibrary = fake;
   PipelineResult r = runPipeline(q, {});
-  ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : ir::formatDiagnostic(r.diagnostics[0].diagnostic));
-  EXPECT_EQ(r.backend, RunBackend::Gpu);
-  EXPECT_EQ(r.runLabel, "measured: Fake GPU");
-  std::map<std::string, double> metrics(r.runMetrics.begin(), r.runMetrics.end());
+  ASSERT_TRUE(r.ok()) << (r.report.diagnostics.empty() ? "" : ir::formatDiagnostic(r.report.diagnostics[0]));
+  EXPECT_EQ(r.artifacts.run->backend, RunBackend::Gpu);
+  EXPECT_EQ(r.artifacts.run->label, "measured: Fake GPU");
+  std::map<std::string, double> metrics(r.artifacts.run->metrics.begin(), r.artifacts.run->metrics.end());
   EXPECT_EQ(metrics["latency_median_us"], 250);  // the stand-in's fixed event time
   // Its kernels compute nothing: the output check must say so (a warning;
   // the run itself worked), and so must the profile that recorded no rTask.
   EXPECT_GT(metrics["max_abs_diff_vs_reference"], 1e-3);
   bool outputWarning = false, profileWarning = false;
-  for (const auto& d : r.diagnostics) {
-    outputWarning |= d.diagnostic.severity == ir::Severity::Warning &&
-                     d.diagnostic.message.find("differs from the reference") != std::string::npos;
-    profileWarning |= d.diagnostic.severity == ir::Severity::Warning &&
-                      d.diagnostic.message.find("CUPTI profile failed") != std::string::npos;
+  for (const auto& d : r.report.diagnostics) {
+    outputWarning |= d.severity == ir::Severity::Warning &&
+                     d.message.find("differs from the reference") != std::string::npos;
+    profileWarning |= d.severity == ir::Severity::Warning &&
+                      d.message.find("CUPTI profile failed") != std::string::npos;
   }
   EXPECT_TRUE(outputWarning);
 #ifdef RAMMER_HAVE_PROFILER

@@ -50,17 +50,16 @@ bool waitJob(StudioSession& s) {
   return done.takeFirst().at(1).toBool();
 }
 
-bool hasError(const std::vector<StudioDiagnostic>& ds, PipelineStage stage, const std::string& text = {}) {
+bool hasError(const std::vector<ir::Diagnostic>& ds, PipelineStage stage, const std::string& text = {}) {
   for (const auto& d : ds)
-    if (d.diagnostic.severity == ir::Severity::Error && d.stage == stage &&
-        d.diagnostic.message.find(text) != std::string::npos)
+    if (d.severity == ir::Severity::Error && stageOf(d) == stage && d.message.find(text) != std::string::npos)
       return true;
   return false;
 }
 
-std::string allMessages(const std::vector<StudioDiagnostic>& ds) {
+std::string allMessages(const std::vector<ir::Diagnostic>& ds) {
   std::string out;
-  for (const auto& d : ds) out += ir::formatDiagnostic(d.diagnostic) + "\n";
+  for (const auto& d : ds) out += ir::formatDiagnostic(d) + "\n";
   return out;
 }
 
@@ -228,6 +227,46 @@ TEST_F(StudioSessionTest, GraphTurboGroupsReachTheViewsAndRunOnTheEmulator) {
   ASSERT_TRUE(ran.wait(kWaitMs));
   EXPECT_TRUE(ran.first().first().toBool()) << allMessages(session.diagnostics());
   EXPECT_EQ(session.runBackend(), RunBackend::Emulator);
+}
+
+// The session holds the pipeline's own values (issue #29 item 3): its
+// settings are a pipeline::Options, its results a pipeline::Artifacts, and a
+// request from Run hands those artifacts to the stages, which keep what they
+// do not recompute.
+TEST_F(StudioSessionTest, HoldsThePipelinesOptionsAndArtifacts) {
+  loadSampleCnn();
+  const pipeline::Artifacts& a = session.artifacts();
+  EXPECT_EQ(a.original, session.originalGraph());
+  EXPECT_EQ(a.optimized, session.optimized());
+  EXPECT_EQ(a.plan, session.plan());
+  EXPECT_EQ(a.predicted, session.predictedTrace());
+  ASSERT_TRUE(a.validation);
+  EXPECT_TRUE(a.validation->ok());
+  EXPECT_EQ(session.options().modelPath, sampleCnn().toStdString());
+  EXPECT_EQ(session.options().policy, "wavefront");
+  EXPECT_EQ(session.options().run.target, RunTarget::Auto);
+  EXPECT_TRUE(session.options().run.capability.has_value()) << "setCapability sets the run's options";
+
+  session.setRunTarget(RunTarget::Emulator);
+  EXPECT_EQ(session.options().run.target, RunTarget::Emulator);
+  const auto plan = session.plan();
+  const auto predicted = session.predictedTrace();
+  QSignalSpy ran(&session, &StudioSession::runFinished);
+  EXPECT_NE(session.compileAndRun(), 0u);
+  ASSERT_TRUE(ran.wait(kWaitMs));
+  ASSERT_TRUE(ran.first().first().toBool()) << allMessages(session.diagnostics());
+  ASSERT_TRUE(session.artifacts().run);
+  EXPECT_EQ(session.artifacts().run->backend, RunBackend::Emulator);
+  EXPECT_EQ(session.artifacts().run->label, kEmulatedLabel);
+  EXPECT_EQ(session.measuredTrace(), session.artifacts().run->trace);
+  EXPECT_EQ(session.plan(), plan) << "a run keeps the plan it ran";
+  EXPECT_EQ(session.predictedTrace(), predicted);
+
+  session.setPolicy(QStringLiteral("sequential"));
+  EXPECT_EQ(session.options().policy, "sequential");
+  ASSERT_TRUE(waitJob(session)) << allMessages(session.diagnostics());
+  EXPECT_EQ(session.plan()->policy, "sequential");
+  EXPECT_FALSE(session.artifacts().run) << "a new plan drops the old plan's run";
 }
 
 TEST_F(StudioSessionTest, UnknownPolicyIsReportedAndThePlanAndPickerKept) {
@@ -462,9 +501,9 @@ TEST_F(StudioSessionTest, CompileAndRunWithoutAGpuEmulatesAndSaysSo) {
   // It says why it did not use a GPU.
   bool said = false;
   for (const auto& d : session.diagnostics())
-    said |= d.diagnostic.severity == ir::Severity::Note &&
-            d.diagnostic.message.find("CPU emulator") != std::string::npos &&
-            d.diagnostic.message.find("no CUDA driver (test)") != std::string::npos;
+    said |= d.severity == ir::Severity::Note &&
+            d.message.find("CPU emulator") != std::string::npos &&
+            d.message.find("no CUDA driver (test)") != std::string::npos;
   EXPECT_TRUE(said) << allMessages(session.diagnostics());
   EXPECT_EQ(session.metricsModel()->headerData(MetricsModel::MeasuredColumn, Qt::Horizontal).toString(),
             QString::fromLatin1(kEmulatedNoGpuLabel));

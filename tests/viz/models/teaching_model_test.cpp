@@ -20,8 +20,7 @@ PipelineResult planInception(const std::string& policy) {
   PipelineRequest q;
   q.from = PipelineStage::Import;
   q.to = PipelineStage::Simulate;
-  q.modelPath = RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx";
-  q.plan.policy = policy;
+  q.options = studioOptions(RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx", {.policy = policy});
   PipelineResult r = runPipeline(q, {});
   EXPECT_TRUE(r.ok());
   return r;
@@ -37,9 +36,9 @@ size_t barriersOf(const schedule::Plan& plan) {
 
 TEST(TeachingSteps, WavefrontWaveByWaveWithItsNumbers) {
   const PipelineResult r = planInception("wavefront");
-  ASSERT_TRUE(r.plan);
-  const std::vector<TeachingStep> steps = teachingSteps(*r.plan);
-  ASSERT_EQ(steps.size(), r.plan->steps.size());
+  ASSERT_TRUE(r.artifacts.plan);
+  const std::vector<TeachingStep> steps = teachingSteps(*r.artifacts.plan);
+  ASSERT_EQ(steps.size(), r.artifacts.plan->steps.size());
   // Every rTask and every barrier-rTask belongs to exactly one step.
   int64_t rtasks = 0;
   size_t barriers = 0;
@@ -47,8 +46,8 @@ TEST(TeachingSteps, WavefrontWaveByWaveWithItsNumbers) {
     rtasks += s.rtasks;
     barriers += static_cast<size_t>(s.barriers);
   }
-  EXPECT_EQ(rtasks, static_cast<int64_t>(r.plan->numRTasks()));
-  EXPECT_EQ(barriers, barriersOf(*r.plan));
+  EXPECT_EQ(rtasks, static_cast<int64_t>(r.artifacts.plan->numRTasks()));
+  EXPECT_EQ(barriers, barriersOf(*r.artifacts.plan));
   EXPECT_EQ(steps[0].barriers, 0) << "the first wave waits for nothing";
   EXPECT_GT(steps[1].barriers, 0) << "the second wave waits for the first";
 
@@ -85,20 +84,20 @@ TEST(TeachingSteps, WavefrontWaveByWaveWithItsNumbers) {
 
 TEST(TeachingSteps, TheTraceSoFarGrowsStepByStep) {
   const PipelineResult r = planInception("wavefront");
-  ASSERT_TRUE(r.plan && r.predicted);
-  const auto steps = teachingSteps(*r.plan);
-  const auto stepOf = stepOfOps(*r.plan, steps);
+  ASSERT_TRUE(r.artifacts.plan && r.artifacts.predicted);
+  const auto steps = teachingSteps(*r.artifacts.plan);
+  const auto stepOf = stepOfOps(*r.artifacts.plan, steps);
   size_t previous = 0;
   for (int last = 0; last < static_cast<int>(steps.size()); ++last) {
-    const sim::Trace t = traceUpTo(*r.predicted, stepOf, last);
+    const sim::Trace t = traceUpTo(*r.artifacts.predicted, stepOf, last);
     EXPECT_GE(t.tasks.size(), previous);
     previous = t.tasks.size();
     for (const sim::TaskEvent& e : t.tasks) EXPECT_LE(stepOf[static_cast<size_t>(e.task.op)], last);
   }
-  const sim::Trace all = traceUpTo(*r.predicted, stepOf, static_cast<int>(steps.size()) - 1);
-  EXPECT_EQ(all.tasks.size(), r.predicted->tasks.size());
-  EXPECT_EQ(all.barriers.size(), r.predicted->barriers.size());
-  EXPECT_TRUE(traceUpTo(*r.predicted, stepOf, 0).barriers.empty());
+  const sim::Trace all = traceUpTo(*r.artifacts.predicted, stepOf, static_cast<int>(steps.size()) - 1);
+  EXPECT_EQ(all.tasks.size(), r.artifacts.predicted->tasks.size());
+  EXPECT_EQ(all.barriers.size(), r.artifacts.predicted->barriers.size());
+  EXPECT_TRUE(traceUpTo(*r.artifacts.predicted, stepOf, 0).barriers.empty());
 }
 
 TEST(TeachingModel, IsAWellBehavedModelAndSteps) {
@@ -108,7 +107,7 @@ TEST(TeachingModel, IsAWellBehavedModelAndSteps) {
   for (const char* policy : {"sequential", "wavefront", "greedy", "ios", "graphturbo"}) {
     SCOPED_TRACE(policy);
     const PipelineResult r = planInception(policy);
-    model.setPlan(r.plan);
+    model.setPlan(r.artifacts.plan);
     ASSERT_GT(model.rowCount(), 1);
     EXPECT_EQ(model.current(), 0);
     EXPECT_TRUE(model.index(0).data(TeachingModel::CurrentRole).toBool());
@@ -127,7 +126,7 @@ TEST(TeachingModel, IsAWellBehavedModelAndSteps) {
       const auto ops = i.data(TeachingModel::OpsRole).value<QList<int>>();
       const auto nodes = i.data(TeachingModel::NodesRole).value<QList<int>>();
       ASSERT_EQ(ops.size(), nodes.size());
-      for (int k = 0; k < ops.size(); ++k) EXPECT_EQ(r.plan->ops.at(static_cast<size_t>(ops[k])).node, nodes[k]);
+      for (int k = 0; k < ops.size(); ++k) EXPECT_EQ(r.artifacts.plan->ops.at(static_cast<size_t>(ops[k])).node, nodes[k]);
     }
   }
   model.setPlan(nullptr);

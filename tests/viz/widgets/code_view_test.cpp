@@ -68,7 +68,7 @@ class CodeViewTest : public ::testing::Test {
  protected:
   void SetUp() override {
     result = viztest::planSampleCnn();
-    ASSERT_TRUE(result.plan && result.optimized);
+    ASSERT_TRUE(result.artifacts.plan && result.artifacts.optimized);
   }
   bool generate() {
     QSignalSpy done(&view, &CodeView::generated);
@@ -81,15 +81,15 @@ class CodeViewTest : public ::testing::Test {
 };
 
 TEST_F(CodeViewTest, JumpsToTheOpsFunctionAndTheProgramsKernel) {
-  view.setPlan(result.plan, result.optimized);
+  view.setPlan(result.artifacts.plan, result.artifacts.optimized);
   ASSERT_TRUE(generate()) << view.source().toStdString();
   EXPECT_TRUE(view.source().contains("__global__"));
-  const int stem = viztest::opIndex(*result.plan, "stem");
+  const int stem = viztest::opIndex(*result.artifacts.plan, "stem");
   ASSERT_GE(stem, 0);
   ASSERT_TRUE(view.jumpToOp(stem));
   const QString selected = view.editor()->textCursor().selectedText();
   EXPECT_TRUE(selected.startsWith("// group ")) << selected.toStdString();
-  EXPECT_TRUE(selected.contains(QString::fromStdString(result.plan->ops[static_cast<size_t>(stem)].kernel.name)));
+  EXPECT_TRUE(selected.contains(QString::fromStdString(result.artifacts.plan->ops[static_cast<size_t>(stem)].kernel.name)));
   EXPECT_EQ(view.selectedLines().first, view.index().ops[static_cast<size_t>(stem)].first);
 
   ASSERT_TRUE(view.jumpToProgram(0));
@@ -98,20 +98,20 @@ TEST_F(CodeViewTest, JumpsToTheOpsFunctionAndTheProgramsKernel) {
   EXPECT_TRUE(kernel.contains("rammer_p0")) << kernel.toStdString();
 
   // Views have no code; out of range is refused.
-  for (size_t op = 0; op < result.plan->ops.size(); ++op)
-    if (result.plan->ops[op].isView) {
+  for (size_t op = 0; op < result.artifacts.plan->ops.size(); ++op)
+    if (result.artifacts.plan->ops[op].isView) {
       EXPECT_FALSE(view.jumpToOp(static_cast<int>(op)));
     }
   EXPECT_FALSE(view.jumpToOp(-1));
-  EXPECT_FALSE(view.jumpToProgram(static_cast<int>(result.plan->programs.size())));
+  EXPECT_FALSE(view.jumpToProgram(static_cast<int>(result.artifacts.plan->programs.size())));
 }
 
 TEST_F(CodeViewTest, HipToggleRegeneratesAndAJumpAskedWhileGeneratingLands) {
-  view.setPlan(result.plan, result.optimized);
+  view.setPlan(result.artifacts.plan, result.artifacts.optimized);
   ASSERT_TRUE(generate());
   EXPECT_FALSE(view.source().contains("hip/hip_runtime.h"));
   view.setTarget(codegen::Target::Hip);
-  const int stem = viztest::opIndex(*result.plan, "stem");
+  const int stem = viztest::opIndex(*result.artifacts.plan, "stem");
   EXPECT_TRUE(view.jumpToOp(stem));  // queued
   ASSERT_TRUE(generate());
   EXPECT_TRUE(view.source().contains("hip/hip_runtime.h"));

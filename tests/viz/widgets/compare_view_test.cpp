@@ -21,13 +21,13 @@ namespace {
 
 TEST(CompareViewTest, ComparesEveryPolicy) {
   const PipelineResult r = viztest::planSampleCnn();
-  ASSERT_TRUE(r.optimized);
+  ASSERT_TRUE(r.artifacts.optimized);
   CompareView view;
   view.resize(1100, 900);
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   EXPECT_FALSE(view.compare());  // no model yet
-  view.setModel({r.original, r.optimized, r.request.plan.policy}, "h100");
+  view.setModel({r.artifacts.original, r.artifacts.optimized, r.request.options.policy}, "h100");
   QSignalSpy done(&view, &CompareView::compared);
   ASSERT_TRUE(view.compare());
   EXPECT_TRUE(view.isBusy());

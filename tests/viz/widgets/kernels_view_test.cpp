@@ -14,13 +14,13 @@ namespace {
 
 TEST(KernelsViewTest, PinRowAsksForThatKernel) {
   const PipelineResult r = viztest::planSampleCnn();
-  ASSERT_TRUE(r.plan && r.optimized);
-  auto catalog = KernelChoiceCatalog::build(*r.optimized, r.plan->device);
+  ASSERT_TRUE(r.artifacts.plan && r.artifacts.optimized);
+  auto catalog = KernelChoiceCatalog::build(*r.artifacts.optimized, r.artifacts.plan->device);
   ASSERT_TRUE(catalog);
   KernelsView view;
   QSignalSpy pin(&view, &KernelsView::pinRequested);
-  const int stem = viztest::opIndex(*r.plan, "stem");
-  view.setChoices(catalog->choicesFor(*r.plan, stem));
+  const int stem = viztest::opIndex(*r.artifacts.plan, "stem");
+  view.setChoices(catalog->choicesFor(*r.artifacts.plan, stem));
   ASSERT_GT(view.model()->rowCount(), 1);
   EXPECT_TRUE(view.headerText().contains("stem"));
   view.pinRow(1);

@@ -20,7 +20,7 @@ PipelineResult planInception() {
   PipelineRequest q;
   q.from = PipelineStage::Import;
   q.to = PipelineStage::Simulate;
-  q.modelPath = RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx";
+  q.options = studioOptions(RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx", {});
   PipelineResult r = runPipeline(q, {});
   EXPECT_TRUE(r.ok());
   return r;
@@ -28,14 +28,14 @@ PipelineResult planInception() {
 
 TEST(TeachingView, StepsWithKeysAndButtonsAndShowsThePlanSoFar) {
   const PipelineResult r = planInception();
-  ASSERT_TRUE(r.plan && r.predicted);
+  ASSERT_TRUE(r.artifacts.plan && r.artifacts.predicted);
   TeachingView view;
   view.resize(1000, 700);
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   QSignalSpy changed(&view, &TeachingView::stepChanged);
   QSignalSpy ready(&view, &TeachingView::ready);
-  view.setPlan(r.plan, r.predicted);
+  view.setPlan(r.artifacts.plan, r.artifacts.predicted);
   EXPECT_TRUE(view.isBusy());  // the steps are read on a worker
   ASSERT_TRUE(ready.wait(60000));
   EXPECT_FALSE(view.isBusy());
@@ -50,7 +50,7 @@ TEST(TeachingView, StepsWithKeysAndButtonsAndShowsThePlanSoFar) {
   // Step 1 shows only the first wave's rTasks, each selected.
   const size_t firstWave = view.timeline()->model().trace().tasks.size();
   EXPECT_GT(firstWave, 0u);
-  EXPECT_LT(firstWave, r.predicted->tasks.size());
+  EXPECT_LT(firstWave, r.artifacts.predicted->tasks.size());
 
   QTest::keyClick(&view, Qt::Key_Right);
   EXPECT_EQ(m->current(), 1);
@@ -64,7 +64,7 @@ TEST(TeachingView, StepsWithKeysAndButtonsAndShowsThePlanSoFar) {
 
   // The last step shows the whole plan; Next is then off.
   m->setCurrent(m->rowCount() - 1);
-  QTRY_COMPARE_WITH_TIMEOUT(view.timeline()->model().trace().tasks.size(), r.predicted->tasks.size(), 60000);
+  QTRY_COMPARE_WITH_TIMEOUT(view.timeline()->model().trace().tasks.size(), r.artifacts.predicted->tasks.size(), 60000);
   EXPECT_FALSE(view.nextAction()->isEnabled());
 
   // Play steps on its own and stops at the end.
