@@ -95,6 +95,10 @@ struct SampleCase {
   std::string policy;
   bool fuseAttention = false;
 };
+// What gtest prints for GetParam() (otherwise the struct's bytes).
+void PrintTo(const SampleCase& c, std::ostream* os) {
+  *os << c.sample << " " << c.policy << (c.fuseAttention ? " fused" : "");
+}
 
 std::vector<SampleCase> sampleCases() {
   std::vector<SampleCase> out;

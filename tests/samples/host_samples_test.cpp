@@ -21,6 +21,7 @@
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/support/host_run.h"
 #include "tests/samples/sample_helpers.h"
+#include "tests/support/param_names.h"
 
 namespace rammer {
 namespace {
@@ -68,7 +69,8 @@ TEST_P(HostSample, GeneratedProgramMatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(AllSamples, HostSample,
                          ::testing::Combine(::testing::ValuesIn(sampleNames()),
-                                            ::testing::Values("sequential", "wavefront", "greedy", "ios", "graphturbo")));
+                                            ::testing::Values("sequential", "wavefront", "greedy", "ios", "graphturbo")),
+                         rammer::testing::ParamName());
 
 // resources/schedules/MODEL_edits.json applied to MODEL, for every policy.
 class HostScheduleEdits : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
@@ -115,7 +117,8 @@ std::vector<std::string> editFiles() {
 
 INSTANTIATE_TEST_SUITE_P(Resources, HostScheduleEdits,
                          ::testing::Combine(::testing::ValuesIn(editFiles()),
-                                            ::testing::Values("sequential", "wavefront", "greedy", "ios", "graphturbo")));
+                                            ::testing::Values("sequential", "wavefront", "greedy", "ios", "graphturbo")),
+                         rammer::testing::ParamName());
 
 }  // namespace
 }  // namespace rammer

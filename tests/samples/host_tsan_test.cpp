@@ -20,6 +20,7 @@
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/support/host_run.h"
 #include "tests/support/plan_mutation.h"
+#include "tests/support/param_names.h"
 
 namespace rammer {
 namespace {
@@ -69,7 +70,8 @@ TEST_P(HostTsan, TheBarrierProtocolHasNoDataRace) {
             << got->build.compileSeconds << " s, run " << got->processSeconds << " s\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(Samples, HostTsan, ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"));
+INSTANTIATE_TEST_SUITE_P(Samples, HostTsan, ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
+                         rammer::testing::ParamName());
 
 TEST(HostTsanNegative, RemovingANeededBarrierIsADataRace) {
   const ir::Graph g = optimized("sample_cnn");

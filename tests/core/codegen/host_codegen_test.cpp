@@ -18,6 +18,7 @@
 #include "core/codegen/host_sources.h"
 #include "core/codegen/project_export.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/support/param_names.h"
 
 namespace rammer::codegen {
 namespace {
@@ -66,7 +67,8 @@ TEST_P(HostKernelText, EqualsTheCudaEmissionApartFromThePrelude) {
 
 INSTANTIATE_TEST_SUITE_P(Samples, HostKernelText,
                          ::testing::Combine(::testing::Values("sample_cnn", "inception_block", "lstm_tc"),
-                                            ::testing::Values("sequential", "wavefront", "greedy")));
+                                            ::testing::Values("sequential", "wavefront", "greedy")),
+                         rammer::testing::ParamName());
 
 // The lines of `text` a host compile sees: the branches of
 // #if defined(RAMMER_TARGET_CUDA) / RAMMER_TARGET_HIP / !defined(

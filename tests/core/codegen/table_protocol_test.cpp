@@ -133,6 +133,8 @@ std::string simulate(const GeneratedProgram& gp, size_t li, const schedule::Plan
 struct Case {
   std::string sample, policy;
 };
+// What gtest prints for GetParam() (otherwise the struct's bytes).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.sample << " " << c.policy; }
 
 class TableProtocol : public ::testing::TestWithParam<Case> {};
 

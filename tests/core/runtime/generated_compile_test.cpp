@@ -7,6 +7,7 @@
 #include "core/runtime/program_compiler.h"
 #include "core/runtime/resource_check.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/support/param_names.h"
 
 namespace rammer::runtime {
 namespace {
@@ -44,7 +45,8 @@ TEST_P(GeneratedCompile, SampleCnnCompilesAndFitsTheH100) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtime, GeneratedCompile, ::testing::Values("sequential", "wavefront", "greedy"));
+INSTANTIATE_TEST_SUITE_P(Runtime, GeneratedCompile, ::testing::Values("sequential", "wavefront", "greedy"),
+                         rammer::testing::ParamName());
 
 }  // namespace
 }  // namespace rammer::runtime

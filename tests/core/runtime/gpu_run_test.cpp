@@ -13,6 +13,7 @@
 #include "core/runtime/timing_decoder.h"
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/core/runtime/runtime_fixtures.h"
+#include "tests/support/param_names.h"
 
 namespace rammer::runtime {
 namespace {
@@ -190,7 +191,8 @@ TEST_P(GpuSample, MatchesTheReferenceAndRecordsEveryRTask) {
 
 INSTANTIATE_TEST_SUITE_P(Runtime, GpuSample,
                          ::testing::Combine(::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
-                                            ::testing::Values("sequential", "wavefront", "greedy")));
+                                            ::testing::Values("sequential", "wavefront", "greedy")),
+                         rammer::testing::ParamName());
 
 }  // namespace
 }  // namespace rammer::runtime

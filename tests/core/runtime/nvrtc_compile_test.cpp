@@ -9,6 +9,7 @@
 #include "core/runtime/program_compiler.h"
 #include "core/runtime/ptxas_log.h"
 #include "tests/core/runtime/runtime_fixtures.h"
+#include "tests/support/param_names.h"
 
 namespace rammer::runtime {
 namespace {
@@ -47,7 +48,7 @@ TEST_P(NvrtcArch, CompilesAnAbiProgramAndReadsItsResourcesTwoWays) {
   EXPECT_EQ(c->kernels.at("hand_program0").barriers, 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtime, NvrtcArch, ::testing::Values("sm_80", "sm_90"));
+INSTANTIATE_TEST_SUITE_P(Runtime, NvrtcArch, ::testing::Values("sm_80", "sm_90"), rammer::testing::ParamName());
 
 // NVRTC keeps a compile cache (as the driver's JIT does), and ptxas reports
 // nothing on a cache hit: the second compile of one source, in this process

@@ -16,6 +16,7 @@
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
 #include "tests/core/schedule/schedule_fixtures.h"
+#include "tests/support/param_names.h"
 
 using namespace rammer;
 namespace rt = rammer::testing;
@@ -131,7 +132,8 @@ TEST_P(SimSamplePlans, TraceIsConsistentWithThePlan) {
 
 INSTANTIATE_TEST_SUITE_P(Samples, SimSamplePlans,
                          ::testing::Combine(::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
-                                            ::testing::Values("sequential", "wavefront", "greedy", "ios")));
+                                            ::testing::Values("sequential", "wavefront", "greedy", "ios")),
+                         rammer::testing::ParamName());
 
 TEST(SimSamplePlans, GridOfCellsUnderEveryPolicy) {
   // 4 layers x 6 steps, 40 rTasks per cell on 2 SMs: programs full of barriers.
