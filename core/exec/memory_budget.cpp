@@ -8,6 +8,8 @@
 
 #include "core/exec/reference_executor.h"
 #include "core/ops/model_summary.h"
+#include "core/ops/op_registry.h"
+#include "core/ops/type_inference.h"
 
 namespace rammer::exec {
 
@@ -58,6 +60,21 @@ std::vector<TensorFootprint> largestOf(const ir::Graph& graph, const std::vector
   return all;
 }
 
+// The working memory the reference compute of `node` takes beside its
+// inputs and outputs (OpDef::scratch); 0 when its op says none or a shape
+// it needs is unknown.
+int64_t scratchOf(const ir::Graph& graph, const ir::Node& node) {
+  const ops::OpDef* def = ops::OpRegistry::builtin().find(node.domain, node.opType);
+  if (!def || !def->scratch) return 0;
+  try {
+    std::vector<ir::TensorType> outputs;
+    for (ir::ValueId v : node.outputs) outputs.push_back(v == ir::kNone ? ir::TensorType{} : graph.value(v).type);
+    return std::max<int64_t>(0, def->scratch(ops::makeContext(graph, node, {}), outputs));
+  } catch (const std::exception&) {
+    return 0;  // the executor reports what is wrong with the node
+  }
+}
+
 int64_t cgroupLimit() {
   std::ifstream f("/sys/fs/cgroup/memory.max");  // cgroup v2; "max" when unlimited
   int64_t limit = 0;
@@ -74,7 +91,7 @@ MemoryEstimate estimateInputs(const ir::Graph& graph) {
   return t.estimate;
 }
 
-MemoryEstimate estimateReferenceRun(const ir::Graph& graph) {
+MemoryEstimate estimateReferenceRun(const ir::Graph& graph, bool scratch) {
   MemoryEstimate inputs = estimateInputs(graph);
   auto order = graph.topologicalOrder();
   if (!order) return inputs;  // the executor reports the cycle itself
@@ -85,7 +102,7 @@ MemoryEstimate estimateReferenceRun(const ir::Graph& graph) {
   std::vector<int> usesLeft = useCounts(graph, *order);
   auto sizeOf = [&](ir::ValueId v) { return bytesOf(graph.value(v).type, naturalWidth(graph.value(v).type)); };
 
-  int64_t live = inputs.peakBytes, peak = live, unknown = inputs.unknownValues;
+  int64_t live = inputs.peakBytes, peak = live, peakScratch = 0, unknown = inputs.unknownValues;
   size_t peakStep = 0, step = 0;
   for (ir::NodeId id : *order) {
     ++step;
@@ -95,7 +112,9 @@ MemoryEstimate estimateReferenceRun(const ir::Graph& graph) {
       if (b < 0) ++unknown;
       else live = addSat(live, b);
     }
-    if (live > peak) peak = live, peakStep = step;
+    // The node's own working memory lives while it runs.
+    const int64_t working = scratch ? scratchOf(graph, graph.node(id)) : 0;
+    if (addSat(live, working) > peak) peak = addSat(live, working), peakScratch = working, peakStep = step;
     for (ir::ValueId v : graph.node(id).inputs) {
       if (v == ir::kNone || graph.value(v).producer == ir::kNone) continue;  // inputs and constants stay
       if (--usesLeft[static_cast<size_t>(v)] == 0 && live != kMax) live -= std::max<int64_t>(0, sizeOf(v));
@@ -103,6 +122,7 @@ MemoryEstimate estimateReferenceRun(const ir::Graph& graph) {
   }
   MemoryEstimate e;
   e.peakBytes = peak;
+  e.scratchBytes = peakScratch;
   e.unknownValues = unknown;
   if (peakStep == 0) {
     e.largest = inputs.largest;
@@ -160,8 +180,11 @@ std::optional<ir::Diagnostic> checkMemoryBudget(const MemoryEstimate& e, int64_t
   const int64_t budget = byDefault ? defaultMemoryBudget() : budgetBytes;
   if (e.peakBytes <= budget) return std::nullopt;
   auto size = [](int64_t b) { return b == kMax ? std::string("more than 9 EB") : ops::formatBytes(b); };
-  std::string msg = what + " would need " + (e.lowerBound ? "at least " : "about ") + size(e.peakBytes) +
-                    " for the model's tensors, over the memory budget of " + ops::formatBytes(budget) +
+  const std::string forWhat = e.scratchBytes > 0 ? " for the model's tensors and " + size(e.scratchBytes) +
+                                                     " of working memory"
+                                                 : " for the model's tensors";
+  std::string msg = what + " would need " + (e.lowerBound ? "at least " : "about ") + size(e.peakBytes) + forWhat +
+                    ", over the memory budget of " + ops::formatBytes(budget) +
                     (byDefault ? " (half this machine's memory; --max-memory sets it)" : "");
   if (!e.largest.empty()) {
     msg += "; largest tensors:";

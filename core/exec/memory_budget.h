@@ -32,6 +32,7 @@ struct TensorFootprint {
 
 struct MemoryEstimate {
   int64_t peakBytes = 0;                 // saturates at INT64_MAX
+  int64_t scratchBytes = 0;              // of peakBytes: the running node's working memory
   std::vector<TensorFootprint> largest;  // held at the peak, largest first (at most kLargestShown)
   int64_t unknownValues = 0;             // values whose size is not known statically
   bool lowerBound = false;               // the run holds at least this (worded "at least")
@@ -39,8 +40,11 @@ struct MemoryEstimate {
 };
 
 // The reference executor's peak: graph inputs plus the intermediates live
-// while the worst node runs (its inputs and outputs included).
-MemoryEstimate estimateReferenceRun(const ir::Graph& graph);
+// while the worst node runs (its inputs and outputs included), plus, with
+// `scratch`, that node's own working memory (ops::OpDef::scratch: index
+// tables, im2col columns). Without it, the tensors alone: what any run of
+// the graph holds, a lower bound for the emulator and the host.
+MemoryEstimate estimateReferenceRun(const ir::Graph& graph, bool scratch = true);
 // The graph inputs alone (random inputs are made before any run).
 MemoryEstimate estimateInputs(const ir::Graph& graph);
 // The emulator's arena for `plan` (made for `graph`): every non-view planned

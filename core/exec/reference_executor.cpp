@@ -4,6 +4,7 @@
 
 #include "core/exec/memory_budget.h"
 #include "core/ops/type_inference.h"
+#include "core/ops/op_compute.h"
 
 namespace rammer::exec {
 
@@ -78,7 +79,7 @@ ir::Result<std::vector<ir::Tensor>> runReference(const ir::Graph& graph, const s
         values.push_back(t);
       }
       ops::OpContext ctx(node, graph.opsetVersion, std::move(types), std::move(values));
-      std::vector<ir::Tensor> outs = def->compute(ctx);
+      std::vector<ir::Tensor> outs = ops::computeOp(*def, ctx);
       for (size_t i = 0; i < node.outputs.size(); ++i) {
         ir::ValueId out = node.outputs[i];
         if (out == ir::kNone) continue;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/ops/op_registry.h"
+#include "core/ops/op_compute.h"
 
 namespace rammer::kernels {
 
@@ -141,7 +142,7 @@ std::vector<ir::Tensor> sourceMaps(const NodeInfo& info, float& fill) {
     values[2] = &minusOne;
   }
   const ops::OpContext ctx(probe, opset, types, values);
-  std::vector<ir::Tensor> outs = def->compute(ctx);
+  std::vector<ir::Tensor> outs = ops::computeOp(*def, ctx);
   std::vector<ir::Tensor> maps(info.numOutputs());
   for (size_t o = 0; o < maps.size() && o < outs.size(); ++o) {
     if (!info.outPresent[o]) continue;

@@ -35,6 +35,10 @@ using InferFn = std::function<std::vector<ir::TensorType>(const OpContext&)>;
 using ComputeFn = std::function<std::vector<ir::Tensor>(const OpContext&)>;
 // Floating-point operations for one execution, given the inferred outputs.
 using FlopsFn = std::function<double(const OpContext&, std::span<const ir::TensorType> outputs)>;
+// Bytes of working memory one execution of the reference compute takes
+// beyond its inputs and outputs (index tables, im2col columns), given the
+// inferred outputs; -1 when a shape it needs is unknown.
+using ScratchFn = std::function<int64_t(const OpContext&, std::span<const ir::TensorType> outputs)>;
 
 // Domain of the ops this project defines itself (fused and lowered ops).
 inline constexpr const char* kRammerDomain = "com.rammer";
@@ -52,6 +56,7 @@ struct OpDef {
   InferFn infer;
   ComputeFn compute;
   FlopsFn flops;  // optional: defaults to 0
+  ScratchFn scratch;  // optional: defaults to 0 (a few rows at most)
   // Compute needs only input types, not values (Shape, Size): lets type
   // inference learn the output value without knowing the input data.
   bool computeFromTypesOnly = false;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace rammer::ops::tensor {
 
@@ -122,6 +123,17 @@ ir::Tensor gatherByAxes(const OpContext& ctx, const ir::Tensor& src, const ir::S
     default: ctx.fail("unsupported element type " + std::string(ir::dtypeName(src.dtype())));
   }
   return out;
+}
+
+int64_t indexTableScratch(const OpContext&, std::span<const ir::TensorType> outputs) {
+  if (outputs.empty() || !outputs[0].fullyKnown()) return -1;
+  const ir::Shape& shape = outputs[0].shape;
+  const int64_t n = ir::numElements(shape);
+  if (n == 0) return 0;  // ops::computeOp does not compute an empty output
+  int64_t words = n;
+  for (int64_t d : shape)
+    if (__builtin_add_overflow(words, d, &words)) return std::numeric_limits<int64_t>::max();
+  return words > std::numeric_limits<int64_t>::max() / 8 ? std::numeric_limits<int64_t>::max() : 8 * words;
 }
 
 ir::Tensor transposeTensor(const OpContext& ctx, const ir::Tensor& src, std::span<const int64_t> perm) {

@@ -31,6 +31,9 @@ void copyElements(const ir::Tensor& src, int64_t srcIndex, ir::Tensor& dst, int6
 // null only when no offset is negative). offsets[a].size() == outShape[a].
 ir::Tensor gatherByAxes(const OpContext& ctx, const ir::Tensor& src, const ir::Shape& outShape,
                         const std::vector<std::vector<int64_t>>& offsets, const ir::Tensor* fill);
+// The working memory of gatherByAxes (OpDef::scratch): an int64 source
+// index per element of the first output and an offset table per axis.
+int64_t indexTableScratch(const OpContext& ctx, std::span<const ir::TensorType> outputs);
 // out.shape[a] = in.shape[perm[a]].
 ir::Tensor transposeTensor(const OpContext& ctx, const ir::Tensor& src, std::span<const int64_t> perm);
 

@@ -1,4 +1,5 @@
 #include "core/ops/type_inference.h"
+#include "core/ops/op_compute.h"
 
 #include <optional>
 
@@ -107,7 +108,7 @@ std::vector<ir::Diagnostic> inferTypes(ir::Graph& graph, const InferenceOptions&
         // these inputs (e.g. float16 data) keeps its inferred types and
         // reports the problem if it is ever run.
         try {
-          values = def->compute(ctx);
+          values = ops::computeOp(*def, ctx);
         } catch (const std::exception&) {
           values.clear();
         }

@@ -1,6 +1,7 @@
 #include "core/passes/constant_folding.h"
 
 #include "core/ops/type_inference.h"
+#include "core/ops/op_compute.h"
 
 namespace rammer::passes {
 
@@ -32,7 +33,7 @@ PassResult ConstantFolding::run(ir::Graph& g, PassContext& ctx) {
     const ir::Node& n = g.node(id);
     const ops::OpDef* def = ctx.registry().find(n.domain, n.opType);
     if (!def || !foldable(g, n, *def, maxOutputElements_)) continue;
-    std::vector<ir::Tensor> values = def->compute(ops::makeContext(g, n, none));
+    std::vector<ir::Tensor> values = ops::computeOp(*def, ops::makeContext(g, n, none));
     g.removeNode(id);  // a tombstone: `n` stays readable
     for (size_t i = 0; i < n.outputs.size() && i < values.size(); ++i)
       if (n.outputs[i] != ir::kNone) g.value(n.outputs[i]).constant = std::move(values[i]);

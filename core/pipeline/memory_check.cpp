@@ -7,7 +7,7 @@ namespace rammer::pipeline {
 std::optional<ir::Diagnostic> cpuRunMemoryProblem(const ir::Graph& graph, const RunOptions& run) {
   const RunTarget t = run.target;
   if (t != RunTarget::Emulator && t != RunTarget::Host) return std::nullopt;
-  exec::MemoryEstimate e = exec::estimateReferenceRun(graph);
+  exec::MemoryEstimate e = exec::estimateReferenceRun(graph, /*scratch=*/false);
   e.lowerBound = true;
   return exec::checkMemoryBudget(e, run.maxMemoryBytes,
                                  t == RunTarget::Emulator ? "the emulator" : "the generated code on the CPU");

@@ -4,8 +4,10 @@ each MODEL.onnx has MODEL.expect.json, a list of `rammer` invocations
 (MODEL and OUT stand for the file and a fresh outputs folder) with the
 exit status and a text its stderr or stdout must hold. A run that must
 succeed with written outputs can ask for them to be compared with the
-reference backend's ("compare_with_reference"). Nothing here may take more
-than a few seconds or a gigabyte: that is what the findings were about."""
+reference backend's ("compare_with_reference"), and a run can be held to a
+resident-memory ceiling ("max_mb", its own and its children's). Nothing
+here may take more than a few seconds or a gigabyte: that is what the
+findings were about."""
 import argparse
 import glob
 import json
@@ -14,6 +16,8 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 
 import numpy as np
 import onnx
@@ -38,6 +42,23 @@ def outputs(folder):
     return got
 
 
+def run_measured(args):
+    """Runs `args`; returns the finished process and the largest resident
+    memory, in MB, of it and the processes it waited for (the compiler and
+    the program of a host run). wait4 gives this run's alone, where
+    RUSAGE_CHILDREN would be the largest of every run so far."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(args, stdout=out, stderr=err, text=True)
+        killer = threading.Timer(300, child.kill)
+        killer.start()
+        _, status, usage = os.wait4(child.pid, 0)
+        killer.cancel()
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(args, child.returncode, out.read(), err.read()), usage.ru_maxrss / 1024
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rammer", required=True)
@@ -55,8 +76,10 @@ def main():
             out = os.path.join(a.work, f"{os.path.basename(model)}.{k}")
             shutil.rmtree(out, ignore_errors=True)
             args = [a.rammer, "-q"] + [model if x == "MODEL" else out if x == "OUT" else x for x in case["args"]]
-            p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+            p, peak_mb = run_measured(args)
             what = " ".join(args[1:])
+            if "max_mb" in case and peak_mb > case["max_mb"]:
+                fail(f"{what}: {peak_mb:.0f} MB of resident memory, want at most {case['max_mb']} MB")
             if p.returncode != case["rc"]:
                 fail(f"{what}: exit {p.returncode}, want {case['rc']}\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
             for stream in ("stderr", "stdout"):

@@ -80,6 +80,15 @@ for folder in ["app", "viz", "profiler"]:
             if re.search(r"\b" + re.escape(call), text) and (rel, call) not in allowed:
                 failures.append(f"{rel} calls {call} itself; go through the pipeline's Generate and Export stages")
 
+# An op's compute function runs through ops::computeOp only (issue #30 item
+# 5), which makes the outputs of an op that has nothing to compute without
+# computing them.
+for folder in ["core", "app", "viz", "profiler"]:
+    for f in sorted((root / folder).rglob("*.cpp")):
+        rel = str(f.relative_to(root))
+        if rel != "core/ops/op_compute.cpp" and re.search(r"(->|\.)compute\(", f.read_text()):
+            failures.append(f"{rel} calls an op's compute function itself; call ops::computeOp")
+
 # Seed folders hold what a person put there: a libFuzzer run writes its new
 # inputs under hash names into its first corpus folder, never into these.
 for folder in ["resources/devices", "samples/models", "tests/data/transformers", "tests/fuzz/seeds"]:

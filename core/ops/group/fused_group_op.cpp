@@ -4,6 +4,7 @@
 // on the reference executor exactly like the graph it came from.
 #include "core/ops/group/fused_group.h"
 #include "core/ops/op_registry.h"
+#include "core/ops/op_compute.h"
 
 namespace rammer::ops {
 
@@ -46,7 +47,7 @@ std::vector<ir::Tensor> computeGroup(const OpContext& ctx) {
                        : ref >= 0           ? ctx.value(static_cast<size_t>(ref))
                                             : &results.at(memberOf(ref)));
     }
-    std::vector<ir::Tensor> out = def->compute(OpContext(node, ctx.opset(), memberTypes, values));
+    std::vector<ir::Tensor> out = ops::computeOp(*def, OpContext(node, ctx.opset(), memberTypes, values));
     if (out.empty()) ctx.fail("member '" + m.name + "' produced nothing");
     results.push_back(std::move(out[0]));
   }

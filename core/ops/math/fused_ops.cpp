@@ -9,6 +9,7 @@
 #include "core/ops/math/fused_epilogue.h"
 #include "core/ops/math/fused_expr.h"
 #include "core/ops/op_registry.h"
+#include "core/ops/op_compute.h"
 
 namespace rammer::ops {
 
@@ -129,7 +130,7 @@ std::vector<ir::TensorType> inferWithEpilogue(const OpContext& ctx) {
 std::vector<ir::Tensor> computeWithEpilogue(const OpContext& ctx) {
   const BaseView b = baseOf(ctx);
   const OpContext base(b.node, ctx.opset(), head(inputTypes(ctx), b.arity), head(inputValues(ctx), b.arity));
-  std::vector<ir::Tensor> product = b.def->compute(base);
+  std::vector<ir::Tensor> product = ops::computeOp(*b.def, base);
   std::vector<const ir::Tensor*> inputs{&product.at(0)};
   for (size_t i = b.arity; i < ctx.numInputs(); ++i) inputs.push_back(&ctx.tensor(i));
   ir::Tensor out = evaluate(b.epilogue, inputs);

@@ -264,6 +264,29 @@ double flopsConvTranspose(const OpContext& ctx, std::span<const ir::TensorType> 
   return 2.0 * perInput * static_cast<double>(ir::numElements(ctx.shape(0)));
 }
 
+// The im2col / col2im columns of one image and group (float32), from the
+// types: Conv's [Cg*K, outSize] unless depthwise or pointwise,
+// ConvTranspose's [Mg*K, inSize].
+int64_t convScratch(const OpContext& ctx, std::span<const ir::TensorType> outputs, bool transposed) {
+  if (ctx.numInputs() < 2 || outputs.empty()) return -1;
+  const ir::TensorType &x = ctx.type(0), &w = ctx.type(1), &y = outputs[0];
+  if (!x.fullyKnown() || !w.fullyKnown() || !y.fullyKnown() || x.shape.size() < 3 || w.shape.size() < 3 ||
+      y.shape.size() < 3)
+    return -1;
+  if (ir::numElements(y.shape) == 0) return 0;  // ops::computeOp does not compute an empty output
+  auto tail = [](const ir::Shape& s, size_t from) {
+    int64_t p = 1;
+    for (size_t i = from; i < s.size(); ++i) p *= s[i];
+    return p;
+  };
+  const int64_t inSize = tail(x.shape, 2), outSize = tail(y.shape, 2), K = tail(w.shape, 2);
+  if (transposed) return 4 * tail(w.shape, 1) * inSize;
+  const int64_t Cg = w.shape[1];
+  const bool depthwise = Cg == 1 && x.shape[1] > 1;
+  const bool pointwise = K == 1 && outSize == inSize;
+  return depthwise || pointwise ? 0 : 4 * Cg * K * outSize;
+}
+
 }  // namespace
 
 void registerConvOps(OpRegistry& r) {
@@ -271,12 +294,14 @@ void registerConvOps(OpRegistry& r) {
               .category = OpCategory::Convolution,
               .infer = inferConv,
               .compute = computeConv,
-              .flops = flopsConv});
+              .flops = flopsConv,
+              .scratch = [](const OpContext& c, auto outs) { return convScratch(c, outs, false); }});
   r.add(OpDef{.type = "ConvTranspose",
               .category = OpCategory::Convolution,
               .infer = inferConvTranspose,
               .compute = computeConvTranspose,
-              .flops = flopsConvTranspose});
+              .flops = flopsConvTranspose,
+              .scratch = [](const OpContext& c, auto outs) { return convScratch(c, outs, true); }});
 }
 
 }  // namespace rammer::ops

@@ -310,17 +310,22 @@ std::vector<ir::Tensor> computeDepthToSpace(const OpContext& ctx, bool toSpace) 
 
 void registerLayoutOps(OpRegistry& r) {
   const auto move = OpCategory::DataMovement;
-  r.add(defineOp("Transpose", move, inferTranspose, [](const OpContext& ctx) {
+  // Each gathers through per-element source indices (gatherByAxes).
+  auto add = [&r](OpDef d) {
+    d.scratch = indexTableScratch;
+    r.add(std::move(d));
+  };
+  add(defineOp("Transpose", move, inferTranspose, [](const OpContext& ctx) {
     const ir::Tensor& in = ctx.tensor(0);
     return std::vector{transposeTensor(ctx, in, transposePerm(ctx, in.rank()))};
   }));
-  r.add(defineOp("Expand", move, inferExpand, computeExpand));
-  r.add(defineOp("Tile", move, inferTile, computeTile));
-  r.add(defineOp("Pad", move, inferPad, computePad));
-  r.add(defineOp("DepthToSpace", move, [](const OpContext& ctx) { return inferDepthToSpace(ctx, true); },
-                 [](const OpContext& ctx) { return computeDepthToSpace(ctx, true); }));
-  r.add(defineOp("SpaceToDepth", move, [](const OpContext& ctx) { return inferDepthToSpace(ctx, false); },
-                 [](const OpContext& ctx) { return computeDepthToSpace(ctx, false); }));
+  add(defineOp("Expand", move, inferExpand, computeExpand));
+  add(defineOp("Tile", move, inferTile, computeTile));
+  add(defineOp("Pad", move, inferPad, computePad));
+  add(defineOp("DepthToSpace", move, [](const OpContext& ctx) { return inferDepthToSpace(ctx, true); },
+               [](const OpContext& ctx) { return computeDepthToSpace(ctx, true); }));
+  add(defineOp("SpaceToDepth", move, [](const OpContext& ctx) { return inferDepthToSpace(ctx, false); },
+               [](const OpContext& ctx) { return computeDepthToSpace(ctx, false); }));
 }
 
 }  // namespace rammer::ops::tensor

@@ -322,7 +322,9 @@ void registerSliceOps(OpRegistry& r) {
   OpDef split = defineOp("Split", move, nullptr, computeSplit);
   split.infer = inferSplit;
   r.add(std::move(split));
-  r.add(defineOp("Slice", move, inferSlice, computeSlice));
+  OpDef slice = defineOp("Slice", move, inferSlice, computeSlice);
+  slice.scratch = indexTableScratch;  // gathers through gatherByAxes
+  r.add(std::move(slice));
   r.add(defineOp("Gather", move, inferGather, computeGather));
 }
 

@@ -70,8 +70,14 @@ TEST(MemoryBudget, ThePlanEstimateHoldsEveryOutputAndTheHostAddsTheWeights) {
 
 TEST(MemoryBudget, AnExpandToFortyGigabytesIsRefusedNamingTheTensor) {
   const ir::Graph g = expandBomb();
+  // The tensors alone peak while the sum runs: x, blow_up and y.
+  EXPECT_EQ(estimateReferenceRun(g, /*scratch=*/false).peakBytes, 4 + int64_t{40'000'000'000} + 4);
+  // The Expand itself gathers through an int64 source index per element
+  // and an offset per row and column (ops::indexTableScratch): the peak.
+  const int64_t index = 8 * (int64_t{10'000'000'000} + 200'000);
   const MemoryEstimate e = estimateReferenceRun(g);
-  EXPECT_EQ(e.peakBytes, 4 + int64_t{40'000'000'000} + 4);  // while the sum runs: x, blow_up and y
+  EXPECT_EQ(e.peakBytes, 4 + int64_t{40'000'000'000} + index);
+  EXPECT_EQ(e.scratchBytes, index);
   ASSERT_FALSE(e.largest.empty());
   EXPECT_EQ(e.largest[0].name, "blow_up");
 
@@ -82,7 +88,10 @@ TEST(MemoryBudget, AnExpandToFortyGigabytesIsRefusedNamingTheTensor) {
   auto r = runReference(g, *inputs, options);
   ASSERT_FALSE(r.ok());
   const std::string text = r.errorText();
-  EXPECT_NE(text.find("the reference executor would need about 40.0 GB"), std::string::npos) << text;
+  EXPECT_NE(text.find("the reference executor would need about 120 GB for the model's tensors and 80.0 GB of "
+                      "working memory"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("memory budget of 1.00 GB"), std::string::npos) << text;
   EXPECT_NE(text.find("'blow_up' float32[100000, 100000] 40.0 GB"), std::string::npos) << text;
 
@@ -94,6 +103,27 @@ TEST(MemoryBudget, AnExpandToFortyGigabytesIsRefusedNamingTheTensor) {
     EXPECT_NE(byDefault.errorText().find("half this machine's memory; --max-memory sets it"), std::string::npos)
         << byDefault.errorText();
   }
+}
+
+// Ops whose output holds no element allocate nothing in proportion to its
+// other dims (issue #30 item 5): a Tile to [0, 2^30] runs the reference and
+// costs no working memory in the estimate.
+TEST(MemoryBudget, AZeroElementOutputCostsNothing) {
+  rt::GraphBuilder b;
+  const ir::ValueId x = b.input("x", {0, 2});
+  b.output(b.op("Tile", "tile", {x, b.constant("repeats", ir::Tensor::fromVector<int64_t>({2}, {1, 1 << 29}))}));
+  ASSERT_TRUE(b.infer().empty());
+  const ir::Graph g = b.graph();
+  const MemoryEstimate e = estimateReferenceRun(g);
+  EXPECT_EQ(e.peakBytes, 0);
+  EXPECT_EQ(e.scratchBytes, 0);
+  ReferenceOptions options;
+  options.maxMemoryBytes = 1'000'000;  // a megabyte: any table of 2^30 entries would be refused or fail
+  auto r = runReference(g, {ir::Tensor(ir::DType::Float32, {0, 2})}, options);
+  ASSERT_TRUE(r.ok()) << r.errorText();
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_EQ((*r)[0].shape(), (ir::Shape{0, int64_t{1} << 30}));
+  EXPECT_EQ((*r)[0].numel(), 0);
 }
 
 TEST(MemoryBudget, RandomInputsAreRefusedBeforeAnyIsMade) {
