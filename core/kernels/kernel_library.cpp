@@ -119,9 +119,22 @@ ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) 
     return out;
   }
   const auto it = families().find(op);
-  if (it == families().end())
-    return ir::makeError("no rKernel implements " + op + " (node '" + n.name + "'); the reference executor can still run it",
+  if (it == families().end()) {
+    // An element-wise op is fused into FusedElementwise only on float32: say
+    // which type kept this one out.
+    std::string types;
+    for (ir::ValueId v : n.inputs)
+      if (v != ir::kNone && !graph.value(v).constant && graph.value(v).type.dtype != ir::DType::Float32 &&
+          graph.value(v).type.dtype != ir::DType::Undefined) {
+        types = std::string(ir::dtypeName(graph.value(v).type.dtype));
+        break;
+      }
+    return ir::makeError("no rKernel implements " + op + (types.empty() ? "" : " on " + types + " tensors") +
+                             " (node '" + n.name + "')" +
+                             (types.empty() ? "" : "; rKernels compute float32") +
+                             "; the reference executor can still run it",
                          n.name);
+  }
   try {
     out.candidates = it->second(graph, node);
   } catch (const std::exception& e) {

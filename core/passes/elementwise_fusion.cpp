@@ -21,7 +21,9 @@ const std::map<std::string, std::string>& unaryFunctions() {
       {"Log", "log"},   {"Reciprocal", "reciprocal"}, {"Floor", "floor"}, {"Ceil", "ceil"},
       {"Erf", "erf"},   {"Sin", "sin"},           {"Cos", "cos"},           {"Sign", "sign"},
       {"Relu", "relu"}, {"Sigmoid", "sigmoid"},   {"Tanh", "tanh"},         {"Softplus", "softplus"},
-      {"Softsign", "softsign"}, {"HardSwish", "hard_swish"}};
+      {"Softsign", "softsign"}, {"HardSwish", "hard_swish"}, {"Tan", "tan"},     {"Asin", "asin"},
+      {"Acos", "acos"},         {"Atan", "atan"},           {"Sinh", "sinh"},   {"Cosh", "cosh"},
+      {"Asinh", "asinh"},       {"Acosh", "acosh"},         {"Atanh", "atanh"}, {"Round", "round"}};
   return m;
 }
 
@@ -30,6 +32,16 @@ const std::map<std::string, std::string>& binaryFunctions() {
       {"Add", "add"}, {"Sub", "sub"}, {"Mul", "mul"}, {"Div", "div"}, {"Pow", "pow"}, {"Max", "max"},
       {"Min", "min"}, {"Sum", "add"}, {"PRelu", "prelu"}};
   return m;
+}
+
+// A binary op still asking for opset-6 broadcast, or a PRelu whose 1-D
+// slope is one value per channel of a rank > 2 input.
+bool legacyBroadcastRemains(const ir::Graph& g, const ir::Node& n) {
+  if (n.attrs.getInt("broadcast", 0) != 0) return true;
+  if (n.opType != "PRelu" || n.input(1) == ir::kNone) return false;
+  const ir::TensorType &x = g.value(n.input(0)).type, &slope = g.value(n.input(1)).type;
+  if (!x.rankKnown || !slope.rankKnown) return true;
+  return x.shape.size() > 2 && slope.shape.size() == 1 && slope.shape[0] != 1;
 }
 
 const ir::Tensor* constantOf(const ir::Graph& g, ir::ValueId v) {
@@ -53,8 +65,10 @@ std::optional<FusedExpr> exprOfNode(ir::Graph& g, ir::NodeId id, std::vector<ir:
     }
   const std::string& op = n.opType;
   // Before opset 7, binary ops broadcast by `axis` and PRelu per channel: the
-  // shapes can agree with numpy while the element mapping does not.
-  if (g.opsetVersion < 7 && n.inputs.size() > 1 && op != "Clip" && op != "BatchNormalization") return std::nullopt;
+  // shapes can agree with numpy while the element mapping does not. The
+  // legacy-broadcast pass rewrites the nodes it can; what it left keeps
+  // the reference's own mapping.
+  if (g.opsetVersion < 7 && legacyBroadcastRemains(g, n)) return std::nullopt;
   if (auto it = unaryFunctions().find(op); it != unaryFunctions().end() && n.inputs.size() == 1)
     return FusedExpr::call(it->second, {FusedExpr::input(0)});
   if (auto it = binaryFunctions().find(op); it != binaryFunctions().end() && n.inputs.size() == 2)
@@ -69,6 +83,13 @@ std::optional<FusedExpr> exprOfNode(ir::Graph& g, ir::NodeId id, std::vector<ir:
   const FusedExpr x = FusedExpr::input(0);
   if (op == "LeakyRelu") return FusedExpr::call("leaky_relu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 0.01f))});
   if (op == "Elu") return FusedExpr::call("elu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 1.0f))});
+  if (op == "Celu" && n.attrs.getFloat("alpha", 1.0f) != 0.0f)  // alpha 0: the reference's error
+    return FusedExpr::call("celu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 1.0f))});
+  if (op == "ThresholdedRelu")
+    return FusedExpr::call("thresholded_relu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 1.0f))});
+  if (op == "Shrink")
+    return FusedExpr::call("shrink", {x, FusedExpr::literal(n.attrs.getFloat("lambd", 0.5f)),
+                                      FusedExpr::literal(n.attrs.getFloat("bias", 0.0f))});
   if (op == "Selu")
     return FusedExpr::call("selu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 1.67326319217681884765625f)),
                                     FusedExpr::literal(n.attrs.getFloat("gamma", 1.05070102214813232421875f))});

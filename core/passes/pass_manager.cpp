@@ -12,6 +12,7 @@
 #include "core/passes/epilogue_fusion.h"
 #include "core/passes/identity_removal.h"
 #include "core/passes/layernorm_fusion.h"
+#include "core/passes/legacy_broadcast.h"
 #include "core/passes/recurrent_cell_fusion.h"
 #include "core/passes/rnn_lowering.h"
 #include "core/passes/shape_inference_pass.h"
@@ -65,6 +66,7 @@ PassManager standardPipeline(const PassOptions& options) {
   PassManager pm;
   pm.add(std::make_unique<ShapeInferencePass>());
   pm.add(std::make_unique<IdentityRemoval>());
+  pm.add(std::make_unique<LegacyBroadcast>());
   pm.add(std::make_unique<ConstantFolding>());
   pm.add(std::make_unique<CommonSubexpressionElimination>());
   pm.add(std::make_unique<LayerNormFusion>());

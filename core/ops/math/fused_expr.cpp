@@ -49,6 +49,17 @@ const Function kFunctions[] = {
     {"erf", 1, [](float a) { return std::erf(a); }, nullptr, nullptr, "erff(%0)"},
     {"sin", 1, [](float a) { return std::sin(a); }, nullptr, nullptr, "sinf(%0)"},
     {"cos", 1, [](float a) { return std::cos(a); }, nullptr, nullptr, "cosf(%0)"},
+    {"tan", 1, [](float a) { return std::tan(a); }, nullptr, nullptr, "tanf(%0)"},
+    {"asin", 1, [](float a) { return std::asin(a); }, nullptr, nullptr, "asinf(%0)"},
+    {"acos", 1, [](float a) { return std::acos(a); }, nullptr, nullptr, "acosf(%0)"},
+    {"atan", 1, [](float a) { return std::atan(a); }, nullptr, nullptr, "atanf(%0)"},
+    {"sinh", 1, [](float a) { return std::sinh(a); }, nullptr, nullptr, "sinhf(%0)"},
+    {"cosh", 1, [](float a) { return std::cosh(a); }, nullptr, nullptr, "coshf(%0)"},
+    {"asinh", 1, [](float a) { return std::asinh(a); }, nullptr, nullptr, "asinhf(%0)"},
+    {"acosh", 1, [](float a) { return std::acosh(a); }, nullptr, nullptr, "acoshf(%0)"},
+    {"atanh", 1, [](float a) { return std::atanh(a); }, nullptr, nullptr, "atanhf(%0)"},
+    // Halves to the even neighbour (ONNX Round): the default rounding mode.
+    {"round", 1, [](float a) { return std::nearbyint(a); }, nullptr, nullptr, "rintf(%0)"},
     {"relu", 1, [](float a) { return a > 0 ? a : 0.0f; }, nullptr, nullptr, "fmaxf(%0, 0.0f)"},
     {"sigmoid", 1, sigmoid, nullptr, nullptr, "(1.0f / (1.0f + expf(-%0)))"},
     {"tanh", 1, [](float a) { return std::tanh(a); }, nullptr, nullptr, "tanhf(%0)"},
@@ -65,6 +76,15 @@ const Function kFunctions[] = {
      "((%0 >= 0.0f) ? %0 : %1 * %0)"},
     {"elu", 2, nullptr, [](float x, float a) { return x >= 0 ? x : a * (std::exp(x) - 1.0f); }, nullptr,
      "((%0 >= 0.0f) ? %0 : %1 * (expf(%0) - 1.0f))"},
+    // celu(x, alpha), thresholded_relu(x, alpha)
+    {"celu", 2, nullptr, [](float x, float a) { return x < 0 ? a * std::expm1(x / a) : x; }, nullptr,
+     "((%0 < 0.0f) ? %1 * expm1f(%0 / %1) : %0)"},
+    {"thresholded_relu", 2, nullptr, [](float x, float a) { return x > a ? x : 0.0f; }, nullptr,
+     "((%0 > %1) ? %0 : 0.0f)"},
+    // shrink(x, lambd, bias): the arguments in parentheses, as a literal may be negative.
+    {"shrink", 3, nullptr, nullptr,
+     [](float x, float l, float b) { return x < -l ? x + b : x > l ? x - b : 0.0f; },
+     "((%0 < -(%1)) ? %0 + (%2) : ((%0 > (%1)) ? %0 - (%2) : 0.0f))"},
     // selu(x, alpha, gamma), hard_sigmoid(x, alpha, beta), clip(x, lo, hi)
     {"selu", 3, nullptr, nullptr,
      [](float x, float a, float g) { return x > 0 ? g * x : g * (a * std::exp(x) - a); },

@@ -33,6 +33,13 @@ TEST(FusedExpr, EvaluatesEveryFunctionLikeItsDefinition) {
       {"(hard_sigmoid x0 0.2 0.5)", 0.2f * x + 0.5f}, {"(clip x1 -1 1)", 1.0f},
       {"(hard_swish x1)", y * (y / 6 + 0.5f)}, {"(sign x0)", -1.0f},
       {"(selu x0 1.67326 1.0507)", 1.0507f * (1.67326f * std::exp(x) - 1.67326f)},
+      {"(tan x0)", std::tan(x)}, {"(asin x0)", std::asin(x)}, {"(acos x0)", std::acos(x)},
+      {"(atan x1)", std::atan(y)}, {"(sinh x0)", std::sinh(x)}, {"(cosh x0)", std::cosh(x)},
+      {"(asinh x1)", std::asinh(y)}, {"(acosh x1)", std::acosh(y)}, {"(atanh x0)", std::atanh(x)},
+      {"(round x1)", 2.0f}, {"(round 2.5)", 2.0f}, {"(round x0)", -1.0f},
+      {"(celu x0 2)", 2 * std::expm1(x / 2)}, {"(celu x1 2)", y},
+      {"(thresholded_relu x1 1)", y}, {"(thresholded_relu x0 -1)", x}, {"(thresholded_relu x1 2)", 0.0f},
+      {"(shrink x0 0.5 0.25)", x + 0.25f}, {"(shrink x1 0.5 0.25)", y - 0.25f}, {"(shrink x0 1 0)", 0.0f},
   };
   for (const Case& c : cases) {
     FusedExpr e = FusedExpr::parse(c.expr);
@@ -43,7 +50,7 @@ TEST(FusedExpr, EvaluatesEveryFunctionLikeItsDefinition) {
     e.evalRow(in, stride, &out, 1);
     EXPECT_NEAR(out, c.want, 1e-6) << c.expr << " (row)";
   }
-  EXPECT_EQ(FusedExpr::functionNames().size(), 31u) << "a new function needs a case above";
+  EXPECT_EQ(FusedExpr::functionNames().size(), 44u) << "a new function needs a case above";
 }
 
 TEST(FusedExpr, ParseErrorsSayWhereAndWhat) {
