@@ -7,10 +7,12 @@
 #include "core/passes/batchnorm_folding.h"
 #include "core/passes/common_subexpression_elimination.h"
 #include "core/passes/constant_folding.h"
+#include "core/passes/conv_transpose_lowering.h"
 #include "core/passes/dead_code_elimination.h"
 #include "core/passes/elementwise_fusion.h"
 #include "core/passes/epilogue_fusion.h"
 #include "core/passes/identity_removal.h"
+#include "core/passes/instance_norm_lowering.h"
 #include "core/passes/layernorm_fusion.h"
 #include "core/passes/legacy_broadcast.h"
 #include "core/passes/recurrent_cell_fusion.h"
@@ -73,7 +75,9 @@ PassManager standardPipeline(const PassOptions& options) {
   if (options.fuseAttention) pm.add(std::make_unique<AttentionFusion>());
   pm.add(std::make_unique<RnnLowering>());
   if (options.fuseRecurrentCells) pm.add(std::make_unique<RecurrentCellFusion>());
+  pm.add(std::make_unique<ConvTransposeLowering>());  // before the folding: a BatchNorm after it folds into the Conv
   pm.add(std::make_unique<BatchNormFolding>());
+  pm.add(std::make_unique<InstanceNormLowering>());
   pm.add(std::make_unique<ElementwiseFusion>());
   if (options.fuseEpilogues) pm.add(std::make_unique<EpilogueFusion>());
   pm.add(std::make_unique<DeadCodeElimination>());
