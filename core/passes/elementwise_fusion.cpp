@@ -44,6 +44,11 @@ bool legacyBroadcastRemains(const ir::Graph& g, const ir::Node& n) {
   return x.shape.size() > 2 && slope.shape.size() == 1 && slope.shape[0] != 1;
 }
 
+// The ops exprOfNode takes besides the two tables above.
+const char* const kOtherFusedOps[] = {"Sum",  "Max",         "Min",             "Mean",   "LeakyRelu", "Elu",
+                                      "Celu", "Selu",        "HardSigmoid",     "Clip",   "ThresholdedRelu",
+                                      "Shrink", "BatchNormalization", "Mod"};
+
 const ir::Tensor* constantOf(const ir::Graph& g, ir::ValueId v) {
   return v == ir::kNone || !g.value(v).constant ? nullptr : &*g.value(v).constant;
 }
@@ -85,6 +90,8 @@ std::optional<FusedExpr> exprOfNode(ir::Graph& g, ir::NodeId id, std::vector<ir:
   if (op == "Elu") return FusedExpr::call("elu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 1.0f))});
   if (op == "Celu" && n.attrs.getFloat("alpha", 1.0f) != 0.0f)  // alpha 0: the reference's error
     return FusedExpr::call("celu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 1.0f))});
+  if (op == "Mod" && n.attrs.getInt("fmod", 0) == 1 && n.inputs.size() == 2)  // float Mod is C's fmod
+    return FusedExpr::call("fmod", {FusedExpr::input(0), FusedExpr::input(1)});
   if (op == "ThresholdedRelu")
     return FusedExpr::call("thresholded_relu", {x, FusedExpr::literal(n.attrs.getFloat("alpha", 1.0f))});
   if (op == "Shrink")
@@ -176,6 +183,16 @@ struct Group {
 };
 
 }  // namespace
+
+std::vector<std::string> fusedElementwiseOpTypes() {
+  std::vector<std::string> out;
+  for (const auto& [op, fn] : unaryFunctions()) out.push_back(op);
+  for (const auto& [op, fn] : binaryFunctions()) out.push_back(op);
+  for (const char* op : kOtherFusedOps) out.emplace_back(op);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 PassResult ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
   auto order = g.topologicalOrder();

@@ -4,9 +4,15 @@
 // merges a producer into its consumer when the consumer is its only reader:
 // chains and trees such as bias-add + activation after a Conv/Gemm/MatMul
 // become one node carrying one expression. Scalar constants become literals.
+#include <string>
+#include <vector>
+
 #include "core/passes/pass.h"
 
 namespace rammer::passes {
+
+// The ONNX op types this pass turns into FusedElementwise (on float32).
+std::vector<std::string> fusedElementwiseOpTypes();
 
 class ElementwiseFusion : public Pass {
  public:

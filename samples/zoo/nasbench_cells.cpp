@@ -78,4 +78,14 @@ ir::Graph buildNasBenchCells(const SampleConfig& config) {
   return b.take();
 }
 
+ir::Graph buildNasBenchCell(const NasBenchCell& c, uint32_t seed, int64_t channels, int64_t size) {
+  ModelBuilder b("nasbench_cell", kSampleOpset, seed);
+  ir::ValueId x = b.input("input", {1, 3, size, size});
+  x = convBnRelu(b, "stem", x, ConvSpec::square(channels, 3, 1, 1));
+  x = cell(b, "cell", c, x, channels);
+  x = flatten(b, "flatten", globalAvgPool(b, "pool", x));
+  b.output(dense(b, "fc", x, 10), 0);
+  return b.take();
+}
+
 }  // namespace rammer::samples

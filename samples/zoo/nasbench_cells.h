@@ -14,4 +14,10 @@ ir::Graph buildNasBenchCells(const SampleConfig& config);
 // The cells buildNasBenchCells draws for this config.
 std::vector<NasBenchCell> nasBenchCellsFor(const SampleConfig& config);
 
+// One cell at a small scale, for studies that run thousands of them (the
+// robustness benchmark, tests/bench/bench_robustness.cpp): a stem conv to
+// `channels`, the cell, pooled into 10 classes; input [1, 3, size, size],
+// weights from `seed`.
+ir::Graph buildNasBenchCell(const NasBenchCell& cell, uint32_t seed, int64_t channels, int64_t size);
+
 }  // namespace rammer::samples

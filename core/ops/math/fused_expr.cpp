@@ -38,6 +38,7 @@ const Function kFunctions[] = {
     {"pow", 2, nullptr, [](float a, float b) { return std::pow(a, b); }, nullptr, "powf(%0, %1)"},
     {"max", 2, nullptr, [](float a, float b) { return std::fmax(a, b); }, nullptr, "fmaxf(%0, %1)"},
     {"min", 2, nullptr, [](float a, float b) { return std::fmin(a, b); }, nullptr, "fminf(%0, %1)"},
+    {"fmod", 2, nullptr, [](float a, float b) { return std::fmod(a, b); }, nullptr, "fmodf(%0, %1)"},
     {"neg", 1, [](float a) { return -a; }, nullptr, nullptr, "(-%0)"},
     {"abs", 1, [](float a) { return std::fabs(a); }, nullptr, nullptr, "fabsf(%0)"},
     {"sqrt", 1, [](float a) { return std::sqrt(a); }, nullptr, nullptr, "sqrtf(%0)"},

@@ -54,6 +54,8 @@ ir::Graph everyElementwiseOp() {
     out(op, {x, y});
     out(op, {z, x});
   }
+  out("Mod", {x, b.constant("c03", scalar(0.3f))}, rt::attrs({{"fmod", int64_t{1}}}));
+  out("Mod", {y, p}, rt::attrs({{"fmod", int64_t{1}}}));
   out("Div", {x, p});
   out("Div", {y, p});
   out("Pow", {p, x});
