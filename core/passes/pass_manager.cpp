@@ -15,6 +15,8 @@
 #include "core/passes/instance_norm_lowering.h"
 #include "core/passes/layernorm_fusion.h"
 #include "core/passes/legacy_broadcast.h"
+#include "core/passes/log_sum_exp_lowering.h"
+#include "core/passes/lp_pool_lowering.h"
 #include "core/passes/recurrent_cell_fusion.h"
 #include "core/passes/rnn_lowering.h"
 #include "core/passes/shape_inference_pass.h"
@@ -78,6 +80,8 @@ PassManager standardPipeline(const PassOptions& options) {
   pm.add(std::make_unique<ConvTransposeLowering>());  // before the folding: a BatchNorm after it folds into the Conv
   pm.add(std::make_unique<BatchNormFolding>());
   pm.add(std::make_unique<InstanceNormLowering>());
+  pm.add(std::make_unique<LogSumExpLowering>());
+  pm.add(std::make_unique<LpPoolLowering>());
   pm.add(std::make_unique<ElementwiseFusion>());
   if (options.fuseEpilogues) pm.add(std::make_unique<EpilogueFusion>());
   pm.add(std::make_unique<DeadCodeElimination>());

@@ -26,6 +26,9 @@ const std::map<std::string, std::string> kLowered = {
     {"RNN", "RnnLowering: per-step cells"},
     {"InstanceNormalization", "InstanceNormLowering: LayerNormalization and a per-channel affine"},
     {"ConvTranspose", "ConvTransposeLowering: a Conv of the zero-spread input (constant weights, explicit pads)"},
+    {"ReduceLogSumExp", "LogSumExpLowering: ReduceMax, exp, ReduceSum, log (known axes)"},
+    {"LpPool", "LpPoolLowering: AveragePool of |x|^p (no ceil_mode, no dilations)"},
+    {"GlobalLpPool", "LpPoolLowering: GlobalAveragePool of |x|^p"},
 };
 
 // Only ever constants: folded at import or by ConstantFolding, so no node
@@ -46,8 +49,8 @@ const std::map<std::string, std::string> kStrings = {
 // fused on float32, as C's fmod; its integer form waits with the integer
 // tensors).
 const std::set<std::string> kNotYet = {
-    "And",  "ArgMax", "ArgMin", "Cast", "Einsum", "Equal", "GlobalLpPool", "Greater", "GreaterOrEqual", "Hardmax",
-    "LRN",  "Less",   "LessOrEqual", "LpPool", "Not", "Or", "Range", "ReduceLogSumExp", "Where", "Xor",
+    "And", "ArgMax", "ArgMin", "Cast", "Einsum", "Equal", "Greater", "GreaterOrEqual", "Hardmax", "LRN", "Less",
+    "LessOrEqual", "Not", "Or", "Range", "Where", "Xor",
 };
 
 // "com.rammer.X" (the registry's) and "com.rammer::X" (the library's) as one.
