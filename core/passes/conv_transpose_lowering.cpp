@@ -26,7 +26,8 @@ std::optional<Geometry> geometryOf(const ir::Graph& g, const ir::Node& n) {
   if (n.attrs.getString("auto_pad", "NOTSET") != "NOTSET" || n.attrs.has("output_shape")) return std::nullopt;
   const ir::Value &x = g.value(n.input(0)), &w = g.value(n.input(1));
   if (!x.type.fullyKnown() || x.type.dtype != ir::DType::Float32 || !w.constant ||
-      w.constant->dtype() != ir::DType::Float32 || x.type.shape.size() < 3 || w.type.shape.size() != x.type.shape.size())
+      w.constant->dtype() != ir::DType::Float32 || x.type.shape.size() < 3 ||
+      w.type.shape.size() != x.type.shape.size())
     return std::nullopt;
   if (n.input(2) != ir::kNone && g.value(n.input(2)).type.dtype != ir::DType::Float32) return std::nullopt;
   Geometry geo;
@@ -97,8 +98,8 @@ ir::ValueId dilateInput(ir::Graph& g, ir::ValueId x, Geometry& geo, const std::s
   if (g.opsetVersion < 11)
     padAttrs.set("pads", pads);
   else
-    padInputs.push_back(addConstant(
-        g, base + ".pads", ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(pads.size())}, pads)));
+    padInputs.push_back(
+        addConstant(g, base + ".pads", ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(pads.size())}, pads)));
   const ir::ValueId zeros =
       addNode(g, base + ".zeros", "Pad", std::move(padInputs), {ir::DType::Float32, padded, true}, std::move(padAttrs));
   const ir::ValueId dilated = reshape(g, zeros, out, base + ".dilated");

@@ -11,12 +11,14 @@
 #include "core/passes/dead_code_elimination.h"
 #include "core/passes/elementwise_fusion.h"
 #include "core/passes/epilogue_fusion.h"
+#include "core/passes/hardmax_lowering.h"
 #include "core/passes/identity_removal.h"
 #include "core/passes/instance_norm_lowering.h"
 #include "core/passes/layernorm_fusion.h"
 #include "core/passes/legacy_broadcast.h"
 #include "core/passes/log_sum_exp_lowering.h"
 #include "core/passes/lp_pool_lowering.h"
+#include "core/passes/lrn_lowering.h"
 #include "core/passes/recurrent_cell_fusion.h"
 #include "core/passes/rnn_lowering.h"
 #include "core/passes/shape_inference_pass.h"
@@ -82,6 +84,8 @@ PassManager standardPipeline(const PassOptions& options) {
   pm.add(std::make_unique<InstanceNormLowering>());
   pm.add(std::make_unique<LogSumExpLowering>());
   pm.add(std::make_unique<LpPoolLowering>());
+  pm.add(std::make_unique<LrnLowering>());
+  pm.add(std::make_unique<HardmaxLowering>());
   pm.add(std::make_unique<ElementwiseFusion>());
   if (options.fuseEpilogues) pm.add(std::make_unique<EpilogueFusion>());
   pm.add(std::make_unique<DeadCodeElimination>());

@@ -65,7 +65,8 @@ TEST(InstanceNormLowering, ParametersThatAreInputsGoThroughReshapeViews) { expec
 TEST(InstanceNormLowering, AnUnknownChannelCountIsLeftToTheReference) {
   rt::GraphBuilder b;
   const ir::ValueId x = b.input("x", {2, ir::kUnknownDim, 5});
-  b.output(b.op("InstanceNormalization", "inorm", {x, b.input("s", {ir::kUnknownDim}), b.input("b", {ir::kUnknownDim})}));
+  b.output(
+      b.op("InstanceNormalization", "inorm", {x, b.input("s", {ir::kUnknownDim}), b.input("b", {ir::kUnknownDim})}));
   (void)b.infer();
   PassContext ctx;
   EXPECT_FALSE(InstanceNormLowering().run(b.graph(), ctx).value());

@@ -29,6 +29,8 @@ const std::map<std::string, std::string> kLowered = {
     {"ReduceLogSumExp", "LogSumExpLowering: ReduceMax, exp, ReduceSum, log (known axes)"},
     {"LpPool", "LpPoolLowering: AveragePool of |x|^p (no ceil_mode, no dilations)"},
     {"GlobalLpPool", "LpPoolLowering: GlobalAveragePool of |x|^p"},
+    {"LRN", "LrnLowering: AveragePool over the channels of x^2, then element-wise"},
+    {"Hardmax", "HardmaxLowering: ReduceMax, sign, an exclusive CumSum of the maxima"},
 };
 
 // Only ever constants: folded at import or by ConstantFolding, so no node
@@ -49,8 +51,8 @@ const std::map<std::string, std::string> kStrings = {
 // fused on float32, as C's fmod; its integer form waits with the integer
 // tensors).
 const std::set<std::string> kNotYet = {
-    "And", "ArgMax", "ArgMin", "Cast", "Einsum", "Equal", "Greater", "GreaterOrEqual", "Hardmax", "LRN", "Less",
-    "LessOrEqual", "Not", "Or", "Range", "Where", "Xor",
+    "And", "ArgMax", "ArgMin", "Cast", "Einsum", "Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual", "Not",
+    "Or", "Range", "Where", "Xor",
 };
 
 // "com.rammer.X" (the registry's) and "com.rammer::X" (the library's) as one.
