@@ -53,6 +53,25 @@ const ir::Tensor* constantOf(const ir::Graph& g, ir::ValueId v) {
   return v == ir::kNone || !g.value(v).constant ? nullptr : &*g.value(v).constant;
 }
 
+// Where with a constant condition (a causal mask folded at import, say):
+// the condition as a float32 constant of 0s and 1s, selected by where().
+// A condition computed at run time is a bool tensor, which rKernels do not
+// hold yet.
+std::optional<FusedExpr> whereExpr(ir::Graph& g, ir::NodeId id, std::vector<ir::ValueId>& slots) {
+  const ir::Node& n = g.node(id);
+  if (n.inputs.size() != 3) return std::nullopt;
+  const ir::Tensor* c = constantOf(g, n.input(0));
+  if (!c || c->dtype() != ir::DType::Bool) return std::nullopt;
+  for (size_t k = 1; k < 3; ++k)
+    if (n.input(k) == ir::kNone || g.value(n.input(k)).type.dtype != ir::DType::Float32) return std::nullopt;
+  ir::Tensor mask(ir::DType::Float32, c->shape());
+  for (int64_t i = 0; i < c->numel(); ++i) mask.data<float>()[i] = c->data<bool>()[i] ? 1.0f : 0.0f;
+  const ir::ValueId m = g.addValue(g.uniqueValueName(n.name + ".mask"), mask.type());
+  g.value(m).constant = std::move(mask);
+  slots = {m, g.node(id).input(1), g.node(id).input(2)};
+  return FusedExpr::call("where", {FusedExpr::input(0), FusedExpr::input(1), FusedExpr::input(2)});
+}
+
 // A node's computation as an expression over its own input slots (x<slot>),
 // or nothing when it is not a fusable float32 element-wise op. May add
 // constants to the graph (BatchNormalization's scale and shift).
@@ -64,6 +83,7 @@ std::optional<FusedExpr> exprOfNode(ir::Graph& g, ir::NodeId id, std::vector<ir:
   if (n.domain == ops::kRammerDomain && n.opType == "FusedElementwise")
     return FusedExpr::parse(n.attrs.getString("expr", ""));
   if (!n.domain.empty()) return std::nullopt;
+  if (n.opType == "Where") return whereExpr(g, id, slots);
   for (ir::ValueId v : n.inputs)
     if (v == ir::kNone || g.value(v).type.dtype != ir::DType::Float32) {
       if (n.opType != "Clip") return std::nullopt;  // Clip's bounds may be omitted

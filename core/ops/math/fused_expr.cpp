@@ -95,6 +95,9 @@ const Function kFunctions[] = {
      "fmaxf(0.0f, fminf(1.0f, %1 * %0 + %2))"},
     {"clip", 3, nullptr, nullptr, [](float x, float lo, float hi) { return std::fmin(std::fmax(x, lo), hi); },
      "fminf(fmaxf(%0, %1), %2)"},
+    // where(c, a, b): a where c is not 0 (Where with a constant condition, as 0/1).
+    {"where", 3, nullptr, nullptr, [](float c, float a, float b) { return c != 0.0f ? a : b; },
+     "((%0 != 0.0f) ? %1 : %2)"},
 };
 constexpr int kNumFunctions = static_cast<int>(sizeof(kFunctions) / sizeof(kFunctions[0]));
 

@@ -49,7 +49,8 @@ const std::map<std::string, std::string> kStrings = {
 
 // Still without an rKernel: what issue #30 items 1-3 have left (Mod is
 // fused on float32, as C's fmod; its integer form waits with the integer
-// tensors).
+// tensors; Where is fused when its condition is a constant, and stays here
+// until a condition computed at run time, a bool tensor, is).
 const std::set<std::string> kNotYet = {
     "And", "ArgMax", "ArgMin", "Cast", "Einsum", "Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual", "Not",
     "Or", "Range", "Where", "Xor",

@@ -63,6 +63,11 @@ ir::Graph everyElementwiseOp() {
   out("PRelu", {x, y});
   out("PRelu", {x, b.constant("slope", scalar(0.25f))});
   for (const char* op : {"Sum", "Mean", "Max", "Min"}) out(op, {x, y, z});
+  // Where with a constant condition (a causal mask folded at import).
+  ir::Tensor causal(ir::DType::Bool, {4, 37});
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < 37; ++c) causal.data<bool>()[r * 37 + c] = c <= r * 9;
+  out("Where", {b.constant("causal", std::move(causal)), x, b.constant("masked", scalar(-1e9f))});
   EXPECT_TRUE(b.infer().empty());
   return b.graph();
 }

@@ -39,6 +39,7 @@ TEST(FusedExpr, EvaluatesEveryFunctionLikeItsDefinition) {
       {"(round x1)", 2.0f}, {"(round 2.5)", 2.0f}, {"(round x0)", -1.0f},
       {"(celu x0 2)", 2 * std::expm1(x / 2)}, {"(celu x1 2)", y},
       {"(thresholded_relu x1 1)", y}, {"(thresholded_relu x0 -1)", x}, {"(thresholded_relu x1 2)", 0.0f},
+      {"(where 1 x0 x1)", x}, {"(where 0 x0 x1)", y},
       {"(fmod x1 0.4)", std::fmod(y, 0.4f)}, {"(fmod x0 0.5)", std::fmod(x, 0.5f)},
       {"(shrink x0 0.5 0.25)", x + 0.25f}, {"(shrink x1 0.5 0.25)", y - 0.25f}, {"(shrink x0 1 0)", 0.0f},
   };
@@ -51,7 +52,7 @@ TEST(FusedExpr, EvaluatesEveryFunctionLikeItsDefinition) {
     e.evalRow(in, stride, &out, 1);
     EXPECT_NEAR(out, c.want, 1e-6) << c.expr << " (row)";
   }
-  EXPECT_EQ(FusedExpr::functionNames().size(), 45u) << "a new function needs a case above";
+  EXPECT_EQ(FusedExpr::functionNames().size(), 46u) << "a new function needs a case above";
 }
 
 TEST(FusedExpr, ParseErrorsSayWhereAndWhat) {
