@@ -9,6 +9,7 @@
 #include "core/passes/constant_folding.h"
 #include "core/passes/conv_transpose_lowering.h"
 #include "core/passes/dead_code_elimination.h"
+#include "core/passes/einsum_lowering.h"
 #include "core/passes/elementwise_fusion.h"
 #include "core/passes/epilogue_fusion.h"
 #include "core/passes/hardmax_lowering.h"
@@ -86,6 +87,7 @@ PassManager standardPipeline(const PassOptions& options) {
   pm.add(std::make_unique<LpPoolLowering>());
   pm.add(std::make_unique<LrnLowering>());
   pm.add(std::make_unique<HardmaxLowering>());
+  pm.add(std::make_unique<EinsumLowering>());
   pm.add(std::make_unique<ElementwiseFusion>());
   if (options.fuseEpilogues) pm.add(std::make_unique<EpilogueFusion>());
   pm.add(std::make_unique<DeadCodeElimination>());

@@ -31,6 +31,7 @@ const std::map<std::string, std::string> kLowered = {
     {"GlobalLpPool", "LpPoolLowering: GlobalAveragePool of |x|^p"},
     {"LRN", "LrnLowering: AveragePool over the channels of x^2, then element-wise"},
     {"Hardmax", "HardmaxLowering: ReduceMax, sign, an exclusive CumSum of the maxima"},
+    {"Einsum", "EinsumLowering: Transpose, Reshape views and one MatMul, or a ReduceSum (no ellipsis, no diagonal)"},
 };
 
 // Only ever constants: folded at import or by ConstantFolding, so no node
@@ -52,7 +53,7 @@ const std::map<std::string, std::string> kStrings = {
 // tensors; Where is fused when its condition is a constant, and stays here
 // until a condition computed at run time, a bool tensor, is).
 const std::set<std::string> kNotYet = {
-    "And", "ArgMax", "ArgMin", "Cast", "Einsum", "Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual", "Not",
+    "And", "ArgMax", "ArgMin", "Cast", "Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual", "Not",
     "Or", "Range", "Where", "Xor",
 };
 

@@ -1,7 +1,7 @@
 // The ops the passes lower into others (issue #30 item 3) as generated
 // code: InstanceNormalization, ConvTranspose (strided, grouped, with
-// output_padding), ReduceLogSumExp, LpPool, GlobalLpPool, LRN and Hardmax
-// in one graph,
+// output_padding), ReduceLogSumExp, LpPool, GlobalLpPool, LRN, Hardmax
+// and an attention-style Einsum in one graph,
 // run on the CPU emulator and on the host target, each output checked by
 // the Run stage against the reference executor on the imported graph.
 #include <gtest/gtest.h>
@@ -43,6 +43,8 @@ ir::Graph everyLoweredOp() {
   b.output(b.op("GlobalLpPool", "glp", {x}, rt::attrs({{"p", int64_t{3}}})));
   b.output(b.op("LRN", "lrn", {x}, rt::attrs({{"size", int64_t{3}}, {"alpha", 0.2f}, {"beta", 0.7f}})));
   b.output(b.op("Hardmax", "hm", {x}, rt::attrs({{"axis", int64_t{2}}})));
+  b.output(b.op("Einsum", "scores", {x, b.constant("keys", ramp({2, 4, 3, 5}, 0.7f))},
+                rt::attrs({{"equation", std::string("bhqd,bhkd->bhqk")}})));
   EXPECT_TRUE(b.infer().empty());
   return b.graph();
 }
@@ -61,11 +63,11 @@ TEST(LoweredOps, RunAsGeneratedCodeAndMatchTheReference) {
     for (const auto& op : r.artifacts.plan->ops)
       for (const char* lowered :
            {"InstanceNormalization", "ConvTranspose", "ReduceLogSumExp", "LpPool", "GlobalLpPool", "LRN",
-                                  "Hardmax"})
+                                  "Hardmax", "Einsum"})
         EXPECT_NE(op.opType, lowered);
     ASSERT_TRUE(r.artifacts.run && r.artifacts.run->check);
     EXPECT_TRUE(r.artifacts.run->check->match) << "max |diff| " << r.artifacts.run->check->maxAbsDiff;
-    EXPECT_EQ(r.artifacts.run->check->outputs.size(), 7u);
+    EXPECT_EQ(r.artifacts.run->check->outputs.size(), 8u);
   }
 }
 
