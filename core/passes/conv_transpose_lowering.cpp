@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/passes/node_writer.h"
+
 namespace rammer::passes {
 
 namespace {
@@ -52,34 +54,9 @@ std::optional<Geometry> geometryOf(const ir::Graph& g, const ir::Node& n) {
   return geo;
 }
 
-ir::ValueId addConstant(ir::Graph& g, const std::string& name, ir::Tensor t) {
-  const ir::ValueId v = g.addValue(g.uniqueValueName(name), t.type());
-  g.value(v).constant = std::move(t);
-  return v;
-}
-
-ir::ValueId addNode(ir::Graph& g, const std::string& name, const std::string& op, std::vector<ir::ValueId> inputs,
-                    const ir::TensorType& type, ir::Attributes attrs = {}) {
-  const ir::ValueId out = g.addValue(g.uniqueValueName(name), type);
-  ir::Node n;
-  n.name = g.value(out).name;
-  n.opType = op;
-  n.inputs = std::move(inputs);
-  n.outputs = {out};
-  n.attrs = std::move(attrs);
-  g.addNode(std::move(n));
-  return out;
-}
-
-ir::ValueId reshape(ir::Graph& g, ir::ValueId v, const ir::Shape& shape, const std::string& name) {
-  const ir::ValueId dims =
-      addConstant(g, name + ".shape", ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(shape.size())}, shape));
-  return addNode(g, name, "Reshape", {v, dims}, {g.value(v).type.dtype, shape, true});
-}
-
 // x with s - 1 zeros after every element along each spatial dim (the last
 // s - 1 zeros dropped by the Conv's padding, which is why padEnd shrinks).
-ir::ValueId dilateInput(ir::Graph& g, ir::ValueId x, Geometry& geo, const std::string& base) {
+ir::ValueId dilateInput(ir::Graph& g, NodeWriter& w, ir::ValueId x, Geometry& geo) {
   const ir::Shape in = g.value(x).type.shape;
   ir::Shape split{in[0], in[1]}, padded{in[0], in[1]}, out{in[0], in[1]};
   std::vector<int64_t> pads(2 * (2 + 2 * geo.spatial), 0);
@@ -91,18 +68,15 @@ ir::ValueId dilateInput(ir::Graph& g, ir::ValueId x, Geometry& geo, const std::s
     pads[rank + 2 + 2 * i + 1] = s - 1;  // end of the new unit dim
     out.push_back(d * s);
   }
-  const ir::ValueId spread = reshape(g, x, split, base + ".spread");
+  const ir::ValueId spread = w.reshape(".spread", x, split);
   // Pad reads its pads from an attribute before opset 11, from an input since.
   ir::Attributes padAttrs;
   std::vector<ir::ValueId> padInputs = {spread};
-  if (g.opsetVersion < 11)
-    padAttrs.set("pads", pads);
-  else
-    padInputs.push_back(
-        addConstant(g, base + ".pads", ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(pads.size())}, pads)));
+  if (g.opsetVersion < 11) padAttrs.set("pads", pads);
+  else padInputs.push_back(w.ints(".pads", pads));
   const ir::ValueId zeros =
-      addNode(g, base + ".zeros", "Pad", std::move(padInputs), {ir::DType::Float32, padded, true}, std::move(padAttrs));
-  const ir::ValueId dilated = reshape(g, zeros, out, base + ".dilated");
+      w.node(".zeros", "Pad", std::move(padInputs), {ir::DType::Float32, padded, true}, std::move(padAttrs));
+  const ir::ValueId dilated = w.reshape(".dilated", zeros, out);
   for (size_t i = 0; i < geo.spatial; ++i) geo.padEnd[i] -= geo.strides[i] - 1;
   return dilated;
 }
@@ -139,12 +113,13 @@ PassResult ConvTransposeLowering::run(ir::Graph& g, PassContext& ctx) {
     if (!geo) continue;
     const ir::Node n = g.node(id);  // a copy: the nodes added below move the others
     g.removeNode(id);
+    NodeWriter w(g, n.name);
     ir::ValueId x = n.input(0);
     bool strided = false;
     for (int64_t s : geo->strides) strided = strided || s > 1;
-    if (strided) x = dilateInput(g, x, *geo, n.name);
+    if (strided) x = dilateInput(g, w, x, *geo);
     std::vector<ir::ValueId> inputs = {
-        x, addConstant(g, n.name + ".conv_weight", convWeights(*g.value(n.input(1)).constant, geo->group))};
+        x, w.constant(".conv_weight", convWeights(*g.value(n.input(1)).constant, geo->group))};
     if (n.input(2) != ir::kNone) inputs.push_back(n.input(2));
     std::vector<int64_t> pads = geo->padBegin;
     pads.insert(pads.end(), geo->padEnd.begin(), geo->padEnd.end());
@@ -153,13 +128,7 @@ PassResult ConvTransposeLowering::run(ir::Graph& g, PassContext& ctx) {
     a.set("dilations", geo->dilations);
     a.set("pads", pads);
     a.set("group", geo->group);
-    ir::Node conv;
-    conv.name = n.name + ".conv";
-    conv.opType = "Conv";
-    conv.inputs = std::move(inputs);
-    conv.outputs = {n.output(0)};
-    conv.attrs = std::move(a);
-    g.addNode(std::move(conv));
+    w.node(".conv", "Conv", std::move(inputs), g.value(n.output(0)).type, std::move(a), n.output(0));
     ctx.note("ConvTranspose '" + n.name + "' as a Conv" + (strided ? " of its zero-spread input" : ""));
     changed = true;
   }

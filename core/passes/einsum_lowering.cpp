@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/passes/node_writer.h"
+
 namespace rammer::passes {
 
 namespace {
@@ -52,49 +54,21 @@ std::optional<Equation> parse(std::string text) {
 
 bool has(const std::string& s, char c) { return s.find(c) != std::string::npos; }
 
-class Builder {
- public:
-  Builder(ir::Graph& g, std::string base) : g_(g), base_(std::move(base)) {}
-
-  ir::ValueId constantInts(const std::string& name, const std::vector<int64_t>& v) {
-    const ir::ValueId c = g_.addValue(g_.uniqueValueName(base_ + name), {ir::DType::Int64, {int64_t(v.size())}, true});
-    g_.value(c).constant = ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(v.size())}, v);
-    return c;
+// `v` (letters `from`, dims `dims`) transposed to the letters `to`; no node
+// when already so, unless it must write `out`.
+ir::ValueId transpose(NodeWriter& w, ir::ValueId v, const std::string& from, const std::string& to,
+                      const ir::Shape& dims, const std::string& suffix, ir::ValueId out = ir::kNone) {
+  if (from == to && out == ir::kNone) return v;
+  std::vector<int64_t> perm;
+  ir::Shape shape;
+  for (char c : to) {
+    perm.push_back(static_cast<int64_t>(from.find(c)));
+    shape.push_back(dims[from.find(c)]);
   }
-  ir::ValueId node(const std::string& name, const std::string& op, std::vector<ir::ValueId> inputs,
-                   const ir::Shape& shape, ir::Attributes attrs = {}, ir::ValueId out = ir::kNone) {
-    if (out == ir::kNone) out = g_.addValue(g_.uniqueValueName(base_ + name), {ir::DType::Float32, shape, true});
-    ir::Node n;
-    n.name = base_ + name;
-    n.opType = op;
-    n.inputs = std::move(inputs);
-    n.outputs = {out};
-    n.attrs = std::move(attrs);
-    g_.addNode(std::move(n));
-    return out;
-  }
-  // `v` (letters `from`, dims `dims`) transposed to the letters `to`; no node when already so.
-  ir::ValueId transpose(ir::ValueId v, const std::string& from, const std::string& to, const ir::Shape& dims,
-                        const std::string& name, ir::ValueId out = ir::kNone) {
-    if (from == to && out == ir::kNone) return v;
-    std::vector<int64_t> perm;
-    ir::Shape shape;
-    for (char c : to) {
-      perm.push_back(static_cast<int64_t>(from.find(c)));
-      shape.push_back(dims[from.find(c)]);
-    }
-    ir::Attributes a;
-    a.set("perm", perm);
-    return node(name, "Transpose", {v}, shape, std::move(a), out);
-  }
-  ir::ValueId reshape(ir::ValueId v, const ir::Shape& shape, const std::string& name, ir::ValueId out = ir::kNone) {
-    return node(name, "Reshape", {v, constantInts(name + ".shape", shape)}, shape, {}, out);
-  }
-
- private:
-  ir::Graph& g_;
-  std::string base_;
-};
+  ir::Attributes a;
+  a.set("perm", perm);
+  return w.node(suffix, "Transpose", {v}, {ir::DType::Float32, shape, true}, std::move(a), out);
+}
 
 int64_t product(const std::string& letters, const std::map<char, int64_t>& size) {
   int64_t p = 1;
@@ -111,7 +85,7 @@ bool lowerUnary(ir::Graph& g, const ir::Node& n, const Equation& e, const ir::Sh
     if (has(e.output, a[i])) kept += a[i];
     else axes.push_back(static_cast<int64_t>(i));
   }
-  Builder b(g, n.name);
+  NodeWriter w(g, n.name);
   ir::ValueId v = n.input(0);
   ir::Shape keptDims;
   for (char c : kept) keptDims.push_back(dims[a.find(c)]);
@@ -119,13 +93,14 @@ bool lowerUnary(ir::Graph& g, const ir::Node& n, const Equation& e, const ir::Sh
     ir::Attributes r;
     r.set("keepdims", int64_t{0});
     std::vector<ir::ValueId> in = {v};
-    if (g.opsetVersion >= 13) in.push_back(b.constantInts(".axes", axes));
+    if (g.opsetVersion >= 13) in.push_back(w.ints(".axes", axes));
     else r.set("axes", axes);
     const bool last = kept == e.output;
-    v = b.node(".sum", "ReduceSum", std::move(in), keptDims, std::move(r), last ? n.output(0) : ir::kNone);
+    v = w.node(".sum", "ReduceSum", std::move(in), {ir::DType::Float32, keptDims, true}, std::move(r),
+               last ? n.output(0) : ir::kNone);
     if (last) return true;
   }
-  b.transpose(v, kept, e.output, keptDims, ".order", n.output(0));
+  transpose(w, v, kept, e.output, keptDims, ".order", n.output(0));
   return true;
 }
 
@@ -150,23 +125,24 @@ bool lowerBinary(ir::Graph& g, const ir::Node& n, const Equation& e, const ir::S
     }
   const int64_t Bt = product(batch, size), M = product(freeA, size), K = product(contracted, size),
                 N = product(freeB, size);
-  Builder b(g, n.name);
+  NodeWriter w(g, n.name);
   const bool batched = !batch.empty();
   auto matrix = [&](ir::ValueId v, const std::string& from, const ir::Shape& dims, const std::string& order,
                     int64_t rows, int64_t cols, const std::string& name) {
-    v = b.transpose(v, from, order, dims, name + ".order");
-    return b.reshape(v, batched ? ir::Shape{Bt, rows, cols} : ir::Shape{rows, cols}, name + ".matrix");
+    v = transpose(w, v, from, order, dims, name + ".order");
+    return w.reshape(name + ".matrix", v, batched ? ir::Shape{Bt, rows, cols} : ir::Shape{rows, cols});
   };
   const ir::ValueId ma = matrix(n.input(0), a, da, batch + freeA + contracted, M, K, ".a");
   const ir::ValueId mb = matrix(n.input(1), bl, db, batch + contracted + freeB, K, N, ".b");
-  const ir::ValueId c = b.node(".matmul", "MatMul", {ma, mb}, batched ? ir::Shape{Bt, M, N} : ir::Shape{M, N});
+  const ir::ValueId c = w.node(".matmul", "MatMul", {ma, mb},
+                               {ir::DType::Float32, batched ? ir::Shape{Bt, M, N} : ir::Shape{M, N}, true});
   const std::string produced = batch + freeA + freeB;
   ir::Shape producedDims;
   for (char l : produced) producedDims.push_back(size[l]);
   if (produced == o) {
-    b.reshape(c, producedDims, ".out", n.output(0));
+    w.reshape(".out", c, producedDims, n.output(0));
   } else {
-    b.transpose(b.reshape(c, producedDims, ".unflat"), produced, o, producedDims, ".out", n.output(0));
+    transpose(w, w.reshape(".unflat", c, producedDims), produced, o, producedDims, ".out", n.output(0));
   }
   return true;
 }

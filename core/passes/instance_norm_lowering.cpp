@@ -2,37 +2,24 @@
 
 #include <string>
 
+#include "core/passes/node_writer.h"
+
 namespace rammer::passes {
 
 namespace {
 
-ir::ValueId addConstant(ir::Graph& g, const std::string& name, ir::Tensor t) {
-  const ir::ValueId v = g.addValue(g.uniqueValueName(name), t.type());
-  g.value(v).constant = std::move(t);
-  return v;
-}
-
 // `v` ([C]) seen as [C, 1, ..., 1] of rank `rank` - 1, so that it
 // broadcasts over the dims after the channel: a reshaped constant, or a
 // Reshape view of anything else.
-ir::ValueId perChannel(ir::Graph& g, ir::ValueId v, size_t rank, const std::string& name) {
+ir::ValueId perChannel(ir::Graph& g, NodeWriter& w, ir::ValueId v, size_t rank, const std::string& suffix) {
   ir::Shape shape(rank - 1, 1);
   shape[0] = g.value(v).type.shape[0];
   if (g.value(v).constant) {
     ir::Tensor t = *g.value(v).constant;
     t.reshape(shape);
-    return addConstant(g, name, std::move(t));
+    return w.constant(suffix, std::move(t));
   }
-  const ir::ValueId dims =
-      addConstant(g, name + ".shape", ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(shape.size())}, shape));
-  const ir::ValueId out = g.addValue(g.uniqueValueName(name), {g.value(v).type.dtype, shape, true});
-  ir::Node r;
-  r.name = g.value(out).name;
-  r.opType = "Reshape";
-  r.inputs = {v, dims};
-  r.outputs = {out};
-  g.addNode(std::move(r));
-  return out;
+  return w.reshape(suffix, v, shape);
 }
 
 bool lowerable(const ir::Graph& g, const ir::Node& n) {
@@ -58,31 +45,14 @@ PassResult InstanceNormLowering::run(ir::Graph& g, PassContext& ctx) {
     const ir::ValueId y = n.output(0);
     g.removeNode(id);
 
-    const ir::ValueId one = addConstant(g, n.name + ".unit_scale", ir::Tensor::fromVector<float>({1}, {1.0f}));
-    const ir::ValueId normed = g.addValue(g.uniqueValueName(n.name + ".normalized"), xt);
-    ir::Node ln;
-    ln.name = n.name + ".layer_norm";
-    ln.opType = "LayerNormalization";
-    ln.inputs = {n.input(0), one};
-    ln.outputs = {normed};
-    ln.attrs.set("axis", int64_t{2});
-    ln.attrs.set("epsilon", n.attrs.getFloat("epsilon", 1e-5f));
-    g.addNode(std::move(ln));
-
-    const ir::ValueId scaled = g.addValue(g.uniqueValueName(n.name + ".scaled"), xt);
-    ir::Node mul;
-    mul.name = n.name + ".scale";
-    mul.opType = "Mul";
-    mul.inputs = {normed, perChannel(g, n.input(1), rank, n.name + ".scale_c")};
-    mul.outputs = {scaled};
-    g.addNode(std::move(mul));
-
-    ir::Node add;
-    add.name = n.name + ".shift";
-    add.opType = "Add";
-    add.inputs = {scaled, perChannel(g, n.input(2), rank, n.name + ".bias_c")};
-    add.outputs = {y};
-    g.addNode(std::move(add));
+    NodeWriter w(g, n.name);
+    ir::Attributes ln;
+    ln.set("axis", int64_t{2});
+    ln.set("epsilon", n.attrs.getFloat("epsilon", 1e-5f));
+    const ir::ValueId normed =
+        w.node(".layer_norm", "LayerNormalization", {n.input(0), w.scalar(".unit_scale", 1.0f)}, xt, std::move(ln));
+    const ir::ValueId scaled = w.node(".scale", "Mul", {normed, perChannel(g, w, n.input(1), rank, ".scale_c")}, xt);
+    w.node(".shift", "Add", {scaled, perChannel(g, w, n.input(2), rank, ".bias_c")}, xt, {}, y);
     ctx.note("InstanceNormalization '" + n.name + "' as a layer norm over its spatial dims and a per-channel affine");
     changed = true;
   }

@@ -4,6 +4,8 @@
 #include <set>
 #include <string>
 
+#include "core/passes/node_writer.h"
+
 namespace rammer::passes {
 
 namespace {
@@ -20,32 +22,22 @@ bool isLegacyBinary(const ir::Node& n) {
 void reshapeSecondInput(ir::Graph& g, ir::NodeId id, const ir::Shape& shape) {
   const ir::ValueId b = g.node(id).input(1);
   const ir::Value& bv = g.value(b);
-  const std::string base = g.node(id).name + ".broadcast";
   if (bv.constant && bv.consumers.size() == 1 && !bv.isGraphOutput) {
     ir::Value& owned = g.value(b);
     owned.constant->reshape(shape);
     owned.type = owned.constant->type();
     return;
   }
+  NodeWriter w(g, g.node(id).name + ".broadcast");
+  ir::ValueId v;
   if (bv.constant) {
     ir::Tensor copy = *bv.constant;
     copy.reshape(shape);
-    const ir::ValueId c = g.addValue(g.uniqueValueName(base), copy.type());
-    g.value(c).constant = std::move(copy);
-    g.setNodeInput(id, 1, c);
-    return;
+    v = w.constant("", std::move(copy));
+  } else {
+    v = w.reshape("", b, shape);
   }
-  ir::Tensor dims = ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(shape.size())}, shape);
-  const ir::ValueId s = g.addValue(g.uniqueValueName(base + ".shape"), dims.type());
-  g.value(s).constant = std::move(dims);
-  const ir::ValueId out = g.addValue(g.uniqueValueName(base), ir::TensorType{bv.type.dtype, shape, true});
-  ir::Node r;
-  r.name = base;
-  r.opType = "Reshape";
-  r.inputs = {b, s};
-  r.outputs = {out};
-  g.addNode(std::move(r));
-  g.setNodeInput(id, 1, out);
+  g.setNodeInput(id, 1, v);
 }
 
 // The numpy shape of B that maps its elements as the legacy op did: B's

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/passes/node_writer.h"
+
 namespace rammer::passes {
 
 namespace {
@@ -36,37 +38,15 @@ std::optional<std::vector<int64_t>> axesOf(const ir::Graph& g, const ir::Node& n
   return axes;
 }
 
-ir::ValueId addConstant(ir::Graph& g, const std::string& name, ir::Tensor t) {
-  const ir::ValueId v = g.addValue(g.uniqueValueName(name), t.type());
-  g.value(v).constant = std::move(t);
-  return v;
-}
-
-ir::ValueId addNode(ir::Graph& g, const std::string& name, const std::string& op, std::vector<ir::ValueId> inputs,
-                    const ir::TensorType& type, ir::Attributes attrs = {}, ir::ValueId out = ir::kNone) {
-  if (out == ir::kNone) out = g.addValue(g.uniqueValueName(name), type);
-  ir::Node n;
-  n.name = name;
-  n.opType = op;
-  n.inputs = std::move(inputs);
-  n.outputs = {out};
-  n.attrs = std::move(attrs);
-  g.addNode(std::move(n));
-  return out;
-}
-
 // A reduction `op` of `x` over `axes`, dims kept, in the form the opset wants.
-ir::ValueId reduce(ir::Graph& g, const std::string& name, const std::string& op, ir::ValueId x,
+ir::ValueId reduce(NodeWriter& w, int64_t opset, const std::string& suffix, const std::string& op, ir::ValueId x,
                    const std::vector<int64_t>& axes, const ir::TensorType& type) {
   ir::Attributes a;
   a.set("keepdims", int64_t{1});
   std::vector<ir::ValueId> in = {x};
-  if (axesAsInput(op, g.opsetVersion))
-    in.push_back(
-        addConstant(g, name + ".axes", ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(axes.size())}, axes)));
-  else
-    a.set("axes", axes);
-  return addNode(g, name, op, std::move(in), type, std::move(a));
+  if (axesAsInput(op, opset)) in.push_back(w.ints(suffix + ".axes", axes));
+  else a.set("axes", axes);
+  return w.node(suffix, op, std::move(in), type, std::move(a));
 }
 
 }  // namespace
@@ -88,17 +68,14 @@ PassResult LogSumExpLowering::run(ir::Graph& g, PassContext& ctx) {
 
     ir::TensorType kept = x;
     for (int64_t a : *axes) kept.shape[static_cast<size_t>(a)] = 1;
-    const std::string b = n.name;
-    const ir::ValueId m = reduce(g, b + ".max", "ReduceMax", n.input(0), *axes, kept);
-    const ir::ValueId shifted = addNode(g, b + ".shift", "Sub", {n.input(0), m}, x);
-    const ir::ValueId e = addNode(g, b + ".exp", "Exp", {shifted}, x);
-    const ir::ValueId s = reduce(g, b + ".sum", "ReduceSum", e, *axes, kept);
-    const ir::ValueId l = addNode(g, b + ".log", "Log", {s}, kept);
-    const ir::ValueId dims = addConstant(
-        g, b + ".out_shape", ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(y.shape.size())}, y.shape));
-    const ir::ValueId lOut = addNode(g, b + ".log_out", "Reshape", {l, dims}, y);
-    const ir::ValueId mOut = addNode(g, b + ".max_out", "Reshape", {m, dims}, y);
-    addNode(g, b + ".add", "Add", {lOut, mOut}, y, {}, n.output(0));
+    NodeWriter w(g, n.name);
+    const ir::ValueId m = reduce(w, g.opsetVersion, ".max", "ReduceMax", n.input(0), *axes, kept);
+    const ir::ValueId shifted = w.node(".shift", "Sub", {n.input(0), m}, x);
+    const ir::ValueId e = w.node(".exp", "Exp", {shifted}, x);
+    const ir::ValueId s = reduce(w, g.opsetVersion, ".sum", "ReduceSum", e, *axes, kept);
+    const ir::ValueId l = w.node(".log", "Log", {s}, kept);
+    // Both in the output's shape (views): keepdims 0 drops the reduced dims.
+    w.node(".add", "Add", {w.reshape(".log_out", l, y.shape), w.reshape(".max_out", m, y.shape)}, y, {}, n.output(0));
     ctx.note("ReduceLogSumExp '" + n.name + "' as max, exp, sum and log");
     changed = true;
   }

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/passes/node_writer.h"
+
 namespace rammer::passes {
 
 namespace {
@@ -17,25 +19,6 @@ std::optional<float> exponentOf(const ir::Node& n) {
     else return std::nullopt;
   }
   return p > 0 ? std::optional<float>(p) : std::nullopt;
-}
-
-ir::ValueId scalar(ir::Graph& g, const std::string& name, float v) {
-  const ir::ValueId c = g.addValue(g.uniqueValueName(name), {ir::DType::Float32, {}, true});
-  g.value(c).constant = ir::Tensor::fromVector<float>({}, {v});
-  return c;
-}
-
-ir::ValueId addNode(ir::Graph& g, const std::string& name, const std::string& op, std::vector<ir::ValueId> inputs,
-                    const ir::TensorType& type, ir::Attributes attrs = {}, ir::ValueId out = ir::kNone) {
-  if (out == ir::kNone) out = g.addValue(g.uniqueValueName(name), type);
-  ir::Node n;
-  n.name = name;
-  n.opType = op;
-  n.inputs = std::move(inputs);
-  n.outputs = {out};
-  n.attrs = std::move(attrs);
-  g.addNode(std::move(n));
-  return out;
 }
 
 bool onlyOnes(const std::vector<int64_t>& v) {
@@ -71,9 +54,9 @@ PassResult LpPoolLowering::run(ir::Graph& g, PassContext& ctx) {
     const ir::Node n = g.node(id);  // a copy: the nodes added below move the others
     g.removeNode(id);
 
-    const std::string b = n.name;
-    const ir::ValueId magnitude = addNode(g, b + ".abs", "Abs", {n.input(0)}, x);
-    const ir::ValueId powered = addNode(g, b + ".pow", "Pow", {magnitude, scalar(g, b + ".p", *p)}, x);
+    NodeWriter w(g, n.name);
+    const ir::ValueId magnitude = w.node(".abs", "Abs", {n.input(0)}, x);
+    const ir::ValueId powered = w.node(".pow", "Pow", {magnitude, w.scalar(".p", *p)}, x);
     ir::Attributes pool;
     if (!global) {
       pool = n.attrs;
@@ -81,10 +64,10 @@ PassResult LpPoolLowering::run(ir::Graph& g, PassContext& ctx) {
       pool.erase("dilations");
       pool.set("count_include_pad", int64_t{1});
     }
-    const ir::ValueId mean = addNode(g, b + ".mean", global ? "GlobalAveragePool" : "AveragePool", {powered}, y,
-                                     std::move(pool));
-    const ir::ValueId sum = addNode(g, b + ".sum", "Mul", {mean, scalar(g, b + ".k", static_cast<float>(window))}, y);
-    addNode(g, b + ".root", "Pow", {sum, scalar(g, b + ".inv_p", 1.0f / *p)}, y, {}, n.output(0));
+    const ir::ValueId mean =
+        w.node(".mean", global ? "GlobalAveragePool" : "AveragePool", {powered}, y, std::move(pool));
+    const ir::ValueId sum = w.node(".sum", "Mul", {mean, w.scalar(".k", static_cast<float>(window))}, y);
+    w.node(".root", "Pow", {sum, w.scalar(".inv_p", 1.0f / *p)}, y, {}, n.output(0));
     ctx.note(std::string(global ? "GlobalLpPool '" : "LpPool '") + n.name + "' as an average pool of |x|^p");
     changed = true;
   }

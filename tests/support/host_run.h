@@ -9,6 +9,7 @@
 
 #include "core/exec/random_inputs.h"
 #include "core/ir/graph.h"
+#include "core/pipeline/pipeline.h"
 #include "core/runtime/host_execution.h"
 
 namespace rammer::testing {
@@ -49,6 +50,19 @@ inline double worstRelativeL2(const std::vector<ir::Tensor>& got, const std::vec
   double worst = 0;
   for (size_t k = 0; k < want.size(); ++k) worst = std::max(worst, relativeL2(got[k], want[k]));
   return worst;
+}
+
+// `graph` through the pipeline from Optimize to Run on `target` (the host
+// with the shared test build cache, no trace): the Run stage checks the
+// outputs against the reference executor on `graph`.
+inline pipeline::StagesResult runPipelineOn(const ir::Graph& graph, pipeline::RunTarget target) {
+  pipeline::Options o;
+  o.run.target = target;
+  o.run.host = hostTestOptions();
+  o.run.host.measureTrace = false;
+  pipeline::Artifacts given;
+  given.original = std::make_shared<const ir::Graph>(graph);
+  return pipeline::runStages(o, std::move(given), pipeline::Stage::Optimize, pipeline::Stage::Run);
 }
 
 }  // namespace rammer::testing

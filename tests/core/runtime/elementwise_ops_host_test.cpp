@@ -72,19 +72,9 @@ ir::Graph everyElementwiseOp() {
   return b.graph();
 }
 
-pipeline::StagesResult runOn(pipeline::RunTarget target) {
-  pipeline::Options o;
-  o.run.target = target;
-  o.run.host = rt::hostTestOptions();
-  o.run.host.measureTrace = false;
-  pipeline::Artifacts given;
-  given.original = std::make_shared<const ir::Graph>(everyElementwiseOp());
-  return pipeline::runStages(o, std::move(given), pipeline::Stage::Optimize, pipeline::Stage::Run);
-}
-
 TEST(ElementwiseOps, EveryOneFusesAndMatchesTheReferenceOnTheEmulatorAndTheHost) {
   for (pipeline::RunTarget target : {pipeline::RunTarget::Emulator, pipeline::RunTarget::Host}) {
-    const pipeline::StagesResult r = runOn(target);
+    const pipeline::StagesResult r = rt::runPipelineOn(everyElementwiseOp(), target);
     ASSERT_TRUE(r.report.ok()) << ir::formatDiagnostics(r.report.diagnostics);
     std::set<std::string> planned;
     for (const auto& op : r.artifacts.plan->ops) planned.insert(op.opType);

@@ -51,19 +51,11 @@ ir::Graph everyLoweredOp() {
 
 TEST(LoweredOps, RunAsGeneratedCodeAndMatchTheReference) {
   for (pipeline::RunTarget target : {pipeline::RunTarget::Emulator, pipeline::RunTarget::Host}) {
-    pipeline::Options o;
-    o.run.target = target;
-    o.run.host = rt::hostTestOptions();
-    o.run.host.measureTrace = false;
-    pipeline::Artifacts given;
-    given.original = std::make_shared<const ir::Graph>(everyLoweredOp());
-    const pipeline::StagesResult r =
-        pipeline::runStages(o, std::move(given), pipeline::Stage::Optimize, pipeline::Stage::Run);
+    const pipeline::StagesResult r = rt::runPipelineOn(everyLoweredOp(), target);
     ASSERT_TRUE(r.report.ok()) << ir::formatDiagnostics(r.report.diagnostics);
     for (const auto& op : r.artifacts.plan->ops)
-      for (const char* lowered :
-           {"InstanceNormalization", "ConvTranspose", "ReduceLogSumExp", "LpPool", "GlobalLpPool", "LRN",
-                                  "Hardmax", "Einsum"})
+      for (const char* lowered : {"InstanceNormalization", "ConvTranspose", "ReduceLogSumExp", "LpPool",
+                                  "GlobalLpPool", "LRN", "Hardmax", "Einsum"})
         EXPECT_NE(op.opType, lowered);
     ASSERT_TRUE(r.artifacts.run && r.artifacts.run->check);
     EXPECT_TRUE(r.artifacts.run->check->match) << "max |diff| " << r.artifacts.run->check->maxAbsDiff;
