@@ -31,7 +31,8 @@ PassResult LrnLowering::run(ir::Graph& g, PassContext& ctx) {
     pool.set("kernel_shape", std::vector<int64_t>{size, 1});
     pool.set("pads", std::vector<int64_t>{before, 0, after, 0});
     pool.set("count_include_pad", int64_t{1});
-    const ir::ValueId mean = w.node(".window", "AveragePool", {w.reshape(".planes", squared, planes.shape)}, planes, pool);
+    const ir::ValueId planar = w.reshape(".planes", squared, planes.shape);
+    const ir::ValueId mean = w.node(".window", "AveragePool", {planar}, planes, std::move(pool));
     const ir::ValueId meanSquares = w.reshape(".mean_squares", mean, x.shape);
     // bias + alpha / size * (size * mean) = bias + alpha * mean
     const float alpha = n.attrs.getFloat("alpha", 1e-4f), beta = n.attrs.getFloat("beta", 0.75f);
