@@ -43,10 +43,11 @@ PassResult RecurrentCellFusion::run(ir::Graph& g, PassContext& ctx) {
     cell.inputs[rec->hr] = ir::kNone;
     cell.inputs[rec->h] = mm.input(0);
     cell.inputs[rec->w] = mm.input(1);
+    // The note before the node is added: adding one can move the nodes `n` refers to.
+    ctx.note("moved MatMul '" + mm.name + "' into the gates of " + n.opType + " '" + n.name + "'");
     g.removeNode(id);
     g.removeNode(mmId);
     g.addNode(std::move(cell));
-    ctx.note("moved MatMul '" + mm.name + "' into the gates of " + n.opType + " '" + n.name + "'");
     changed = true;
   }
   return changed;

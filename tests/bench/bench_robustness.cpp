@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Random NAS-Bench cells through every policy on the emulator and the host target"};
   int cells = 5000, hostCells = 500, tsanCells = 50, channels = 16, size = 8;
   uint32_t seed = 1;
-  std::string cache;
+  std::string cache, tsanDevice = "h100";
   app.add_option("--cells", cells, "Cells on the emulator, every policy")->capture_default_str();
   app.add_option("--host", hostCells, "Of them, cells also run as generated code on the host")->capture_default_str();
   app.add_option("--tsan", tsanCells, "Of those, cells built with ThreadSanitizer")->capture_default_str();
@@ -60,6 +60,10 @@ int main(int argc, char** argv) {
   app.add_option("--size", size, "Input height and width")->capture_default_str();
   app.add_option("--seed", seed, "First cell's seed (cell k uses seed + k)")->capture_default_str();
   app.add_option("--cache", cache, "Build cache of the host target (default: rammer's)");
+  app.add_option("--tsan-device", tsanDevice,
+                 "Device the ThreadSanitizer runs plan for: TSan runs at most 8128 fibers (one per CUDA thread of "
+                 "every vEU), which a plan for many SMs can pass")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   const std::vector<std::string> policies = schedule::policyNames();
@@ -84,6 +88,7 @@ int main(int argc, char** argv) {
         o.run.host.repeat = 1;
         o.run.host.measureTrace = false;
         o.run.host.build.threadSanitizer = threadSanitizer;
+        if (threadSanitizer) o.device = tsanDevice;
         if (!cache.empty()) o.run.host.build.cacheDir = cache;
         const auto t0 = std::chrono::steady_clock::now();
         pipeline::StagesResult r = pipeline::runStages(o, given, pipeline::Stage::Optimize, pipeline::Stage::Run);
