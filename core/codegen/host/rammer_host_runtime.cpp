@@ -286,19 +286,28 @@ void resumed(ThreadFiber* f, bcd::transfer_t t) {
 }
 
 // At a __syncthreads or the end of its rTask: resumes the next thread of the
-// round, or the leader after the last; returns when resumed again.
-void passOn(ThreadFiber* f) {
+// round, or the leader after the last; returns when resumed again. `done`
+// (the end of an rTask: the set's `end`) is released after the set is read
+// and before the switch, so that the leader, which acquires it before it
+// grows `fibers` for a later rTask, is ordered after these reads too
+// (ThreadSanitizer saw the reallocation race them).
+void passOn(ThreadFiber* f, void* done = nullptr) {
   ThreadSet* set = f->set;
   set->from.store(f->tid, std::memory_order_relaxed);
   const int next = f->tid + 1;
-  bcd::transfer_t t;
+  bcd::fcontext_t to;
+  void* tsan;
+  ThreadFiber* n = nullptr;
   if (next < set->count.load(std::memory_order_relaxed)) {
-    ThreadFiber* n = set->fibers[static_cast<size_t>(next)].get();
-    t = switchTo(n->resumeAt.load(std::memory_order_relaxed), n->tsan, n);
+    n = set->fibers[static_cast<size_t>(next)].get();
+    to = n->resumeAt.load(std::memory_order_relaxed);
+    tsan = n->tsan;
   } else {
-    t = switchTo(set->leader.load(std::memory_order_relaxed), set->leaderTsan.load(std::memory_order_relaxed), nullptr);
+    to = set->leader.load(std::memory_order_relaxed);
+    tsan = set->leaderTsan.load(std::memory_order_relaxed);
   }
-  resumed(f, t);
+  if (done) tsanRelease(done);
+  resumed(f, switchTo(to, tsan, n));
 }
 
 [[noreturn]] void threadMain(ThreadFiber* f) {
@@ -319,9 +328,8 @@ void passOn(ThreadFiber* f) {
       fail(where(*tlsWorker) + ", thread " + std::to_string(f->tid) + ": an exception escaped the rTask");
       outcome = kFailed;
     }
-    tsanRelease(&set->end);
     f->state.store(outcome, std::memory_order_relaxed);
-    passOn(f);
+    passOn(f, &set->end);
   }
 }
 

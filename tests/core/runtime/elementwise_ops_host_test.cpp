@@ -72,7 +72,7 @@ ir::Graph everyElementwiseOp() {
   return b.graph();
 }
 
-TEST(ElementwiseOps, EveryOneFusesAndMatchesTheReferenceOnTheEmulatorAndTheHost) {
+TEST(FusedElementwiseOps, EveryOneFusesAndMatchesTheReferenceOnTheEmulatorAndTheHost) {
   for (pipeline::RunTarget target : {pipeline::RunTarget::Emulator, pipeline::RunTarget::Host}) {
     const pipeline::StagesResult r = rt::runPipelineOn(everyElementwiseOp(), target);
     ASSERT_TRUE(r.report.ok()) << ir::formatDiagnostics(r.report.diagnostics);
@@ -85,7 +85,7 @@ TEST(ElementwiseOps, EveryOneFusesAndMatchesTheReferenceOnTheEmulatorAndTheHost)
   }
 }
 
-TEST(ElementwiseOps, TheirCudaCompilesWithNvrtc) {
+TEST(FusedElementwiseOps, TheirCudaCompilesWithNvrtc) {
   auto nvrtc = NvrtcCompiler::load();
   if (!nvrtc) GTEST_SKIP() << "skipped: no NVRTC";
   pipeline::Options o;
