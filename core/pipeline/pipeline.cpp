@@ -64,7 +64,8 @@ class StagesRun {
   StagesRun(const Options& options, Artifacts given, Stage from, Stage to, const Control& control)
       : o_(options), control_(control), stages_(stagesBetween(from, to)) {
     a_ = std::move(given);
-    for (Stage s : stages_) a_.resetFrom(s);
+    // Every later stage of the path reads the first: dropping its values drops theirs.
+    if (!stages_.empty()) a_.resetFrom(stages_.front());
     report_.from = from;
     report_.to = to;
   }

@@ -155,8 +155,9 @@ pipeline::PlanChoices StudioSession::planChoices() const {
 
 quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
   const pipeline::Options& o = requested_;
-  const bool fusion = c.attention != o.attention ||
-                      pipeline::fusesEpilogues(c.epilogues, o.policy) != pipeline::fusesEpilogues(o.epilogues, o.policy);
+  const bool epilogues =
+      pipeline::fusesEpilogues(c.epilogues, o.policy) != pipeline::fusesEpilogues(o.epilogues, o.policy);
+  const bool fusion = c.attention != o.attention || epilogues;
   const bool ownOptions =
       (o.policy == "ios" && c.ios != o.ios) || (o.policy == "graphturbo" && c.graphturbo != o.graphturbo);
   if (pipeline::samePolicyOptions(c, o)) return 0;
@@ -183,7 +184,8 @@ quint64 StudioSession::setConstraints(const schedule::Constraints& constraints) 
     ConstraintsRejection rejection;
     rejection.request = request;
     rejection.constraints = constraints;
-    rejection.diagnostics.push_back(pipeline::inStage(PipelineStage::Schedule, ir::makeError("no model is loaded")));
+    rejection.diagnostics.push_back(
+        pipeline::inStage(PipelineStage::Schedule, ir::makeError("no model is loaded")));
     rejection_ = std::move(rejection);
     pendingConstraints_.reset();
     emit constraintsRejected(request);
@@ -343,7 +345,7 @@ quint64 StudioSession::submit(PipelineStage from, PipelineStage to) {
   const QString what = describe(from, to);
   running_ = Running{from, to, true, what};
   return job_->start<PipelineResult>(
-      what, [q](const pipeline::Control& control) { return runPipeline(q, control); },
+      what, [q = std::move(q)](const pipeline::Control& control) mutable { return runPipeline(std::move(q), control); },
       [this](PipelineResult& r) { apply(r); });
 }
 
