@@ -15,6 +15,11 @@ events. Prints one JSON line per mode.
   torch_baseline.py MODEL.onnx --write-inputs DIR [--seed S]
   torch_baseline.py MODEL.onnx --compare DIR --expected DIR
                     (prints the relative L2 error of DIR's outputs)
+  torch_baseline.py MODEL.onnx --inputs DIR --per-node [--repeat N]
+                    (times every Conv, Gemm, MatMul and LSTM node alone on
+                    the values of one eager run: one JSON line per node with
+                    its FLOPs and the bytes it must move, for the per-rKernel
+                    comparison with the sequential plan's measured trace)
 """
 import argparse
 import glob
@@ -266,13 +271,18 @@ class OnnxInTorch:
             return [Y, h, c]
         return run
 
-    def __call__(self, *args):
+    def values(self, *args):
+        """Every tensor of one run, by name."""
         values = dict(self.consts)
         values.update(zip(self.inputs, args))
         for n, plan in zip(self.nodes, self.plans):
             for name, t in zip(n.output, plan(values)):
                 if name:
                     values[name] = t
+        return values
+
+    def __call__(self, *args):
+        values = self.values(*args)
         return tuple(values[o] for o in self.outputs)
 
 
@@ -319,9 +329,15 @@ def rel_l2(out, ref):
 def time_events(fn, args, repeat, warmup):
     for _ in range(warmup):
         fn(*args)
-    torch.cuda.synchronize()
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
     times = []
     for _ in range(repeat):
+        if not torch.cuda.is_available():  # a dry run on the CPU: wall time
+            began = time.perf_counter()
+            fn(*args)
+            times.append((time.perf_counter() - began) * 1e6)
+            continue
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         fn(*args)
@@ -333,6 +349,46 @@ def time_events(fn, args, repeat, warmup):
     return {"median": q(0.5), "p10": q(0.1), "p90": q(0.9), "min": times[0], "max": times[-1], "runs": repeat}
 
 
+PER_NODE_OPS = ("Conv", "Gemm", "MatMul", "LSTM")
+
+
+def node_work(n, values):
+    """(FLOPs, bytes): multiply-adds count two; each input read once, each output written once."""
+    ins = [values[i] for i in n.input if i]
+    outs = [values[o] for o in n.output if o]
+    moved = sum(t.numel() * t.element_size() for t in ins + outs)
+    a = attrs(n)
+    y = outs[0]
+    if n.op_type == "Conv":
+        w = ins[1]
+        return 2 * y.numel() * int(np.prod(w.shape[1:])), moved
+    if n.op_type == "Gemm":
+        k = ins[0].shape[0] if a.get("transA", 0) else ins[0].shape[-1]
+        return 2 * y.numel() * int(k), moved
+    if n.op_type == "MatMul":
+        return 2 * y.numel() * int(ins[0].shape[-1]), moved
+    if n.op_type == "LSTM":
+        x, w, r = ins[0], ins[1], ins[2]
+        steps, batch = x.shape[0], x.shape[1]
+        return 2 * steps * batch * w.shape[0] * w.shape[1] * (w.shape[2] + r.shape[2]), moved
+    return 0, moved
+
+
+def per_node(net, inputs, name, repeat, warmup):
+    with torch.no_grad():
+        values = net.values(*inputs)
+        for n, plan in zip(net.nodes, net.plans):
+            if n.op_type not in PER_NODE_OPS:
+                continue
+            flops, moved = node_work(n, values)
+            lat = time_events(lambda: plan(values), [], repeat, warmup)
+            us = lat["median"]
+            print(json.dumps({"model": name, "node": n.name or n.output[0], "op": n.op_type,
+                              "shape": list(values[n.output[0]].shape), "flops": flops, "bytes": moved,
+                              "latency_us": lat, "gflops": flops / us / 1e3, "gbps": moved / us / 1e3}), flush=True)
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("model")
@@ -340,6 +396,7 @@ def main():
     p.add_argument("--expected")
     p.add_argument("--write-inputs")
     p.add_argument("--compare")
+    p.add_argument("--per-node", action="store_true")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--repeat", type=int, default=200)
     p.add_argument("--warmup", type=int, default=20)
@@ -366,6 +423,8 @@ def main():
         print(json.dumps({"model": name, "error": "unsupported: %s" % e}))
         return 1
     inputs = [torch.from_numpy(x.copy()).to(args.device) for x in read_pbs(args.inputs, "input")]
+    if args.per_node:
+        return per_node(net, inputs, name, args.repeat, args.warmup)
     expected = read_pbs(args.expected, "output")
     status = 0
     for mode in args.modes.split(","):
