@@ -65,22 +65,35 @@ void rebuild(Run& run, const fs::path& runs, const std::vector<fs::path>& folder
     if (!d) return void(r.skipped = d.errors().front().message);
     device = std::move(d).value();
   }
-  // The graph the lease's build planned.
-  Options o;
-  o.modelPath = model->string();
-  o.import.batch = 1;  // as the lease ran them
-  o.epilogues = EpilogueFusion::Unfused;
-  o.fuseRecurrentCells = false;
+  // The graph the lease's build planned: this build's passes (bias, ReLU
+  // and residual adds in GEMM epilogues, except under IOS and GraphTurbo;
+  // fused recurrent cells), or, for a lease of a build before them
+  // (2026-11-26), every op on its own.
   const bool flash = std::any_of(run.trace.kernelNames.begin(), run.trace.kernelNames.end(),
                                  [](const std::string& k) { return k.rfind("attention_flash", 0) == 0; });
-  o.attention = flash ? AttentionFusion::Fused : AttentionFusion::Unfused;
-  Pipeline p{o};
-  const Report report = p.run(Stage::Import, Stage::Optimize);
-  if (!report.ok()) return void(r.skipped = report.errors().empty() ? "cancelled" : report.errors().front().message);
-  auto plan = sim::planOfMeasuredTrace(run.trace, *p.artifacts().optimized, device,
-                                       sim::policyOptions(std::make_shared<const sim::AnalyticCostModel>()));
-  if (!plan) return void(r.skipped = plan.errors().front().message);
-  run.plan = std::move(plan).value();
+  struct Form {
+    EpilogueFusion epilogues;
+    bool cells;
+  };
+  const EpilogueFusion thisBuild = fusesEpilogues(EpilogueFusion::Auto, r.policy) ? EpilogueFusion::Fused
+                                                                                  : EpilogueFusion::Unfused;
+  std::string firstError;
+  for (const Form form : {Form{thisBuild, true}, Form{EpilogueFusion::Unfused, false}}) {
+    Options o;
+    o.modelPath = model->string();
+    o.import.batch = 1;  // as the lease ran them
+    o.attention = flash ? AttentionFusion::Fused : AttentionFusion::Unfused;
+    o.epilogues = form.epilogues;
+    o.fuseRecurrentCells = form.cells;
+    Pipeline p{o};
+    const Report report = p.run(Stage::Import, Stage::Optimize);
+    if (!report.ok()) return void(r.skipped = report.errors().empty() ? "cancelled" : report.errors().front().message);
+    auto plan = sim::planOfMeasuredTrace(run.trace, *p.artifacts().optimized, device,
+                                         sim::policyOptions(std::make_shared<const sim::AnalyticCostModel>()));
+    if (plan) return void(run.plan = std::move(plan).value());
+    if (firstError.empty()) firstError = plan.errors().front().message;
+  }
+  r.skipped = firstError;
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 #pragma once
 // A lease's measured runs against the cost model (issue #28 items 2 and 3),
 // what `rammer calibrate` and CI run: each run's plan rebuilt from its trace
-// (sim::planOfMeasuredTrace, on the graph its build optimized: epilogues and
-// RNN cells unfused, attention fused where a flash-attention rKernel ran),
+// (sim::planOfMeasuredTrace, on the graph its build optimized: this build's
+// epilogue and RNN-cell fusions, else, for a lease of an older build, those
+// unfused; attention fused where a flash-attention rKernel ran),
 // the calibration fitted on the runs of some policies (sim::fitCalibration),
 // and every run predicted with it and with the analytic model beside its
 // measured latency (the uninstrumented median of its run.json).

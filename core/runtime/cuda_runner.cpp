@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/runtime/float_buffers.h"
+#include "core/runtime/zero_ranges.h"
 
 namespace rammer::runtime {
 
@@ -136,8 +137,21 @@ ir::Result<GpuRun> CudaRunner::run(const ir::Graph& graph, const codegen::Genera
     const int32_t st = buffers[i].storage;
     return st < 0 ? static_cast<int32_t>(i) : st;
   };
+  // The buffers launches clear live side by side in one arena (zero_ranges.h).
+  auto zero = layOutZeroedBuffers(buffers, program.launches);
+  if (!zero) return zero.errors();
+  cu::DevicePtr arena = 0;
+  if (zero->arenaWords > 0) {
+    auto p = s.alloc(static_cast<size_t>(zero->arenaWords) * sizeof(float));
+    if (!p) return p.errors();
+    arena = *p;
+  }
   for (size_t i = 0; i < buffers.size(); ++i) {
     if (storageOf(i) != static_cast<int32_t>(i)) continue;
+    if (zero->arenaOffset[i] >= 0) {
+      address[i] = arena + static_cast<cu::DevicePtr>(zero->arenaOffset[i]) * sizeof(float);
+      continue;
+    }
     auto p = s.alloc(static_cast<size_t>(std::max<int64_t>(buffers[i].numel, 0)) * sizeof(float));
     if (!p) return p.errors();
     address[i] = *p;
@@ -232,13 +246,10 @@ ir::Result<GpuRun> CudaRunner::run(const ir::Graph& graph, const codegen::Genera
     if (cu::Result r = d.cuEventRecord(s.events[0], s.stream); r != cu::kSuccess) return fail(r, "cuEventRecord");
     for (size_t i = 0; i < program.launches.size(); ++i) {
       const codegen::KernelLaunch& l = program.launches[i];
-      for (int32_t z : l.zeroBuffers) {
-        if (z < 0 || static_cast<size_t>(z) >= buffers.size())
-          return ir::makeError(fmt::format("launch {} zeroes buffer {}, which does not exist", i, z));
-        const size_t words = static_cast<size_t>(std::max<int64_t>(buffers[static_cast<size_t>(z)].numel, 0));
-        if (words == 0) continue;
-        if (cu::Result r = d.cuMemsetD32Async(address[static_cast<size_t>(z)], 0, words, s.stream); r != cu::kSuccess)
-          return fail(r, "zeroing buffer '" + buffers[static_cast<size_t>(z)].name + "'");
+      for (const WordRange& c : zero->clears[i]) {
+        const cu::DevicePtr at = arena + static_cast<cu::DevicePtr>(c.offset) * sizeof(float);
+        if (cu::Result r = d.cuMemsetD32Async(at, 0, static_cast<size_t>(c.words), s.stream); r != cu::kSuccess)
+          return fail(r, fmt::format("zeroing the split-K outputs of launch {}", i));
       }
       cu::DevicePtr bufferArg = *table;
       cu::DevicePtr stepsArg = *steps;

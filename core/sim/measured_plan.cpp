@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -75,21 +76,35 @@ ir::Result<schedule::Plan> planOfMeasuredTrace(const Trace& measured, const ir::
   for (const ProgramEvent& p : measured.programs) {
     schedule::ProgramDraft d;
     d.cutReason = "measured program " + std::to_string(p.program);
-    std::vector<bool> inDraft(b.dag().ops.size(), false);
-    for (const TaskEvent* e : byStart) {
-      if (e->program != p.program) continue;
-      const int32_t op = opOf.at(e->task.op);
-      if (!inDraft[static_cast<size_t>(op)]) d.ops.push_back(op), inDraft[static_cast<size_t>(op)] = true;
-      d.placements.emplace_back(schedule::RTask{op, e->task.rtask}, e->veu);
-    }
     // The shape it ran at is a fact of the run, not a choice to re-check.
     schedule::VDevice& v = d.layout;
     v.sms = device.sms;
     v.veusPerSM = p.veusPerSM;
     v.numVEUs = p.numVEUs;
-    if (v.veusPerSM < 1 || v.numVEUs < 1 || v.numVEUs > v.veusPerSM * std::max(1, device.sms))
+    if (v.veusPerSM < 1 || v.numVEUs < 1)
       return ir::makeError("measured program " + std::to_string(p.program) + " has " + std::to_string(p.numVEUs) +
-                           " vEUs at " + std::to_string(p.veusPerSM) + " per SM, more than " + device.id + " holds");
+                           " vEUs at " + std::to_string(p.veusPerSM) + " per SM");
+    // A RammerBase kernel launches one block per rTask, more than the SMs
+    // hold at once: the hardware starts each block when a slot frees, so
+    // the plan gives each rTask the slot that freed first (by its start).
+    const int slots = v.veusPerSM * std::max(1, device.sms);
+    const bool waves = v.numVEUs > slots;
+    if (waves) v.numVEUs = slots;
+    std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> freeAt;
+    for (int u = 0; waves && u < slots; ++u) freeAt.emplace(0.0, u);
+    std::vector<bool> inDraft(b.dag().ops.size(), false);
+    for (const TaskEvent* e : byStart) {
+      if (e->program != p.program) continue;
+      const int32_t op = opOf.at(e->task.op);
+      if (!inDraft[static_cast<size_t>(op)]) d.ops.push_back(op), inDraft[static_cast<size_t>(op)] = true;
+      int veu = e->veu;
+      if (waves) {
+        veu = freeAt.top().second;
+        freeAt.pop();
+        freeAt.emplace(e->endUs, veu);
+      }
+      d.placements.emplace_back(schedule::RTask{op, e->task.rtask}, veu);
+    }
     for (int32_t op : d.ops) {
       const kernels::RKernel& k = b.kernel(op);
       v.threads = std::max(v.threads, k.threads());

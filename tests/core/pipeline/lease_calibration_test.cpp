@@ -11,7 +11,8 @@
 // its 255,845 rTasks ran variants the fitted runs never ran, and the
 // rebuilt greedy plans lack greedy's stage barriers, which a trace does not
 // record; 4 pairs misranked), so they are held where they are: a change
-// that makes either worse fails here too.
+// that makes either worse fails here too. The same for the lease of this
+// build's kernels below.
 #include "core/pipeline/lease_calibration.h"
 
 #include <gtest/gtest.h>
@@ -24,17 +25,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(LeaseCalibration, FittedOnRammerBaseAndRammerPredictsTheOtherPoliciesOfTheH100Lease) {
+// Fits `lease` on its RammerBase and Rammer runs, prints every run, and
+// returns the calibration with the number of runs rebuilt and judged.
+struct Judged {
+  LeaseCalibration c;
+  size_t rebuilt = 0, judged = 0;
+};
+Judged judgeLease(const char* lease) {
   const fs::path source(RAMMER_SOURCE_DIR), build(RAMMER_BINARY_DIR);
-  if (!fs::exists(build / "samples" / "alexnet.onnx")) GTEST_SKIP() << "the sample models are not built";
   LeaseCalibrationOptions o;
-  o.lease = source / "tests/data/gpu_traces/2026-11-26-h100";
+  o.lease = source / "tests/data/gpu_traces" / lease;
   o.modelFolders = {source / "samples/models", source / "tests/data/transformers", build / "samples"};
   o.fitPolicies = {"sequential", "wavefront"};
   auto c = calibrateLease(o);
-  ASSERT_TRUE(c.ok()) << c.errorText();
-
-  size_t rebuilt = 0, judged = 0;
+  EXPECT_TRUE(c.ok()) << c.errorText();
+  if (!c.ok()) return {};
+  Judged out{*c};
   std::printf("%-34s %6s %12s %12s %8s %12s %8s\n", "run", "fitted", "measured us", "calibrated", "error", "analytic",
               "error");
   for (const LeaseRunResult& r : c->runs) {
@@ -42,8 +48,8 @@ TEST(LeaseCalibration, FittedOnRammerBaseAndRammerPredictsTheOtherPoliciesOfTheH
       std::printf("%-34s skipped: %s\n", r.key.c_str(), r.skipped.c_str());
       continue;
     }
-    ++rebuilt;
-    judged += r.fitted ? 0 : 1;
+    ++out.rebuilt;
+    out.judged += r.fitted ? 0 : 1;
     std::printf("%-34s %6s %12.1f %12.1f %+7.0f%% %12.1f %+7.0f%%\n", r.key.c_str(), r.fitted ? "yes" : "",
                 r.measuredUs, r.calibratedUs, 100 * r.calibratedError(), r.analyticUs, 100 * r.analyticError());
   }
@@ -53,21 +59,50 @@ TEST(LeaseCalibration, FittedOnRammerBaseAndRammerPredictsTheOtherPoliciesOfTheH
   std::printf("%zu held-out runs: median |error| %.1f%% (analytic %.1f%%), largest %.1f%%, %zu pairs misranked\n",
               c->judged, 100 * c->medianAbsError, 100 * c->analyticMedianAbsError, 100 * c->maxAbsError,
               c->misranked.size());
-
-  // Enough of the lease is rebuilt and judged for the numbers to mean something.
-  EXPECT_GE(rebuilt, 50u);
-  EXPECT_GE(judged, 25u);
-  EXPECT_EQ(c->judged, judged);
-  // The goal that holds.
-  EXPECT_LE(c->medianAbsError, 0.20);
-  EXPECT_LT(c->medianAbsError, 0.5 * c->analyticMedianAbsError);
-  // The two that do not yet hold, where they are.
-  EXPECT_LE(c->maxAbsError, 0.75);
-  EXPECT_LE(c->misranked.size(), 4u);
+  EXPECT_EQ(c->judged, out.judged);
   // What was fitted: barrier hand-offs and waiting vEUs measured, not the presets.
   EXPECT_GT(c->calibration.barrierSamples, 1000);
   EXPECT_GT(c->calibration.waitingSlowdown, 0.0);
   EXPECT_GT(c->calibration.launchSamples, 10);
+  return out;
+}
+
+bool samplesBuilt() { return fs::exists(fs::path(RAMMER_BINARY_DIR) / "samples" / "alexnet.onnx"); }
+
+TEST(LeaseCalibration, FittedOnRammerBaseAndRammerPredictsTheOtherPoliciesOfTheH100Lease) {
+  if (!samplesBuilt()) GTEST_SKIP() << "the sample models are not built";
+  const Judged j = judgeLease("2026-11-26-h100");
+  const LeaseCalibration& c = j.c;
+  // Enough of the lease is rebuilt and judged for the numbers to mean something.
+  EXPECT_GE(j.rebuilt, 50u);
+  EXPECT_GE(j.judged, 25u);
+  // The goal that holds.
+  EXPECT_LE(c.medianAbsError, 0.20);
+  EXPECT_LT(c.medianAbsError, 0.5 * c.analyticMedianAbsError);
+  // The two that do not yet hold, where they are.
+  EXPECT_LE(c.maxAbsError, 0.75);
+  EXPECT_LE(c.misranked.size(), 4u);
+}
+
+// The lease of 2026-11-27 ran this build's kernels (epilogues, fused RNN
+// cells, split-K): every sample and tiny transformer under every policy.
+// The goals do not hold on it yet (28.2% median when written): its
+// end-to-end latencies hold 1,000 split-K clears per run that the model
+// does not know of (lstm_tc, seq2seq, deepspeech2: 1.0-1.6 ms, since merged
+// into one memset per launch, core/runtime/zero_ranges.h), and the RNN
+// wavefront programs run 3-5x longer than their dependency chains: the
+// rTasks of one operator start spread over 15-50 us, which the constant
+// barrier hand-off does not model. Held where they are.
+TEST(LeaseCalibration, TheLeaseOfThisBuildsKernelsIsRebuiltAndHeldWhereItIs) {
+  if (!samplesBuilt()) GTEST_SKIP() << "the sample models are not built";
+  const Judged j = judgeLease("2026-11-27-h100");
+  const LeaseCalibration& c = j.c;
+  EXPECT_GE(j.rebuilt, 61u) << "every run but GraphTurbo's groups";
+  EXPECT_GE(j.judged, 33u);
+  EXPECT_LE(c.medianAbsError, 0.29);
+  EXPECT_LT(c.medianAbsError, 0.55 * c.analyticMedianAbsError);
+  EXPECT_LE(c.maxAbsError, 0.85);
+  EXPECT_LE(c.misranked.size(), 5u);
 }
 
 }  // namespace

@@ -111,5 +111,49 @@ TEST(MeasuredPlan, RefusesWhatThisBuildCannotRebuild) {
   EXPECT_NE(c.errorText().find("has no rTask in the trace"), std::string::npos) << c.errorText();
 }
 
+// A RammerBase kernel launches one block per rTask: alexnet's conv2 ran 432
+// blocks at 2 per SM on 132 SMs (2026-11-27 lease, this build's graph).
+// The plan keeps the 264 slots and gives each rTask the slot that freed
+// first, so no slot runs two rTasks at once.
+TEST(MeasuredPlan, ARammerBaseGridLargerThanTheSlotsRunsInWaves) {
+  const fs::path lease = fs::path(RAMMER_SOURCE_DIR) / "tests/data/gpu_traces/2026-11-27-h100/runs";
+  auto measured = loadMeasuredTrace(lease / "alexnet.sequential.trace.json.xz");
+  ASSERT_TRUE(measured.ok()) << measured.errorText();
+  const ir::Graph graph = testing::optimizedSampleGraph("alexnet", {.fuseEpilogues = true});
+  auto device = device::loadDevice("h100");
+  ASSERT_TRUE(device.ok());
+  auto plan = planOfMeasuredTrace(*measured, graph, *device, analyticOptions());
+  ASSERT_TRUE(plan.ok()) << plan.errorText();
+  EXPECT_TRUE(schedule::validate(*plan, graph).empty());
+  EXPECT_EQ(plan->numRTasks(), measured->tasks.size());
+  bool waves = false;
+  for (size_t p = 0; p < plan->programs.size(); ++p) {
+    const schedule::RProgram& prog = plan->programs[p].program;
+    const int slots = measured->programs[p].veusPerSM * device->sms;
+    EXPECT_EQ(prog.numVEUs(), std::min(measured->programs[p].numVEUs, slots));
+    waves = waves || measured->programs[p].numVEUs > slots;
+  }
+  EXPECT_TRUE(waves) << "the trace has no program with more blocks than slots";
+  // No slot runs two rTasks at once: on each vEU the measured intervals of
+  // its rTasks, in stream order, do not overlap.
+  std::map<std::pair<int32_t, int32_t>, const TaskEvent*> byTask;
+  for (const TaskEvent& e : measured->tasks) byTask[{e.task.op, e.task.rtask}] = &e;
+  for (size_t p = 0; p < plan->programs.size(); ++p) {
+    const schedule::RProgram& prog = plan->programs[p].program;
+    for (int v = 0; v < prog.numVEUs(); ++v) {
+      double end = -1;
+      for (const schedule::Instr& in : prog.stream(v))
+        if (const auto* x = std::get_if<schedule::Exec>(&in)) {
+          const std::string name = plan->ops[static_cast<size_t>(x->task.op)].name;
+          const auto at = std::find(measured->opNames.begin(), measured->opNames.end(), name);
+          ASSERT_NE(at, measured->opNames.end()) << name;
+          const TaskEvent* e = byTask.at({static_cast<int32_t>(at - measured->opNames.begin()), x->task.rtask});
+          EXPECT_GE(e->startUs, end) << name << " on vEU " << v << " of program " << p;
+          end = e->endUs;
+        }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rammer::sim
