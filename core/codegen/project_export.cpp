@@ -8,6 +8,7 @@
 
 #include "core/codegen/harness_source.h"
 #include "core/codegen/host_sources.h"
+#include "core/codegen/zero_ranges.h"
 
 namespace rammer::codegen {
 
@@ -142,6 +143,7 @@ std::string manifestText(const GeneratedProgram& program, const ExportData& data
   s += "# buffer INDEX KIND NUMEL STORAGE FILE|- NAME\n";
   s += "# launch PROGRAM KERNEL GRID BLOCK SHARED_BYTES PERSISTENT VEUS_PER_SM NZERO ZERO_BUFFERS...\n";
   s += "# output BUFFER EXPECTED_FILE NAME\n";
+  s += "# arena WORDS; in_arena BUFFER OFFSET; clear LAUNCH OFFSET WORDS (the split-K outputs, cleared together)\n";
   s += "format 1\n";
   s += fmt::format("model {}\npolicy {}\ndevice {}\n", oneLine(data.modelName), oneLine(data.policy), oneLine(data.device));
   s += fmt::format("target {}\n", targetName(program.target));
@@ -158,6 +160,15 @@ std::string manifestText(const GeneratedProgram& program, const ExportData& data
                      l.persistent ? 1 : 0, l.veusPerSM, l.zeroBuffers.size());
     for (int32_t z : l.zeroBuffers) s += fmt::format(" {}", z);
     s += "\n";
+  }
+  // The buffers launches clear lie side by side, so a launch clears them
+  // with a memset or two, not one per buffer (zero_ranges.h).
+  if (auto zero = layOutZeroedBuffers(program.buffers, program.launches); zero.ok() && zero->arenaWords > 0) {
+    s += fmt::format("arena {}\n", zero->arenaWords);
+    for (size_t i = 0; i < zero->arenaOffset.size(); ++i)
+      if (zero->arenaOffset[i] >= 0) s += fmt::format("in_arena {} {}\n", i, zero->arenaOffset[i]);
+    for (size_t k = 0; k < zero->clears.size(); ++k)
+      for (const WordRange& c : zero->clears[k]) s += fmt::format("clear {} {} {}\n", k, c.offset, c.words);
   }
   return s;
 }

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "core/runtime/float_buffers.h"
-#include "core/runtime/zero_ranges.h"
+#include "core/codegen/zero_ranges.h"
 
 namespace rammer::runtime {
 
@@ -138,7 +138,7 @@ ir::Result<GpuRun> CudaRunner::run(const ir::Graph& graph, const codegen::Genera
     return st < 0 ? static_cast<int32_t>(i) : st;
   };
   // The buffers launches clear live side by side in one arena (zero_ranges.h).
-  auto zero = layOutZeroedBuffers(buffers, program.launches);
+  auto zero = codegen::layOutZeroedBuffers(buffers, program.launches);
   if (!zero) return zero.errors();
   cu::DevicePtr arena = 0;
   if (zero->arenaWords > 0) {
@@ -246,7 +246,7 @@ ir::Result<GpuRun> CudaRunner::run(const ir::Graph& graph, const codegen::Genera
     if (cu::Result r = d.cuEventRecord(s.events[0], s.stream); r != cu::kSuccess) return fail(r, "cuEventRecord");
     for (size_t i = 0; i < program.launches.size(); ++i) {
       const codegen::KernelLaunch& l = program.launches[i];
-      for (const WordRange& c : zero->clears[i]) {
+      for (const codegen::WordRange& c : zero->clears[i]) {
         const cu::DevicePtr at = arena + static_cast<cu::DevicePtr>(c.offset) * sizeof(float);
         if (cu::Result r = d.cuMemsetD32Async(at, 0, static_cast<size_t>(c.words), s.stream); r != cu::kSuccess)
           return fail(r, fmt::format("zeroing the split-K outputs of launch {}", i));

@@ -141,6 +141,26 @@ def case_hip(a):
         fail("clang-15 produced no prog")
 
 
+def check_clears(out):
+    """The buffers a launch clears (split-K outputs) lie side by side in the
+    arena, and the launch's clear ranges cover exactly them."""
+    with open(os.path.join(out, "manifest.txt")) as f:
+        lines = [l.split() for l in f if l.strip() and not l.startswith("#")]
+    numel = {int(l[1]): int(l[3]) for l in lines if l[0] == "buffer"}
+    storage = {int(l[1]): int(l[4]) for l in lines if l[0] == "buffer"}
+    launches = [l for l in lines if l[0] == "launch"]
+    offset = {int(l[1]): int(l[2]) for l in lines if l[0] == "in_arena"}
+    for k, l in enumerate(launches):
+        zero = [int(z) for z in l[9:9 + int(l[8])]]
+        ranges = [(int(c[2]), int(c[3])) for c in lines if c[0] == "clear" and int(c[1]) == k]
+        for z in zero:
+            at = offset.get(storage[z] if storage[z] >= 0 else z)
+            if at is None or not any(o <= at and at + numel[z] <= o + w for o, w in ranges):
+                fail(f"launch {k} clears buffer {z}, which no clear range of the manifest covers")
+        if len(ranges) > max(1, len(zero)):
+            fail(f"launch {k}: {len(ranges)} clear ranges for {len(zero)} buffers")
+
+
 def case_host(a):
     """The host project: the same kernels on the CPU. It builds with the
     documented compiler command and with CMake, and both programs pass their
@@ -151,6 +171,7 @@ def case_host(a):
     if not build.startswith("c++ ") or "-lboost_context" not in build:
         fail("the summary does not give the host build command:\n" + p.stdout)
     check_project(a, out, "host")
+    check_clears(out)
     b = subprocess.run(build, shell=True, cwd=out, capture_output=True, text=True, timeout=900)
     if b.returncode != 0:
         fail("the documented host build failed:\n" + b.stdout[-4000:] + b.stderr[-4000:])

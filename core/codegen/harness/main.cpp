@@ -163,6 +163,7 @@ struct Launch {
   int kernel = 0, grid = 0, block = 0, persistent = 0, veusPerSM = 0, program = 0;
   long long shared = 0;
   std::vector<int> zero;
+  std::vector<std::pair<long long, long long>> clears;  // {offset, words} in the arena
 };
 
 struct Output {
@@ -176,6 +177,9 @@ struct Manifest {
   std::vector<Launch> launches;
   std::vector<Output> outputs;
   long long steps = 0, timedEvents = 0;
+  // The buffers launches clear, side by side: offsets in floats, -1 elsewhere.
+  long long arenaWords = 0;
+  std::vector<long long> arenaOffset;
 };
 
 std::string join(const std::string& dir, const std::string& file) { return dir.empty() ? file : dir + "/" + file; }
@@ -212,6 +216,19 @@ Manifest readManifest(const std::string& dir) {
         l.zero.push_back(z);
       }
       m.launches.push_back(l);
+    } else if (key == "arena") {
+      s >> m.arenaWords;
+    } else if (key == "in_arena") {
+      long long index = 0, offset = 0;
+      s >> index >> offset;
+      if (index < 0 || index >= (long long)m.buffers.size()) fail("manifest: no buffer for " + line);
+      m.arenaOffset.resize(m.buffers.size(), -1);
+      m.arenaOffset[(size_t)index] = offset;
+    } else if (key == "clear") {
+      long long launch = 0, offset = 0, words = 0;
+      s >> launch >> offset >> words;
+      if (launch < 0 || launch >= (long long)m.launches.size()) fail("manifest: no launch for " + line);
+      m.launches[(size_t)launch].clears.push_back({offset, words});
     } else if (key == "output") {
       Output o;
       s >> o.buffer >> o.file;
@@ -247,6 +264,7 @@ struct Program {
   std::vector<float*> pointers;  // per buffer, views share their storage's
   float* const* devicePointers = nullptr;
   unsigned long long* steps = nullptr;
+  float* arena = nullptr;  // the buffers launches clear (manifest "arena"), or none
 };
 
 gpuError_t launchKernel(const Launch& l, void** args) {
@@ -270,7 +288,10 @@ void run(Program& p, unsigned long long epoch, unsigned long long* timing = null
   for (size_t k = 0; k < p.m.launches.size(); ++k) {
     const Launch& l = p.m.launches[k];
     int launch = (int)k;
-    for (int z : l.zero) check(gpuMemset(p.pointers[(size_t)z], 0, (size_t)p.m.buffers[(size_t)z].numel * 4), "zeroing a split-K output");
+    if (p.arena)
+      for (const auto& c : l.clears) check(gpuMemset(p.arena + c.first, 0, (size_t)c.second * 4), "zeroing the split-K outputs");
+    else
+      for (int z : l.zero) check(gpuMemset(p.pointers[(size_t)z], 0, (size_t)p.m.buffers[(size_t)z].numel * 4), "zeroing a split-K output");
     void* args[] = {(void*)&p.devicePointers, (void*)&p.steps, (void*)&epoch, (void*)&timing, (void*)&launch};
     const std::string what = "running program " + std::to_string(l.program);
     check(launchKernel(l, args), what.c_str());
@@ -365,12 +386,18 @@ int main(int argc, char** argv) {
   std::printf("model %s, policy %s, planned for %s; running on %s (%d SMs)\n", p.m.model.c_str(), p.m.policy.c_str(),
               p.m.device.c_str(), prop.name, prop.multiProcessorCount);
 
-  // Memory: one allocation per storage; views point into their storage.
+  // Memory: one allocation per storage, except those launches clear, which
+  // share the arena; views point into their storage.
   p.pointers.assign(p.m.buffers.size(), nullptr);
+  p.m.arenaOffset.resize(p.m.buffers.size(), -1);
+  if (p.m.arenaWords > 0) check(gpuMalloc((void**)&p.arena, (size_t)p.m.arenaWords * 4), "allocating the split-K outputs");
   for (size_t i = 0; i < p.m.buffers.size(); ++i) {
     const Buffer& b = p.m.buffers[i];
     if (b.storage != (int)i) continue;
-    check(gpuMalloc((void**)&p.pointers[i], (size_t)(b.numel > 0 ? b.numel : 1) * 4), "allocating a buffer");
+    if (p.arena && p.m.arenaOffset[i] >= 0)
+      p.pointers[i] = p.arena + p.m.arenaOffset[i];
+    else
+      check(gpuMalloc((void**)&p.pointers[i], (size_t)(b.numel > 0 ? b.numel : 1) * 4), "allocating a buffer");
     if (b.file != "-") {
       const std::vector<float> data = readFloats(join(dir, b.file), b.numel);
       check(gpuMemcpy(p.pointers[i], data.data(), (size_t)b.numel * 4, gpuMemcpyHostToDevice), "uploading a buffer");

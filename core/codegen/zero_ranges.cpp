@@ -1,10 +1,10 @@
-#include "core/runtime/zero_ranges.h"
+#include "core/codegen/zero_ranges.h"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 
-namespace rammer::runtime {
+namespace rammer::codegen {
 
 namespace {
 
@@ -65,4 +65,4 @@ ir::Result<ZeroLayout> layOutZeroedBuffers(const std::vector<codegen::BufferInfo
   return out;
 }
 
-}  // namespace rammer::runtime
+}  // namespace rammer::codegen

@@ -1,14 +1,12 @@
-// The arena of the buffers launches clear (core/runtime/zero_ranges.h):
+// The arena of the buffers launches clear (core/codegen/zero_ranges.h):
 // what one launch clears merges into as few memsets as the layout allows.
-#include "core/runtime/zero_ranges.h"
+#include "core/codegen/zero_ranges.h"
 
 #include <gtest/gtest.h>
 
-namespace rammer::runtime {
+namespace rammer::codegen {
 namespace {
 
-using codegen::BufferInfo;
-using codegen::KernelLaunch;
 
 BufferInfo buffer(int64_t numel, int32_t storage = -1) {
   BufferInfo b;
@@ -89,4 +87,4 @@ TEST(ZeroRanges, ALaunchClearingABufferThatDoesNotExistIsAnError) {
 }
 
 }  // namespace
-}  // namespace rammer::runtime
+}  // namespace rammer::codegen
