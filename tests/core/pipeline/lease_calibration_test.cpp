@@ -89,7 +89,7 @@ TEST(LeaseCalibration, FittedOnRammerBaseAndRammerPredictsTheOtherPoliciesOfTheH
 // The goals do not hold on it yet (28.2% median when written): its
 // end-to-end latencies hold 1,000 split-K clears per run that the model
 // does not know of (lstm_tc, seq2seq, deepspeech2: 1.0-1.6 ms, since merged
-// into one memset per launch, core/runtime/zero_ranges.h), and the RNN
+// into one memset per launch, core/codegen/zero_ranges.h), and the RNN
 // wavefront programs run 3-5x longer than their dependency chains: the
 // rTasks of one operator start spread over 15-50 us, which the constant
 // barrier hand-off does not model. Held where they are.
