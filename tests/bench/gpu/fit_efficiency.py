@@ -9,8 +9,9 @@ For every RammerBase (sequential) run of the lease (one operator per launch,
 nothing co-scheduled), each operator's median measured rTask time is set
 against the time the plan's prediction gives the same rTask with every
 efficiency at 1 (--device without its kernel_efficiency). A
-family's efficiency is the median over its operators of predicted /
-measured; the rows say how many operators and how widely they spread. Only
+family's efficiency is the median over its distinct shapes (rKernel and
+predicted time; an RNN repeats one shape hundreds of times) of predicted /
+measured; the rows say how many shapes and how widely they spread. Only
 rTasks of at least 2 us count (shorter ones are launch noise). A family
 whose code changed since the lease is fitted against other code: leave it
 out of the table.
@@ -60,7 +61,9 @@ def main():
     json.dump(device, flat)
     flat.close()
     a.device = flat.name
-    ratios = collections.defaultdict(list)  # family -> [predicted / measured per op]
+    # (family, rKernel, predicted us) -> [predicted / measured per op]: an RNN
+    # repeats one shape hundreds of times, so each shape counts once.
+    shapes = collections.defaultdict(list)
     for f in sorted(os.listdir(runs)):
         if not f.endswith(".sequential.trace.json.xz"):
             continue
@@ -78,6 +81,7 @@ def main():
             plan = json.loads(p.stdout)
             pred = json.load(open(pred_file))
         family = {i: k.get("family") for i, k in enumerate(plan["kernels"])}
+        name = {i: k.get("name", "") for i, k in enumerate(plan["kernels"])}
         by_op = collections.defaultdict(list)
         for op, d in zip(measured["op"], measured["dur_ns"]):
             by_op[op].append(d / 1000.0)
@@ -89,14 +93,18 @@ def main():
             m = statistics.median(ds)
             if m < a.min_us or op not in pred_op or not family.get(op):
                 continue
-            ratios[family[op]].append(statistics.median(pred_op[op]) / m)
-    print(f"{'family':22} {'ops':>5} {'efficiency':>10} {'p10':>8} {'p90':>8}")
+            p_us = statistics.median(pred_op[op])
+            shapes[(family[op], name[op], round(p_us, 3))].append(p_us / m)
+    ratios = collections.defaultdict(list)  # family -> [one ratio per shape]
+    for (fam, _, _), r in shapes.items():
+        ratios[fam].append(statistics.median(r))
+    print(f"{'family':22} {'shapes':>6} {'efficiency':>10} {'p10':>8} {'p90':>8}")
     table = {}
     for fam, r in sorted(ratios.items()):
         r.sort()
         eff = statistics.median(r)
         table[fam] = round(eff, 4)
-        print(f"{fam:22} {len(r):5} {eff:10.4f} {r[len(r) // 10]:8.4f} {r[(9 * len(r)) // 10]:8.4f}")
+        print(f"{fam:22} {len(r):6} {eff:10.4f} {r[len(r) // 10]:8.4f} {r[(9 * len(r)) // 10]:8.4f}")
     print(json.dumps(table, indent=1))
 
 

@@ -3,7 +3,8 @@
 # (RammerBase = sequential, Rammer = wavefront, PyTorch eager; outputs checked
 # against the CPU reference before timing), then torch.compile at batch 1 on
 # the models whose goals name eager (#27 item 8), rows to OUT/batch.jsonl.
-# Usage: source .gpu/env.sh; tests/bench/gpu/lease_2026-11-27b.sh SECONDS
+# Usage: source .gpu/env.sh; tests/bench/gpu/lease_2026-11-27b.sh SECONDS ["BATCHES"]
+# (BATCHES: default "4 16 1"; 1 stands for torch.compile at batch 1)
 set -u
 end=$((SECONDS + ${1:-300}))
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -12,7 +13,7 @@ out=${OUT:-/tmp/lease-out}
 rows=$out/batch.jsonl
 left() { echo $((end - SECONDS)); }
 w=$(mktemp -d)
-for b in 4 16 1; do
+for b in ${2:-4 16 1}; do
   models="alexnet resnext29_cifar nasnet_cifar deepspeech2 lstm_tc seq2seq"
   [[ $b == 1 ]] && models="alexnet resnext29_cifar"
   rammer-samples --batch $b --only "$(echo $models | tr ' ' ,)" "$w/b$b" > "$w/b$b.log" 2>&1

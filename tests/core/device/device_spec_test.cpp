@@ -130,7 +130,7 @@ TEST(DeviceSpec, KernelEfficienciesAreReadAndRoundTrip) {
   ASSERT_TRUE(h100.ok()) << h100.errorText();
   EXPECT_GT(h100->kernelEfficiency.size(), 5u);
   EXPECT_NE(h100->kernelEfficiencySource.find("measured"), std::string::npos);
-  EXPECT_NE(h100->kernelEfficiencySource.find("estimated"), std::string::npos);
+  EXPECT_NE(h100->kernelEfficiencySource.find("2026-11-27 H100 lease"), std::string::npos) << "the lease it was fitted on";
   for (const auto& [family, e] : h100->kernelEfficiency) {
     EXPECT_GT(e, 0.0) << family;
     EXPECT_LE(e, 1.0) << family;
