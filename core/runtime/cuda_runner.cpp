@@ -6,8 +6,8 @@
 #include <chrono>
 #include <thread>
 
-#include "core/runtime/float_buffers.h"
 #include "core/codegen/zero_ranges.h"
+#include "core/runtime/float_buffers.h"
 
 namespace rammer::runtime {
 

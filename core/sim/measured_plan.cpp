@@ -84,26 +84,35 @@ ir::Result<schedule::Plan> planOfMeasuredTrace(const Trace& measured, const ir::
     if (v.veusPerSM < 1 || v.numVEUs < 1)
       return ir::makeError("measured program " + std::to_string(p.program) + " has " + std::to_string(p.numVEUs) +
                            " vEUs at " + std::to_string(p.veusPerSM) + " per SM");
-    // A RammerBase kernel launches one block per rTask, more than the SMs
-    // hold at once: the hardware starts each block when a slot frees, so
-    // the plan gives each rTask the slot that freed first (by its start).
-    const int slots = v.veusPerSM * std::max(1, device.sms);
-    const bool waves = v.numVEUs > slots;
-    if (waves) v.numVEUs = slots;
-    std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> freeAt;
-    for (int u = 0; waves && u < slots; ++u) freeAt.emplace(0.0, u);
+    std::vector<const TaskEvent*> events;
     std::vector<bool> inDraft(b.dag().ops.size(), false);
     for (const TaskEvent* e : byStart) {
       if (e->program != p.program) continue;
       const int32_t op = opOf.at(e->task.op);
       if (!inDraft[static_cast<size_t>(op)]) d.ops.push_back(op), inDraft[static_cast<size_t>(op)] = true;
+      events.push_back(e);
+    }
+    // A RammerBase kernel launches one block per rTask of its one operator,
+    // more than the SMs hold at once: the hardware starts each block when a
+    // slot frees, so the plan gives each rTask the slot that freed first (by
+    // its start). A persistent program wider than the device is no run.
+    const int slots = v.veusPerSM * std::max(1, device.sms);
+    const bool waves = v.numVEUs > slots;
+    if (waves && d.ops.size() != 1)
+      return ir::makeError("measured program " + std::to_string(p.program) + " has " + std::to_string(p.numVEUs) +
+                           " vEUs at " + std::to_string(p.veusPerSM) + " per SM, more than " + device.id +
+                           " holds, and more than one operator");
+    if (waves) v.numVEUs = slots;
+    std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>> freeAt;
+    for (int u = 0; waves && u < slots; ++u) freeAt.emplace(0.0, u);
+    for (const TaskEvent* e : events) {
       int veu = e->veu;
       if (waves) {
         veu = freeAt.top().second;
         freeAt.pop();
         freeAt.emplace(e->endUs, veu);
       }
-      d.placements.emplace_back(schedule::RTask{op, e->task.rtask}, veu);
+      d.placements.emplace_back(schedule::RTask{opOf.at(e->task.op), e->task.rtask}, veu);
     }
     for (int32_t op : d.ops) {
       const kernels::RKernel& k = b.kernel(op);

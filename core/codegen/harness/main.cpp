@@ -289,7 +289,10 @@ void run(Program& p, unsigned long long epoch, unsigned long long* timing = null
     const Launch& l = p.m.launches[k];
     int launch = (int)k;
     if (p.arena)
-      for (const auto& c : l.clears) check(gpuMemset(p.arena + c.first, 0, (size_t)c.second * 4), "zeroing the split-K outputs");
+      for (const auto& c : l.clears) {
+        if (c.first < 0 || c.second < 0 || c.first + c.second > p.m.arenaWords) fail("manifest: a clear range past the arena");
+        check(gpuMemset(p.arena + c.first, 0, (size_t)c.second * 4), "zeroing the split-K outputs");
+      }
     else
       for (int z : l.zero) check(gpuMemset(p.pointers[(size_t)z], 0, (size_t)p.m.buffers[(size_t)z].numel * 4), "zeroing a split-K output");
     void* args[] = {(void*)&p.devicePointers, (void*)&p.steps, (void*)&epoch, (void*)&timing, (void*)&launch};
@@ -394,8 +397,10 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < p.m.buffers.size(); ++i) {
     const Buffer& b = p.m.buffers[i];
     if (b.storage != (int)i) continue;
-    if (p.arena && p.m.arenaOffset[i] >= 0)
+    if (p.arena && p.m.arenaOffset[i] >= 0) {
+      if (p.m.arenaOffset[i] + b.numel > p.m.arenaWords) fail("manifest: buffer " + b.name + " ends past the arena");
       p.pointers[i] = p.arena + p.m.arenaOffset[i];
+    }
     else
       check(gpuMalloc((void**)&p.pointers[i], (size_t)(b.numel > 0 ? b.numel : 1) * 4), "allocating a buffer");
     if (b.file != "-") {

@@ -103,6 +103,13 @@ TEST(MeasuredPlan, RefusesWhatThisBuildCannotRebuild) {
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.errorText().find("'no_such_node' of the trace is not in the graph"), std::string::npos) << b.errorText();
 
+  Trace wide = *measured;  // a persistent program wider than the device: no run does that
+  wide.programs.front().numVEUs = 100000;
+  auto w = planOfMeasuredTrace(wide, graph, *device, analyticOptions());
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.errorText().find("more than h100 holds, and more than one operator"), std::string::npos)
+      << w.errorText();
+
   Trace partial = *measured;  // one operator's rTasks lost
   const int32_t lost = partial.tasks.front().task.op;
   std::erase_if(partial.tasks, [lost](const TaskEvent& e) { return e.task.op == lost; });
