@@ -49,8 +49,9 @@ ir::Result<std::vector<char>> readBytes(const fs::path& p) {
   return bytes;
 }
 
-// What the program said went wrong: its "error: ..." lines, or how it ended.
-std::vector<ir::Diagnostic> runFailure(const SubprocessResult& r) {
+}  // namespace
+
+std::vector<ir::Diagnostic> hostRunFailure(const SubprocessResult& r) {
   std::vector<ir::Diagnostic> out;
   std::istringstream in(r.output);
   std::string line, current;
@@ -69,11 +70,26 @@ std::vector<ir::Diagnostic> runFailure(const SubprocessResult& r) {
     }
   }
   flush();
-  if (r.cancelled) out.insert(out.begin(), ir::makeError("cancelled"));
-  else if (r.timedOut || r.signal || out.empty() || !r.started)
-    out.insert(out.begin(), ir::makeError("the host program " + r.describe()));
+  if (r.cancelled) {
+    out.insert(out.begin(), ir::makeError("cancelled"));
+  } else if (r.timedOut || r.signal || out.empty() || !r.started) {
+    // With no "error:" line of its own (a sanitizer's or the C++ runtime's
+    // abort), the program's last lines say why.
+    std::string why = "the host program " + r.describe();
+    if (out.empty()) {
+      std::vector<std::string> tail;
+      std::istringstream lines(r.output);
+      while (std::getline(lines, line))
+        if (line.find_first_not_of(" \t=") != std::string::npos) tail.push_back(line);
+      if (tail.size() > 4) tail.erase(tail.begin(), tail.end() - 4);
+      for (const std::string& l : tail) why += "\n  " + l;
+    }
+    out.insert(out.begin(), ir::makeError(why));
+  }
   return out;
 }
+
+namespace {
 
 // ThreadSanitizer's reports, one diagnostic each with its summary line and
 // the first frames of both accesses; empty when it found nothing.
@@ -217,7 +233,7 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
   out.processSeconds = r.seconds;
   if (auto races = sanitizerReports(r.output); !races.empty()) return races;
   if (!r.ok()) {
-    std::vector<ir::Diagnostic> errors = runFailure(r);
+    std::vector<ir::Diagnostic> errors = hostRunFailure(r);
     static const std::regex running(R"(running program (\d+))");
     for (ir::Diagnostic& d : errors) {
       std::smatch m;

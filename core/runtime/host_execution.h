@@ -18,6 +18,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
 #include "core/runtime/host_compiler.h"
+#include "core/runtime/subprocess.h"
 #include "core/schedule/plan.h"
 #include "core/sim/trace.h"
 
@@ -61,6 +62,11 @@ ir::Result<HostProgram> buildHostPlan(const schedule::Plan& plan, const ir::Grap
 // inputs). Errors: the run's (a deadlock naming the program, vEUs and
 // barriers; a trap; divergent __syncthreads; a crash with its signal; in a
 // ThreadSanitizer build, every data race it reported), a timeout, a cancel.
+// What a failed run of a host program said went wrong: its "error: ..."
+// lines; else how it ended, with its last lines (a sanitizer's or the C++
+// runtime's abort says why there).
+std::vector<ir::Diagnostic> hostRunFailure(const SubprocessResult& r);
+
 ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedule::Plan& plan, const ir::Graph& graph,
                                          const std::vector<ir::Tensor>& inputs, const HostExecutionOptions& options = {});
 
