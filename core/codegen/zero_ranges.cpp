@@ -53,12 +53,17 @@ ir::Result<ZeroLayout> layOutZeroedBuffers(const std::vector<codegen::BufferInfo
     std::vector<WordRange>& merged = out.clears[i];
     bool lastWhole = false;
     for (const Clear& c : clears) {
-      if (!merged.empty() && c.range.offset == merged.back().offset) continue;  // the same storage twice
-      // Past a whole storage comes only its alignment padding, no one's data.
-      if (!merged.empty() && lastWhole && alignUp(merged.back().offset + merged.back().words) == c.range.offset)
-        merged.back().words = c.range.offset + c.range.words - merged.back().offset;
-      else
-        merged.push_back(c.range);
+      if (!merged.empty()) {
+        const int64_t end = merged.back().offset + merged.back().words;
+        if (c.range.offset + c.range.words <= end) continue;  // the same storage again, or a view of it
+        // Past a whole storage comes only its alignment padding, no one's data.
+        if (lastWhole && alignUp(end) == c.range.offset) {
+          merged.back().words = c.range.offset + c.range.words - merged.back().offset;
+          lastWhole = c.wholeStorage;
+          continue;
+        }
+      }
+      merged.push_back(c.range);
       lastWhole = c.wholeStorage;
     }
   }

@@ -80,6 +80,16 @@ TEST(ZeroRanges, GapsViewsAndRepeatsStayExact) {
   EXPECT_EQ(z->clears[1][1].words, 64);
 }
 
+TEST(ZeroRanges, ABufferClearedTwiceAfterAMergeAddsNoRange) {
+  // 0 and 1 adjacent and whole; 1 named twice, once through its view 2.
+  const std::vector<BufferInfo> buffers = {buffer(100), buffer(50), buffer(50, 1)};
+  auto z = layOutZeroedBuffers(buffers, {clearing({1, 0, 1, 2})});
+  ASSERT_TRUE(z.ok()) << z.errorText();
+  ASSERT_EQ(z->clears[0].size(), 1u);
+  EXPECT_EQ(z->clears[0][0].offset, 0);
+  EXPECT_EQ(z->clears[0][0].words, z->arenaOffset[1] + 50);
+}
+
 TEST(ZeroRanges, ALaunchClearingABufferThatDoesNotExistIsAnError) {
   auto z = layOutZeroedBuffers({buffer(4)}, {clearing({0}), clearing({3})});
   ASSERT_FALSE(z.ok());
