@@ -27,6 +27,10 @@ import collections
 import json
 import lzma
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fit_efficiency import columns  # noqa: E402  (the trace's delta-coded columns, summed back)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DISPATCH_BOUND_US = 40.0
@@ -37,19 +41,8 @@ def sequential_times(lease, model):
     path = os.path.join(lease, "runs", model + ".sequential.trace.json.xz")
     with lzma.open(path) as f:
         t = json.load(f)
-    tasks = t["tasks"]
-    ops = tasks["op"]
-    programs = tasks["program"]
-    if "program" in tasks.get("delta", []):
-        acc, programs = 0, []
-        for d in tasks["program"]:
-            acc += d
-            programs.append(acc)
-    if "op" in tasks.get("delta", []):
-        acc, ops = 0, []
-        for d in tasks["op"]:
-            acc += d
-            ops.append(acc)
+    cols = columns(t)
+    ops, programs = cols["op"], cols["program"]
     op_of_program = {}
     for o, p in zip(ops, programs):
         op_of_program.setdefault(p, set()).add(o)
