@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "core/ir/words.h"
+
 namespace rammer::codegen {
 
 namespace {
@@ -34,6 +36,9 @@ class Builder {
     return id;
   }
 
+  // Run-time tensors are held in words (ir/words.h); other types only as
+  // constants an rKernel bakes in.
+  bool isWords(ir::ValueId v) const { return ir::heldAsWords(graph_.value(v).type.dtype); }
   bool isFloat(ir::ValueId v) const { return graph_.value(v).type.dtype == ir::DType::Float32; }
 
   void addOp(const schedule::PlannedOp& op) {
@@ -42,7 +47,7 @@ class Builder {
     if (op.isView) {
       // The output is the input reinterpreted: same storage.
       const ir::ValueId in = n.input(0), out = n.output(0);
-      if (in != ir::kNone && out != ir::kNone && isFloat(in) && isFloat(out)) {
+      if (in != ir::kNone && out != ir::kNone && isWords(in) && isWords(out)) {
         const int32_t src = bufferOf(in, BufferInfo::Kind::Intermediate);
         const int32_t dst = bufferOf(out, BufferInfo::Kind::Intermediate);
         if (src >= 0 && dst >= 0) table_.buffers[static_cast<size_t>(dst)].storage = table_.buffers[static_cast<size_t>(src)].storage;
@@ -50,21 +55,23 @@ class Builder {
       table_.opArgs.push_back({});
       return;
     }
-    for (ir::ValueId v : n.inputs) {
+    for (size_t slot = 0; slot < n.inputs.size(); ++slot) {
+      const ir::ValueId v = n.inputs[slot];
       if (v == ir::kNone) {
         args.push_back(-1);
-      } else if (isFloat(v)) {
+      } else if (isFloat(v) || (isWords(v) && (!graph_.value(v).constant || op.kernel.readsConstantAsWords(slot)))) {
         args.push_back(bufferOf(v, BufferInfo::Kind::Intermediate));
       } else if (graph_.value(v).constant) {
         args.push_back(-1);  // baked into the rKernel
       } else {
-        errors_.push_back(ir::makeError("input '" + graph_.value(v).name + "' of '" + n.name +
-                                            "' is neither float32 nor a constant; rKernels cannot read it",
+        errors_.push_back(ir::makeError("input '" + graph_.value(v).name + "' of '" + n.name + "' is " +
+                                            std::string(ir::dtypeName(graph_.value(v).type.dtype)) +
+                                            ", which generated programs do not hold at run time",
                                         n.name));
         args.push_back(-1);
       }
     }
-    for (ir::ValueId v : n.outputs) args.push_back(v == ir::kNone || !isFloat(v) ? -1 : bufferOf(v, BufferInfo::Kind::Intermediate));
+    for (ir::ValueId v : n.outputs) args.push_back(v == ir::kNone || !isWords(v) ? -1 : bufferOf(v, BufferInfo::Kind::Intermediate));
     if (op.kernel.workspaceWords > 0) {
       // The rKernel's own global memory (split-K arrival counters), no graph value.
       BufferInfo b;
@@ -81,14 +88,17 @@ class Builder {
     // Graph inputs and outputs always get a buffer, so the runtime can bind them.
     const auto& ins = graph_.inputs();
     for (size_t i = 0; i < ins.size(); ++i)
-      if (isFloat(ins[i])) {
+      if (isWords(ins[i])) {
         const int32_t b = bufferOf(ins[i], BufferInfo::Kind::Input);
         if (b >= 0) table_.buffers[static_cast<size_t>(b)].inputIndex = static_cast<int32_t>(i);
       }
     const auto& outs = graph_.outputs();
     for (size_t i = 0; i < outs.size(); ++i) {
-      if (!isFloat(outs[i])) {
-        errors_.push_back(ir::makeError("graph output '" + graph_.value(outs[i]).name + "' is not float32", graph_.value(outs[i]).name));
+      if (!isWords(outs[i])) {
+        errors_.push_back(ir::makeError("graph output '" + graph_.value(outs[i]).name + "' is " +
+                                            std::string(ir::dtypeName(graph_.value(outs[i]).type.dtype)) +
+                                            ", which generated programs do not hold",
+                                        graph_.value(outs[i]).name));
         continue;
       }
       const int32_t b = bufferOf(outs[i], BufferInfo::Kind::Output);

@@ -9,6 +9,7 @@
 #include "core/codegen/harness_source.h"
 #include "core/codegen/host_sources.h"
 #include "core/codegen/zero_ranges.h"
+#include "core/ir/words.h"
 
 namespace rammer::codegen {
 
@@ -80,16 +81,14 @@ struct Writer {
     summary.dataBytes += static_cast<int64_t>(size);
   }
 
-  void floats(const std::string& name, const ir::Tensor& t, int64_t numel, const std::string& what) {
-    if (t.dtype() != ir::DType::Float32) {
-      errors.push_back(ir::makeError(what + " is " + std::string(ir::dtypeName(t.dtype())) + ", not float32", what));
+  // A tensor as the words the program holds it in (ir/words.h).
+  void words(const std::string& name, const ir::Tensor& t, int64_t numel, const std::string& what) {
+    auto w = ir::toWords(t, numel, what);
+    if (!w) {
+      for (ir::Diagnostic d : w.errors()) errors.push_back(std::move(d));
       return;
     }
-    if (t.numel() != numel) {
-      errors.push_back(ir::makeError(fmt::format("{} has {} elements, its buffer {}", what, t.numel(), numel), what));
-      return;
-    }
-    bytes(name, t.raw(), t.byteSize());
+    bytes(name, w->data(), w->size() * sizeof(float));
   }
 };
 
@@ -142,7 +141,7 @@ std::string manifestText(const GeneratedProgram& program, const ExportData& data
   std::string s = "# Rammer Studio export: read by main.cu/main.hip; one record a line.\n";
   s += "# buffer INDEX KIND NUMEL STORAGE FILE|- NAME\n";
   s += "# launch PROGRAM KERNEL GRID BLOCK SHARED_BYTES PERSISTENT VEUS_PER_SM NZERO ZERO_BUFFERS...\n";
-  s += "# output BUFFER EXPECTED_FILE NAME\n";
+  s += "# output BUFFER EXPECTED_FILE NAME; int_output K (output K holds int32 words)\n";
   s += "# arena WORDS; in_arena BUFFER OFFSET; clear LAUNCH OFFSET WORDS (the split-K outputs, cleared together)\n";
   s += "format 1\n";
   s += fmt::format("model {}\npolicy {}\ndevice {}\n", oneLine(data.modelName), oneLine(data.policy), oneLine(data.device));
@@ -195,13 +194,13 @@ void writeData(Writer& w, const GeneratedProgram& program, const ir::Graph& grap
         w.errors.push_back(ir::makeError("weight '" + b.name + "' has no constant data", b.name));
         continue;
       }
-      w.floats(dataFile(i), *v.constant, b.numel, "weight '" + b.name + "'");
+      w.words(dataFile(i), *v.constant, b.numel, "weight '" + b.name + "'");
     } else {
       if (b.inputIndex < 0 || static_cast<size_t>(b.inputIndex) >= data.inputs.size()) {
         w.errors.push_back(ir::makeError("no input tensor given for graph input '" + b.name + "'", b.name));
         continue;
       }
-      w.floats(dataFile(i), data.inputs[static_cast<size_t>(b.inputIndex)], b.numel, "input '" + b.name + "'");
+      w.words(dataFile(i), data.inputs[static_cast<size_t>(b.inputIndex)], b.numel, "input '" + b.name + "'");
     }
   }
   std::string manifest = manifestText(program, data);
@@ -214,9 +213,11 @@ void writeData(Writer& w, const GeneratedProgram& program, const ir::Graph& grap
       continue;
     }
     if (check)
-      w.floats(expectedFile(k), data.expected[k], program.buffers[static_cast<size_t>(outs[k])].numel,
+      w.words(expectedFile(k), data.expected[k], program.buffers[static_cast<size_t>(outs[k])].numel,
                "expected output '" + name + "'");
     manifest += fmt::format("output {} {} {}\n", outs[k], check ? expectedFile(k) : "-", oneLine(name));
+    if (ir::wordKindOf(graph.value(graph.outputs()[k]).type.dtype) == ir::WordKind::Int)
+      manifest += fmt::format("int_output {}\n", k);
   }
   w.text("manifest.txt", manifest);
 }

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <string>
 
 #include "core/exec/reference_executor.h"
+#include "core/ir/words.h"
 
 namespace rammer::exec {
 
@@ -56,10 +58,10 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
     for (ir::ValueId v : graph.node(op.node).outputs) {
       if (v == ir::kNone) continue;
       const ir::Value& val = graph.value(v);
-      if (val.type.dtype != ir::DType::Float32)
+      if (!ir::heldAsWords(val.type.dtype))
         return ir::makeError(opLabel(op) + " writes " + quoted(val.name) + ", a " +
                                  std::string(ir::dtypeName(val.type.dtype)) +
-                                 " tensor: the emulator runs float32 schedules only",
+                                 " tensor, which run-time words do not hold (core/ir/words.h)",
                              op.name);
       if (!val.type.fullyKnown())
         return ir::makeError(opLabel(op) + " writes " + quoted(val.name) + " of unknown shape " +
@@ -111,7 +113,9 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
     views = std::move(pending);
   }
 
-  // Kernel arguments.
+  // Kernel arguments. Integer inputs and constants are read through word
+  // copies (not counted in allocated_: they are the inputs, converted).
+  std::map<ir::ValueId, int32_t> wordCopies;
   arena.opBuffers_.resize(plan.ops.size());
   arena.opOutputs_.resize(plan.ops.size());
   for (size_t i = 0; i < plan.ops.size(); ++i) {
@@ -126,17 +130,27 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
       }
       const Storage s = resolve(v);
       if (!s.known()) return ir::makeError(opLabel(op) + " reads " + whyMissing(v), op.name);
-      if (dtypeOf(s) != ir::DType::Float32) {
-        // Non-float constants (shapes, indices) are baked into the rKernel.
-        if (graph.value(v).constant) {
+      if (s.tensor && dtypeOf(s) != ir::DType::Float32) {
+        // Non-float constants (shapes, indices) are baked into the rKernel
+        // unless it reads them as words.
+        if (graph.value(v).constant && !op.kernel.readsConstantAsWords(tb.inputs.size())) {
           tb.inputs.push_back(nullptr);
           continue;
         }
-        return ir::makeError(opLabel(op) + " reads " + quoted(graph.value(v).name) + ", a " +
-                                 std::string(ir::dtypeName(dtypeOf(s))) +
-                                 " tensor computed at run time: rKernels take float32 tensors only "
-                                 "(non-float inputs must be constants)",
-                             op.name);
+        // An integer or bool graph input or constant: its words, made once.
+        auto [it, fresh] = wordCopies.try_emplace(v, -1);
+        if (fresh) {
+          auto words = ir::toWords(*s.tensor, s.numel, quoted(graph.value(v).name) + " (read by " + opLabel(op) + ")");
+          if (!words) return words.errors();
+          Buffer b;
+          b.numel = s.numel;
+          b.data = std::make_unique_for_overwrite<float[]>(static_cast<size_t>(std::max<int64_t>(s.numel, 1)));
+          std::copy(words->begin(), words->end(), b.data.get());
+          it->second = static_cast<int32_t>(arena.buffers_.size());
+          arena.buffers_.push_back(std::move(b));
+        }
+        tb.inputs.push_back(arena.buffers_[static_cast<size_t>(it->second)].data.get());
+        continue;
       }
       tb.inputs.push_back(s.tensor ? s.tensor->data<float>() : arena.buffers_[static_cast<size_t>(s.buffer)].data.get());
     }
@@ -193,13 +207,11 @@ ir::Result<std::vector<ir::Tensor>> BufferArena::outputs() const {
       continue;
     }
     const Buffer& b = buffers_[static_cast<size_t>(o.storage.buffer)];
-    ir::Tensor t(ir::DType::Float32, val.type.shape);
-    if (t.numel() != b.numel)
-      return ir::makeError("graph output " + val.name + " has " + std::to_string(t.numel()) +
+    if (ir::numElements(val.type.shape) != b.numel)
+      return ir::makeError("graph output " + val.name + " has " + std::to_string(ir::numElements(val.type.shape)) +
                                " elements but its storage has " + std::to_string(b.numel),
                            val.name);
-    std::copy_n(b.data.get(), b.numel, t.data<float>());
-    out.push_back(std::move(t));
+    out.push_back(ir::fromWords(val.type.dtype, val.type.shape, {b.data.get(), static_cast<size_t>(b.numel)}));
   }
   return out;
 }

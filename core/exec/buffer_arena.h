@@ -1,6 +1,7 @@
 #pragma once
 // Tensor storage for one emulated run of a Plan: graph inputs and constants
-// are read in place, every operator output gets a float32 buffer of its own
+// are read in place (integer ones as word copies, core/ir/words.h), every
+// operator output gets a buffer of 32-bit words of its own
 // (NaN until an rTask writes it; never reused within a run), and
 // a view's output is its input's storage (no copy), as on the GPU. Built
 // once before any worker starts; afterwards the pointers never change, so
@@ -20,7 +21,7 @@ class BufferArena {
   // Resolves every value the plan's operators read or write and every graph
   // output. `inputs` (bound to graph.inputs() in order) and the graph's
   // constants are read in place: both must outlive the arena. Errors name the value or operator: a kernel that would read a
-  // non-float tensor that is not a constant, a value no planned operator
+  // tensor of a type without words (float64, ...), a value no planned operator
   // produces, a shape that is not fully known, a view that changes the
   // element count.
   static ir::Result<BufferArena> build(const schedule::Plan& plan, const ir::Graph& graph,
@@ -32,7 +33,7 @@ class BufferArena {
   void zeroOutputs(int32_t op);
   // Copies of the graph outputs, in order.
   ir::Result<std::vector<ir::Tensor>> outputs() const;
-  // Float32 bytes this arena allocated (operator outputs only).
+  // Bytes this arena allocated for operator outputs (4 a word).
   int64_t allocatedBytes() const { return allocated_ * static_cast<int64_t>(sizeof(float)); }
 
  private:

@@ -6,6 +6,8 @@
 #include <span>
 #include <string>
 
+#include "core/ir/words.h"
+#include "core/kernels/gather_kernels.h"
 #include "core/ops/op_registry.h"
 #include "core/ops/op_compute.h"
 
@@ -25,7 +27,8 @@ struct Segment {
   int64_t inBase = 0;
   std::vector<std::vector<int64_t>> inOffset;
   std::vector<int64_t> validLo, validHi;
-  float fill = 0;
+  float fill = 0;       // a word: the float, or an int32's bits (intFill)
+  bool intFill = false;
   bool allFill = false;
 
   int64_t size() const { return std::accumulate(ext.begin(), ext.end(), int64_t{1}, std::multiplies<>()); }
@@ -98,7 +101,7 @@ constexpr int64_t kMaxProbedElements = int64_t{1} << 26;
 // Where each output element of the reference op comes from: the op runs on
 // an index-valued copy of input 0 (constant padding filled with -1). One
 // int64 tensor per output (empty when the output is absent).
-std::vector<ir::Tensor> sourceMaps(const NodeInfo& info, float& fill) {
+std::vector<ir::Tensor> sourceMaps(const NodeInfo& info, double& fill) {
   const ir::Node& node = *info.node;
   for (size_t o = 0; o < info.numOutputs(); ++o)
     if (info.outPresent[o] && ir::numElements(info.outShapes[o]) > kMaxProbedElements)
@@ -125,7 +128,7 @@ std::vector<ir::Tensor> sourceMaps(const NodeInfo& info, float& fill) {
       fill = node.attrs.getFloat("value", 0.0f);
       probe.attrs.set("value", -1.0f);
     } else {
-      fill = values.size() > 2 && values[2] ? static_cast<float>(values[2]->getDouble(0)) : 0.0f;
+      fill = values.size() > 2 && values[2] ? values[2]->getDouble(0) : 0.0;
       if (types.size() < 3) {
         types.resize(3);
         values.resize(3, nullptr);
@@ -278,8 +281,11 @@ std::vector<Segment> mappedSegments(const NodeInfo& info) {
     s.outStride = rowMajorStrides(s.ext);
     return {std::move(s)};
   }
-  float fill = 0;
+  double fill = 0;
   const std::vector<ir::Tensor> maps = sourceMaps(info, fill);
+  // Integer data moves as int32 words, so its padding value is one too.
+  const bool ints = ir::wordKindOf(info.inTypes.at(0)) == ir::WordKind::Int;
+  const float fillWord = ints ? ir::intToWord(static_cast<int32_t>(fill)) : static_cast<float>(fill);
   std::vector<Segment> segs;
   for (size_t o = 0; o < maps.size(); ++o) {
     // An output with no elements needs no segment (nor per-dim tables as
@@ -291,7 +297,8 @@ std::vector<Segment> mappedSegments(const NodeInfo& info) {
     if (!s) throw ops::OpError("its element map is not a sum of per-dim offsets; no copy rKernel fits");
     s->outSlot = static_cast<int>(o);
     s->outStride = rowMajorStrides(s->ext);
-    s->fill = fill;
+    s->fill = fillWord;
+    s->intFill = ints;
     segs.push_back(std::move(*s));
   }
   return segs;
@@ -354,9 +361,11 @@ std::string segmentBody(const std::vector<Segment>& segs, int64_t total, const s
     s += "      (void)r;\n";
     const std::string out = "out" + std::to_string(g.outSlot) + "[" + dst + "]";
     const std::string read = "in" + std::to_string(g.inSlot) + "[" + src + "]";
-    if (g.allFill) s += "      " + out + " = " + cudaFloatLiteral(g.fill) + ";\n";
+    const std::string fill = g.intFill ? "__int_as_float(" + std::to_string(ir::wordToInt(g.fill)) + ")"
+                                       : cudaFloatLiteral(g.fill);
+    if (g.allFill) s += "      " + out + " = " + fill + ";\n";
     else if (valid.empty()) s += "      " + out + " = " + read + ";\n";
-    else s += "      " + out + " = (" + valid + ") ? " + read + " : " + cudaFloatLiteral(g.fill) + ";\n";
+    else s += "      " + out + " = (" + valid + ") ? " + read + " : " + fill + ";\n";
     s += "    }\n";
   }
   return s;
@@ -394,6 +403,11 @@ const std::vector<std::string>& copyOpTypes() {
 }
 
 std::vector<RKernel> copyKernels(const NodeInfo& info) {
+  // Indices known only at run time (token ids): no map to bake.
+  if (info.numInputs() > 1 && info.inPresent[1] && !info.constant(1)) {
+    if (info.node->opType == "Gather") return runtimeGatherKernels(info);
+    if (info.node->opType == "GatherElements") return runtimeGatherElementsKernels(info);
+  }
   auto segs = std::make_shared<std::vector<Segment>>(info.node->opType == "Concat" ? concatSegments(info)
                                                                                     : mappedSegments(info));
   int64_t total = 0, maxIndex = 0;
@@ -412,6 +426,8 @@ std::vector<RKernel> copyKernels(const NodeInfo& info) {
   spec.prelude = [segs, tableType](const std::string& fn) { return segmentPrelude(*segs, fn, tableType); };
   spec.body = [segs, total](const std::string& idx, const std::string& fn) { return segmentBody(*segs, total, fn, idx); };
   spec.cpu = [segs](int64_t begin, int64_t end, const TaskBuffers& b) { segmentCpu(*segs, begin, end, b); };
+  // Words move whatever their type; Concat's inputs may be integer constants.
+  spec.constantsAsWords.assign(info.node->opType == "Concat" ? info.numInputs() : 1, true);
   return elementKernels(info, spec);
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "core/kernels/arg_kernels.h"
 #include "core/kernels/attention_kernels.h"
 #include "core/kernels/cell_kernels.h"
 #include "core/kernels/conv_kernels.h"
@@ -20,6 +21,7 @@
 #include "core/kernels/scan_kernels.h"
 #include "core/kernels/scatter_kernels.h"
 #include "core/kernels/softmax_kernels.h"
+#include "core/kernels/word_elementwise_kernels.h"
 #include "core/ops/op_registry.h"
 
 namespace rammer::kernels {
@@ -31,6 +33,11 @@ using Family = std::function<std::vector<RKernel>(const ir::Graph&, ir::NodeId)>
 // Families that only need the node's static shapes.
 Family viaInfo(std::vector<RKernel> (*f)(const NodeInfo&)) {
   return [f](const ir::Graph& g, ir::NodeId id) { return f(readNode(g, id)); };
+}
+
+// Families that also take integer and bool tensors (run-time words).
+Family viaWordInfo(std::vector<RKernel> (*f)(const NodeInfo&)) {
+  return [f](const ir::Graph& g, ir::NodeId id) { return f(readNode(g, id, true)); };
 }
 
 // "com.rammer::LstmCell" for our domain, the bare type for ONNX's.
@@ -47,7 +54,7 @@ const std::map<std::string, Family>& families() {
     t[qualified(ops::kRammerDomain, "FusedMatMul")] = gemmKernels;
     t[qualified(ops::kRammerDomain, "FusedGemm")] = gemmKernels;
     t[qualified(ops::kRammerDomain, "FusedConv")] = convKernels;
-    t[qualified(ops::kRammerDomain, "FusedElementwise")] = viaInfo(elementwiseKernels);
+    t[qualified(ops::kRammerDomain, "FusedElementwise")] = viaWordInfo(elementwiseKernels);  // where_word, int_to_float
     t[qualified(ops::kRammerDomain, "FusedGroup")] = viaInfo(fusedGroupKernels);
     t[qualified(ops::kRammerDomain, "Attention")] = viaInfo(attentionKernels);
     for (const std::string& type : cellOpTypes()) t[qualified(ops::kRammerDomain, type)] = viaInfo(cellKernels);
@@ -60,8 +67,11 @@ const std::map<std::string, Family>& families() {
     t["Trilu"] = viaInfo(triluKernels);
     t["LogSoftmax"] = viaInfo(softmaxKernels);
     for (const std::string& type : reduceOpTypes()) t[type] = viaInfo(reduceKernels);
-    for (const std::string& type : copyOpTypes()) t[type] = viaInfo(copyKernels);
-    for (const std::string& type : scatterOpTypes()) t[type] = viaInfo(scatterKernels);
+    for (const std::string& type : copyOpTypes()) t[type] = viaWordInfo(copyKernels);
+    for (const std::string& type : wordElementwiseOpTypes()) t[type] = viaWordInfo(wordElementwiseKernels);
+    t["ArgMax"] = viaWordInfo(argKernels);
+    t["ArgMin"] = viaWordInfo(argKernels);
+    for (const std::string& type : scatterOpTypes()) t[type] = viaWordInfo(scatterKernels);
     for (const std::string& type : scanOpTypes()) t[type] = viaInfo(scanKernels);
     return t;
   }();

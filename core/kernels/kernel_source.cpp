@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/ir/words.h"
 #include "core/kernels/cuda_library.h"
 #include "core/ops/type_inference.h"
 
@@ -23,7 +24,7 @@ std::string NodeInfo::functionName(const std::string& kernel) const {
   return "rk_n" + std::to_string(id) + "_" + kernel;
 }
 
-NodeInfo readNode(const ir::Graph& graph, ir::NodeId id) {
+NodeInfo readNode(const ir::Graph& graph, ir::NodeId id, bool words) {
   NodeInfo info;
   info.graph = &graph;
   info.id = id;
@@ -35,21 +36,26 @@ NodeInfo readNode(const ir::Graph& graph, ir::NodeId id) {
       throw ops::OpError(std::string(what) + " " + std::to_string(slot) + " ('" + val.name + "') has shape " +
                          (val.type.rankKnown ? ir::shapeToString(val.type.shape) : std::string("of unknown rank")) +
                          "; rKernels need every dim known (bind the batch size)");
-    if (val.type.dtype != ir::DType::Float32 && !val.constant)
+    const bool held = val.type.dtype == ir::DType::Float32 || (words && ir::heldAsWords(val.type.dtype));
+    if (!held && !val.constant)
       throw ops::OpError(std::string(what) + " " + std::to_string(slot) + " ('" + val.name + "') is " +
                          std::string(ir::dtypeName(val.type.dtype)) +
-                         "; rKernels compute float32 (other types only as constants)");
+                         (words ? "; rKernels hold float32, bool and integer types up to int64 (as int32) at run time"
+                                : "; this rKernel computes float32 and takes other types only as constants"));
     return val.type.shape;
   };
+  auto typeOf = [&](ir::ValueId v) { return v == ir::kNone ? ir::DType::Undefined : graph.value(v).type.dtype; };
   for (size_t i = 0; i < n.inputs.size(); ++i) {
     const bool present = n.inputs[i] != ir::kNone;
     info.inPresent.push_back(present);
     info.inShapes.push_back(present ? shapeOf(n.inputs[i], "input", i) : ir::Shape{});
+    info.inTypes.push_back(typeOf(n.inputs[i]));
   }
   for (size_t i = 0; i < n.outputs.size(); ++i) {
     const bool present = n.outputs[i] != ir::kNone;
     info.outPresent.push_back(present);
     info.outShapes.push_back(present ? shapeOf(n.outputs[i], "output", i) : ir::Shape{});
+    info.outTypes.push_back(typeOf(n.outputs[i]));
   }
   return info;
 }
@@ -169,6 +175,7 @@ std::vector<RKernel> elementKernels(const NodeInfo& info, const ElementKernelSpe
     k.regsEstimate = spec.regsEstimate;
     k.flops = spec.flops;
     k.bytes = spec.bytes;
+    k.constantsAsWords = spec.constantsAsWords;
     k.cudaFunction = info.functionName(k.name);
     const std::string idx = indexType(spec.total + v.chunk);
     k.cudaSource = (spec.prelude ? spec.prelude(k.cudaFunction) : std::string()) + cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) +

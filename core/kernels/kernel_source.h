@@ -24,6 +24,7 @@ struct NodeInfo {
   std::vector<bool> inPresent;
   std::vector<ir::Shape> outShapes;  // empty shape for an omitted slot
   std::vector<bool> outPresent;
+  std::vector<ir::DType> inTypes, outTypes;  // Undefined for an omitted slot
 
   size_t numInputs() const { return inShapes.size(); }
   size_t numOutputs() const { return outShapes.size(); }
@@ -37,9 +38,10 @@ struct NodeInfo {
 };
 
 // Reads shapes; throws ops::OpError unless every present input and output
-// has a fully known type and the float inputs/outputs are float32 (non-float
-// inputs must be constants: they are baked into the kernel).
-NodeInfo readNode(const ir::Graph& graph, ir::NodeId id);
+// has a fully known type and is float32 or a constant (baked into the
+// kernel). With `words`, for families that handle them, tensors of the
+// types run-time words hold (ir/words.h: int, bool) are accepted too.
+NodeInfo readNode(const ir::Graph& graph, ir::NodeId id, bool words = false);
 
 // "int" when every index fits in 32 bits (cheaper division on the GPU).
 std::string indexType(int64_t maxIndex);
@@ -88,6 +90,7 @@ struct ElementKernelSpec {
   std::function<std::string(const std::string& idx, const std::string& fn)> body;
   // Computes elements [begin, end).
   std::function<void(int64_t begin, int64_t end, const TaskBuffers& buffers)> cpu;
+  std::vector<bool> constantsAsWords;  // RKernel::constantsAsWords
 };
 
 // One candidate per chunk size (1024 and 4096 elements per rTask, 256

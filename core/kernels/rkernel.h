@@ -23,8 +23,10 @@ struct Dim3 {
 
 // The operator's tensors during one execution. An rTask reads any input and
 // writes only its own tile of the outputs.
+// Every pointer addresses 32-bit words (core/ir/words.h): float32 values,
+// or the int32 values of integer and bool tensors.
 struct TaskBuffers {
-  std::vector<const float*> inputs;  // per input slot; nullptr when omitted
+  std::vector<const float*> inputs;  // per input slot; nullptr when omitted or baked
   std::vector<float*> outputs;       // per output slot; nullptr when omitted
 };
 
@@ -63,6 +65,12 @@ struct RKernel {
   // more pointer after the outputs (CUDA: `float* out<numOutputs>`; the CPU
   // tile: the last of TaskBuffers::outputs), zeroed with them.
   int64_t workspaceWords = 0;
+  // Per input slot: a non-float32 constant there is passed as run-time
+  // words (ir/words.h) like any tensor. Elsewhere (and when this is empty)
+  // the rKernel bakes such constants in (shapes, indices: Slice's int64
+  // ends need not fit a word) and gets a null pointer.
+  std::vector<bool> constantsAsWords;
+  bool readsConstantAsWords(size_t slot) const { return slot < constantsAsWords.size() && constantsAsWords[slot]; }
 
   // The CUDA/HIP __device__ function: `void <cudaFunction>(int rtask_id,
   // int tid, float* smem, const float* in0, ..., float* out0, ...)`, one

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "core/ir/words.h"
 #include "core/ops/op_registry.h"
 
 namespace rammer::kernels {
@@ -49,6 +50,65 @@ Scatter scatterOf(const NodeInfo& info) {
   return s;
 }
 
+// Indices computed at run time (a shift mask built from Range, say): each
+// output element scans every index tuple for the last one naming its slice,
+// so duplicates resolve as in the reference (the last update wins) without
+// rTasks racing; a tuple with an index outside its dim names no slice. Work
+// grows with elements x tuples: meant for the small scatters models build
+// masks with.
+std::vector<RKernel> runtimeScatterKernels(const NodeInfo& info) {
+  const std::string reduction = info.node->attrs.getString("reduction", "none");
+  if (reduction != "none") throw ops::OpError("reduction '" + reduction + "' has no rKernel (only 'none')");
+  const ir::Shape& data = info.inShapes.at(0);
+  const ir::Shape& is = info.inShapes.at(1);
+  if (is.empty()) throw ops::OpError("indices must have rank >= 1");
+  if (ir::wordKindOf(info.inTypes.at(1)) != ir::WordKind::Int)
+    throw ops::OpError("the indices are " + std::string(ir::dtypeName(info.inTypes.at(1))) + ", not an integer type");
+  const auto k = static_cast<size_t>(is.back());
+  if (k < 1 || k > data.size()) throw ops::OpError("indices' last dim is not in [1, data rank]");
+  int64_t slice = 1;
+  for (size_t d = k; d < data.size(); ++d) slice *= data[d];
+  const int64_t count = k ? ir::numElements(is) / static_cast<int64_t>(k) : 0;
+  const int64_t total = ir::numElements(info.outShapes.at(0));
+  ElementKernelSpec spec;
+  spec.family = "scatter";
+  spec.total = total;
+  spec.bytes = 8.0 * static_cast<double>(total) + 4.0 * static_cast<double>(count * static_cast<int64_t>(k));
+  spec.flops = static_cast<double>(total) * static_cast<double>(count * static_cast<int64_t>(k));
+  spec.constantsAsWords = {true, true, true};
+  spec.body = [=](const std::string& idx, const std::string&) {
+    const std::string sl = std::to_string(slice);
+    std::string s = "    const long long p = (long long)(i / " + sl + ");\n    long long k = -1;\n";
+    s += "    for (int t = 0; t < " + std::to_string(count) + "; ++t) {\n      long long at = 0;\n";
+    for (size_t j = 0; j < k; ++j) {
+      const std::string dim = std::to_string(data[j]);
+      s += "      { long long v = __float_as_int(in1[t * " + std::to_string(k) + " + " + std::to_string(j) + "]);";
+      s += " if (v < 0) v += " + dim + "LL; at = (at < 0 || v < 0 || v >= " + dim + "LL) ? -1 : at * " + dim + "LL + v; }\n";
+    }
+    s += "      if (at == p) k = t;\n    }\n";
+    s += "    out0[i] = k < 0 ? in0[i] : in2[k * " + sl + "LL + i % " + sl + "];\n";
+    (void)idx;
+    return s;
+  };
+  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
+    for (int64_t e = begin; e < end; ++e) {
+      const int64_t p = e / slice;
+      int64_t found = -1;
+      for (int64_t t = 0; t < count; ++t) {
+        int64_t at = 0;
+        for (size_t j = 0; j < k; ++j) {
+          int64_t v = ir::wordToInt(b.inputs[1][t * static_cast<int64_t>(k) + static_cast<int64_t>(j)]);
+          if (v < 0) v += data[j];
+          at = at < 0 || v < 0 || v >= data[j] ? -1 : at * data[j] + v;
+        }
+        if (at == p) found = t;
+      }
+      b.outputs[0][e] = found < 0 ? b.inputs[0][e] : b.inputs[2][found * slice + e % slice];
+    }
+  };
+  return elementKernels(info, spec);
+}
+
 }  // namespace
 
 const std::vector<std::string>& scatterOpTypes() {
@@ -57,6 +117,7 @@ const std::vector<std::string>& scatterOpTypes() {
 }
 
 std::vector<RKernel> scatterKernels(const NodeInfo& info) {
+  if (info.numInputs() > 1 && info.inPresent[1] && !info.constant(1)) return runtimeScatterKernels(info);
   auto scatter = std::make_shared<const Scatter>(scatterOf(info));
   const int64_t total = ir::numElements(info.outShapes.at(0));
   if (total == 0) throw ops::OpError("has no output elements");

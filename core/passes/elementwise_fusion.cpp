@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "core/ir/words.h"
 #include "core/ops/broadcast.h"
 #include "core/ops/math/fused_expr.h"
 
@@ -47,29 +48,96 @@ bool legacyBroadcastRemains(const ir::Graph& g, const ir::Node& n) {
 // The ops exprOfNode takes besides the two tables above.
 const char* const kOtherFusedOps[] = {"Sum",  "Max",         "Min",             "Mean",   "LeakyRelu", "Elu",
                                       "Celu", "Selu",        "HardSigmoid",     "Clip",   "ThresholdedRelu",
-                                      "Shrink", "BatchNormalization", "Mod"};
+                                      "Shrink", "BatchNormalization", "Mod", "Where", "Cast",
+                                      "Equal",  "Less",        "LessOrEqual",     "Greater", "GreaterOrEqual",
+                                      "Not",    "And",         "Or",              "Xor"};
 
 const ir::Tensor* constantOf(const ir::Graph& g, ir::ValueId v) {
   return v == ir::kNone || !g.value(v).constant ? nullptr : &*g.value(v).constant;
 }
 
-// Where with a constant condition (a causal mask folded at import, say):
-// the condition as a float32 constant of 0s and 1s, selected by where().
-// A condition computed at run time is a bool tensor, which rKernels do not
-// hold yet.
+// A bool constant as a float32 constant of 0s and 1s (a value the
+// expression reads directly).
+ir::ValueId boolAsFloat(ir::Graph& g, const ir::Tensor& c, const std::string& name) {
+  ir::Tensor f(ir::DType::Float32, c.shape());
+  for (int64_t i = 0; i < c.numel(); ++i) f.data<float>()[i] = c.data<bool>()[i] ? 1.0f : 0.0f;
+  const ir::ValueId v = g.addValue(g.uniqueValueName(name), f.type());
+  g.value(v).constant = std::move(f);
+  return v;
+}
+
+// Where on float32 X and Y: a constant condition (a causal mask folded at
+// import) becomes a float32 constant of 0s and 1s selected by where(); one
+// computed at run time, a bool tensor held as int32 words (ir/words.h), is
+// read by where_word().
 std::optional<FusedExpr> whereExpr(ir::Graph& g, ir::NodeId id, std::vector<ir::ValueId>& slots) {
   const ir::Node& n = g.node(id);
-  if (n.inputs.size() != 3) return std::nullopt;
-  const ir::Tensor* c = constantOf(g, n.input(0));
-  if (!c || c->dtype() != ir::DType::Bool) return std::nullopt;
+  if (n.inputs.size() != 3 || n.input(0) == ir::kNone) return std::nullopt;
   for (size_t k = 1; k < 3; ++k)
     if (n.input(k) == ir::kNone || g.value(n.input(k)).type.dtype != ir::DType::Float32) return std::nullopt;
-  ir::Tensor mask(ir::DType::Float32, c->shape());
-  for (int64_t i = 0; i < c->numel(); ++i) mask.data<float>()[i] = c->data<bool>()[i] ? 1.0f : 0.0f;
-  const ir::ValueId m = g.addValue(g.uniqueValueName(n.name + ".mask"), mask.type());
-  g.value(m).constant = std::move(mask);
+  const auto args = std::vector<FusedExpr>{FusedExpr::input(0), FusedExpr::input(1), FusedExpr::input(2)};
+  const ir::Tensor* c = constantOf(g, n.input(0));
+  if (!c) {
+    if (g.value(n.input(0)).type.dtype != ir::DType::Bool) return std::nullopt;
+    slots = n.inputs;
+    return FusedExpr::call("where_word", args);
+  }
+  if (c->dtype() != ir::DType::Bool) return std::nullopt;
+  const ir::ValueId m = boolAsFloat(g, *c, n.name + ".mask");
   slots = {m, g.node(id).input(1), g.node(id).input(2)};
-  return FusedExpr::call("where", {FusedExpr::input(0), FusedExpr::input(1), FusedExpr::input(2)});
+  return FusedExpr::call("where", args);
+}
+
+// Cast to float32 of an integer or bool tensor computed at run time (BERT's
+// padding mask turned into an additive bias): int_to_float() of its word.
+std::optional<FusedExpr> castExpr(const ir::Graph& g, const ir::Node& n, std::vector<ir::ValueId>& slots) {
+  if (n.inputs.size() != 1 || n.input(0) == ir::kNone || g.value(n.input(0)).constant) return std::nullopt;
+  const ir::DType from = g.value(n.input(0)).type.dtype;
+  slots = n.inputs;
+  if (from == ir::DType::Float32) return FusedExpr::input(0);
+  if (ir::wordKindOf(from) != ir::WordKind::Int) return std::nullopt;
+  return FusedExpr::call("int_to_float", {FusedExpr::input(0)});
+}
+
+// Comparisons of float32 operands (exact in float) and logic on bools, as
+// 0/1 values; the node writes a bool tensor (bool_to_word at the group's
+// root, ElementwiseFusion::run). Integer comparisons stay with their own
+// rKernel: int32 values past 2^24 do not compare exactly as floats.
+std::optional<FusedExpr> predicateExpr(ir::Graph& g, ir::NodeId id, std::vector<ir::ValueId>& slots) {
+  static const std::map<std::string, std::string> kCompare = {{"Equal", "equal"},
+                                                              {"Less", "less"},
+                                                              {"LessOrEqual", "less_equal"},
+                                                              {"Greater", "greater"},
+                                                              {"GreaterOrEqual", "greater_equal"}};
+  static const std::map<std::string, std::string> kLogic = {
+      {"Not", "logical_not"}, {"And", "logical_and"}, {"Or", "logical_or"}, {"Xor", "logical_xor"}};
+  const ir::Node& n = g.node(id);
+  if (g.value(n.output(0)).type.dtype != ir::DType::Bool) return std::nullopt;
+  for (ir::ValueId v : n.inputs)
+    if (v == ir::kNone) return std::nullopt;
+  if (auto it = kCompare.find(n.opType); it != kCompare.end() && n.inputs.size() == 2) {
+    for (ir::ValueId v : n.inputs)
+      if (g.value(v).type.dtype != ir::DType::Float32) return std::nullopt;
+    slots = n.inputs;
+    return FusedExpr::call(it->second, {FusedExpr::input(0), FusedExpr::input(1)});
+  }
+  auto it = kLogic.find(n.opType);
+  if (it == kLogic.end() || n.inputs.size() != (n.opType == "Not" ? 1u : 2u)) return std::nullopt;
+  std::vector<FusedExpr> args;
+  slots.clear();
+  for (size_t k = 0; k < n.inputs.size(); ++k) {
+    const ir::ValueId v = g.node(id).input(k);
+    if (g.value(v).type.dtype != ir::DType::Bool) return std::nullopt;
+    const int slot = static_cast<int>(k);
+    if (const ir::Tensor* c = constantOf(g, v)) {
+      slots.push_back(boolAsFloat(g, *c, g.node(id).name + ".mask"));
+      args.push_back(FusedExpr::input(slot));
+    } else {
+      slots.push_back(v);
+      args.push_back(FusedExpr::call("int_to_float", {FusedExpr::input(slot)}));
+    }
+  }
+  return FusedExpr::call(it->second, args);
 }
 
 // A node's computation as an expression over its own input slots (x<slot>),
@@ -78,12 +146,14 @@ std::optional<FusedExpr> whereExpr(ir::Graph& g, ir::NodeId id, std::vector<ir::
 std::optional<FusedExpr> exprOfNode(ir::Graph& g, ir::NodeId id, std::vector<ir::ValueId>& slots) {
   const ir::Node& n = g.node(id);
   if (n.outputs.size() != 1 || n.output(0) == ir::kNone) return std::nullopt;
+  if (n.domain.empty() && g.value(n.output(0)).type.dtype == ir::DType::Bool) return predicateExpr(g, id, slots);
   if (g.value(n.output(0)).type.dtype != ir::DType::Float32) return std::nullopt;
   slots = n.inputs;
   if (n.domain == ops::kRammerDomain && n.opType == "FusedElementwise")
     return FusedExpr::parse(n.attrs.getString("expr", ""));
   if (!n.domain.empty()) return std::nullopt;
   if (n.opType == "Where") return whereExpr(g, id, slots);
+  if (n.opType == "Cast") return castExpr(g, n, slots);
   for (ir::ValueId v : n.inputs)
     if (v == ir::kNone || g.value(v).type.dtype != ir::DType::Float32) {
       if (n.opType != "Clip") return std::nullopt;  // Clip's bounds may be omitted
@@ -224,7 +294,8 @@ PassResult ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
     if (!e || !numpyShapesHold(g, slots, g.node(id).output(0))) continue;
     Group grp;
     std::vector<FusedExpr> operands;
-    for (ir::ValueId v : slots) {
+    for (size_t slot = 0; slot < slots.size(); ++slot) {
+      const ir::ValueId v = slots[slot];
       const ir::Value& val = g.value(v);
       // Scalar constants become literals.
       if (val.constant && val.constant->numel() == 1 && val.constant->dtype() == ir::DType::Float32 &&
@@ -249,6 +320,8 @@ PassResult ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
         operands.push_back(p.expr.substitute(remap));
         grp.members.insert(grp.members.end(), p.members.begin(), p.members.end());
         p.absorbed = true;
+        // A bool the node read as a word arrives as the producer's 0/1 value.
+        if (val.type.dtype != ir::DType::Float32) e = e->readingValueOf(static_cast<int>(slot));
 
         continue;
       }
@@ -275,7 +348,11 @@ PassResult ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
     fused.domain = ops::kRammerDomain;
     fused.name = grp.members.size() == 1 ? root.name : root.name + "+fused";
     fused.inputs = grp.inputs;
-    fused.attrs.set("expr", grp.expr.toString());
+    // A bool result is written as words: 1 where the 0/1 value is not 0.
+    const ir::DType outType = g.value(root.output(0)).type.dtype;
+    const FusedExpr expr = outType == ir::DType::Bool ? FusedExpr::call("bool_to_word", {grp.expr}) : grp.expr;
+    fused.attrs.set("expr", expr.toString());
+    if (outType != ir::DType::Float32) fused.attrs.set("to", static_cast<int64_t>(outType));
     std::vector<std::string> names;
     for (ir::NodeId m : grp.members) names.push_back(g.node(m).opType + ":" + g.node(m).name);
     fused.attrs.set("fused_nodes", names);
@@ -285,7 +362,7 @@ PassResult ElementwiseFusion::run(ir::Graph& g, PassContext& ctx) {
     g.addNode(std::move(fused));
     if (grp.members.size() > 1)
       ctx.note("fused " + std::to_string(grp.members.size()) + " nodes into '" + g.value(out).name +
-               "': " + grp.expr.toString());
+               "': " + expr.toString());
     changed = true;
   }
   return changed;

@@ -15,8 +15,17 @@ OutputComparison compareOne(const std::string& name, const ir::Tensor& got, cons
   c.name = name;
   c.elements = want.numel();
   c.sameShape = got.numel() == want.numel() && got.dtype() == want.dtype();
-  if (!c.sameShape || !ir::isFloating(want.dtype()) || want.dtype() == ir::DType::String) return c;
+  if (!c.sameShape || want.dtype() == ir::DType::String || want.dtype() == ir::DType::Undefined) return c;
   c.compared = true;
+  if (!ir::isFloating(want.dtype())) {  // integers and bools: exactly
+    for (int64_t i = 0; i < want.numel(); ++i) {
+      const int64_t w = want.getInt64(i), g = got.getInt64(i);
+      c.mismatched += g != w;
+      c.maxAbsDiff = std::max(c.maxAbsDiff, std::fabs(static_cast<double>(g) - static_cast<double>(w)));
+    }
+    c.maxRelError = c.maxAbsDiff;
+    return c;
+  }
   double scale = 0;
   for (int64_t i = 0; i < want.numel(); ++i)
     if (const double w = std::fabs(want.getDouble(i)); std::isfinite(w)) scale = std::max(scale, w);

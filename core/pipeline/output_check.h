@@ -8,8 +8,9 @@
 // The scale term keeps an element near zero in an output of large values
 // (a sum whose terms cancel) from failing on float32 rounding of a
 // different summation order; the relative term bounds every other element.
-// NaN matches NaN and an infinity the same infinity. Outputs that are not
-// floating point are not compared.
+// NaN matches NaN and an infinity the same infinity. Integer and bool
+// outputs (token ids, ArgMax, masks) must match exactly; strings are not
+// compared.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,7 +24,7 @@ namespace rammer::pipeline {
 struct OutputComparison {
   std::string name;
   bool sameShape = true;  // element count and dtype; false: nothing else was compared
-  bool compared = false;  // floating point and the same shape
+  bool compared = false;  // the same shape, and not strings
   int64_t elements = 0, mismatched = 0;
   double maxAbsDiff = 0;
   double maxRelError = 0;  // max |diff| over the output's max |want|

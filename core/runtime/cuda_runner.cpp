@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "core/codegen/zero_ranges.h"
-#include "core/runtime/float_buffers.h"
+#include "core/ir/words.h"
 
 namespace rammer::runtime {
 
@@ -207,7 +207,7 @@ ir::Result<GpuRun> CudaRunner::run(const ir::Graph& graph, const codegen::Genera
     } else {
       continue;
     }
-    auto data = floatsOf(*source, b.numel, what);
+    auto data = ir::toWords(*source, b.numel, what);
     if (!data) return data.errors();
     if (auto ok = upload(address[i], data->data(), data->size() * sizeof(float), what); !ok) return ok.errors();
   }
@@ -314,7 +314,7 @@ ir::Result<GpuRun> CudaRunner::run(const ir::Graph& graph, const codegen::Genera
       if (cu::Result r = d.cuMemcpyDtoH(host.data(), address[static_cast<size_t>(found)], host.size() * sizeof(float));
           r != cu::kSuccess)
         return fail(r, "downloading output '" + value.name + "'");
-    out.outputs.push_back(outputTensor(value, host));
+    out.outputs.push_back(ir::fromWords(value.type.dtype, value.type.shape, host));
   }
   if (timing) {
     out.timing.resize(timingWords);

@@ -11,7 +11,7 @@
 
 #include "core/codegen/code_generator.h"
 #include "core/codegen/project_export.h"
-#include "core/runtime/float_buffers.h"
+#include "core/ir/words.h"
 #include "core/runtime/subprocess.h"
 #include "core/runtime/timing_decoder.h"
 
@@ -206,13 +206,7 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
   data.modelName = "model";
   data.policy = plan.policy;
   data.device = plan.device.id;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    auto f = floatsOf(inputs[i], inputs[i].numel(), "input '" + graph.value(graph.inputs()[i]).name + "'");
-    if (!f) return f.errors();
-    ir::Tensor t(ir::DType::Float32, inputs[i].shape());
-    std::copy(f->begin(), f->end(), t.data<float>());
-    data.inputs.push_back(std::move(t));
-  }
+  data.inputs = inputs;  // written as words (ir/words.h), checked there
   say("writing the weights and inputs...");
   if (auto w = codegen::writeProgramData(work.path, program, graph, data); !w) return w.errors();
   const fs::path outDir = work.path / "out", timingFile = work.path / "timing.bin";
@@ -262,8 +256,9 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
     if (!v.type.fullyKnown() || static_cast<int64_t>(bytes->size()) != ir::numElements(v.type.shape) * 4)
       return ir::makeError(fmt::format("output '{}' ({}) does not match the {} bytes the program wrote", v.name,
                                        ir::typeToString(v.type), bytes->size()));
-    out.outputs.push_back(
-        outputTensor(v, {reinterpret_cast<const float*>(bytes->data()), bytes->size() / sizeof(float)}));
+    std::vector<float> words(bytes->size() / sizeof(float));
+    std::memcpy(words.data(), bytes->data(), words.size() * sizeof(float));
+    out.outputs.push_back(ir::fromWords(v.type.dtype, v.type.shape, words));
   }
   if (options.measureTrace) {
     auto bytes = readBytes(timingFile);

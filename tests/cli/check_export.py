@@ -187,6 +187,36 @@ def case_host(a):
         fail("the CMake-built prog did not pass:\n" + r.stdout)
 
 
+def case_host_ints(a):
+    """A model with int64 token ids in and an int64 ArgMax out (words,
+    core/ir/words.h): the manifest marks the integer output, the program
+    passes its check comparing it exactly, and one id off in the expected
+    output fails it."""
+    out = fresh_dir(os.path.join(a.work, "project"))
+    p = run([a.rammer, "-q", "export", a.model, "--policy", "wavefront", "--emit", "host", "-o", out, "--seed", "7"])
+    build = next((l.split("&&", 1)[1].strip() for l in p.stdout.splitlines() if l.startswith("build")), "")
+    m = check_project(a, out, "host")
+    outputs = [r.split(" ", 2) for r in m.get("output", [])]
+    if m.get("int_output") != ["1"] or len(outputs) != 2:
+        fail(f"expected two outputs, the second marked int_output: {m.get('output')} {m.get('int_output')}")
+    b = subprocess.run(build, shell=True, cwd=out, capture_output=True, text=True, timeout=900)
+    if b.returncode != 0:
+        fail("the documented host build failed:\n" + b.stdout[-4000:] + b.stderr[-4000:])
+    r = run([os.path.join(out, "prog"), "--runs", "1"])
+    if r.stdout.count("PASS") < 2:
+        fail("prog did not pass both outputs:\n" + r.stdout)
+    expected = os.path.join(out, outputs[1][1])
+    with open(expected, "rb") as f:
+        words = bytearray(f.read())
+    first = int.from_bytes(words[0:4], "little", signed=True)
+    words[0:4] = (first + 1).to_bytes(4, "little", signed=True)
+    with open(expected, "wb") as f:
+        f.write(words)
+    r = run([os.path.join(out, "prog"), "--runs", "0"], expect_rc=1)
+    if "FAIL" not in r.stdout or f"expected {first + 1}" not in r.stdout:
+        fail("an integer output one id off did not fail the check:\n" + r.stdout)
+
+
 def case_errors(a):
     out = os.path.join(a.work, "bad")
     p = run([a.rammer, "export", a.model, "--emit", "opencl", "-o", out], expect_rc=2)
@@ -203,7 +233,7 @@ def case_errors(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--case", required=True, choices=["cuda", "hip", "host", "errors"])
+    ap.add_argument("--case", required=True, choices=["cuda", "hip", "host", "host_ints", "errors"])
     ap.add_argument("--rammer", required=True)
     ap.add_argument("--model", required=True)
     ap.add_argument("--work", required=True)

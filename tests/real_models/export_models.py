@@ -68,6 +68,84 @@ class Decoder(torch.nn.Module):
         return self.decoder(x, mask=causal)
 
 
+class TokenAttention(torch.nn.Module):
+    """One attention layer written out (post-norm, GELU FFN) so a tiny model
+    can take its mask in the form real exports do: an additive bias (BERT)
+    or a bool mask applied with Where (GPT's masked_fill)."""
+
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads, self.dh = heads, d // heads
+        self.qkv = torch.nn.Linear(d, 3 * d)
+        self.out = torch.nn.Linear(d, d)
+        self.ff1, self.ff2 = torch.nn.Linear(d, 2 * d), torch.nn.Linear(2 * d, d)
+        self.ln1, self.ln2 = torch.nn.LayerNorm(d), torch.nn.LayerNorm(d)
+
+    def forward(self, x, bias=None, allowed=None):
+        b, t, d = x.shape
+        q, k, v = self.qkv(x).view(b, t, 3, self.heads, self.dh).permute(2, 0, 3, 1, 4)
+        s = q @ k.transpose(-1, -2) / self.dh ** 0.5
+        if bias is not None:
+            s = s + bias
+        if allowed is not None:
+            s = s.masked_fill(~allowed, -1e9)
+        a = (torch.softmax(s, dim=-1) @ v).transpose(1, 2).reshape(b, t, d)
+        x = self.ln1(x + self.out(a))
+        return self.ln2(x + self.ff2(torch.nn.functional.gelu(self.ff1(x))))
+
+
+class TokenBert(torch.nn.Module):
+    """BERT from token ids, tiny: word, position and token-type embeddings
+    (Gather by an int64 graph input), the padding mask from the ids (id 0,
+    Equal/Not/Cast) as BERT's additive -10000 bias, 2 layers, the tanh
+    pooler on the first token."""
+
+    def __init__(self, vocab=40, d=32, seq=16):
+        super().__init__()
+        self.word, self.pos, self.segment = (torch.nn.Embedding(vocab, d), torch.nn.Embedding(seq, d),
+                                          torch.nn.Embedding(2, d))
+        self.norm = torch.nn.LayerNorm(d)
+        self.layers = torch.nn.ModuleList([TokenAttention(d, 2) for _ in range(2)])
+        self.pool = torch.nn.Linear(d, d)
+
+    def forward(self, ids):
+        t = ids.shape[1]
+        x = self.norm(self.word(ids) + self.pos(torch.arange(t)) + self.segment(torch.zeros_like(ids)))
+        bias = (1.0 - (ids != 0)[:, None, None, :].float()) * -10000.0
+        for layer in self.layers:
+            x = layer(x, bias=bias)
+        return torch.tanh(self.pool(x[:, 0]))
+
+
+class TokenGpt(torch.nn.Module):
+    """GPT from token ids, tiny: word and position embeddings, attention
+    under the causal mask And the ids' padding mask, applied with Where
+    (masked_fill), 2 layers, logits by the tied embedding, and the next
+    token (ArgMax, int64) as a second output."""
+
+    def __init__(self, vocab=40, d=32, seq=16):
+        super().__init__()
+        self.word, self.pos = torch.nn.Embedding(vocab, d), torch.nn.Embedding(seq, d)
+        self.layers = torch.nn.ModuleList([TokenAttention(d, 2) for _ in range(2)])
+
+    def forward(self, ids):
+        t = ids.shape[1]
+        x = self.word(ids) + self.pos(torch.arange(t))
+        causal = torch.tril(torch.ones(t, t, dtype=torch.bool))
+        allowed = causal & (ids != 0)[:, None, None, :]
+        for layer in self.layers:
+            x = layer(x, allowed=allowed)
+        logits = x @ self.word.weight.t()
+        return logits, logits.argmax(dim=-1)
+
+
+def token_ids(batch, seq, vocab):
+    """Seeded ids in [1, vocab) with a padding tail (id 0) in the second row."""
+    ids = torch.randint(1, vocab, (batch, seq))
+    ids[1, seq - 5:] = 0
+    return ids
+
+
 def vit_tiny():
     """torchvision's VisionTransformer, tiny: 32x32 images, 8x8 patches, 2
     layers of width 32, 2 heads (class token, position embedding, exact GELU)."""
@@ -106,9 +184,12 @@ MODELS = {
     "encoder_opset14": lambda: (Encoder(), (16, 1, 64)),
     "vit_tiny": vit_tiny,
     "swin_tiny": swin_tiny,
+    "bert_tokens": lambda: (TokenBert(), token_ids(2, 16, 40)),
+    "gpt_tokens": lambda: (TokenGpt(), token_ids(2, 16, 40)),
 }
 # Opset 17 writes LayerNormalization as one node (earlier ones decompose it).
-OPSET_OF = {"encoder": 17, "decoder": 17, "encoder_opset14": 14, "vit_tiny": 17, "swin_tiny": 17}
+OPSET_OF = {"encoder": 17, "decoder": 17, "encoder_opset14": 14, "vit_tiny": 17, "swin_tiny": 17, "bert_tokens": 17,
+            "gpt_tokens": 17}
 
 
 def files(d):
@@ -129,23 +210,28 @@ def export(name, out_dir):
     os.makedirs(os.path.join(tmp, "test_data_set_0"))
 
     torch.manual_seed(0)
-    model, shape = MODELS[name]()
+    model, example = MODELS[name]()  # an input shape (random floats) or the input itself (token ids)
     model.eval()
-    x = torch.randn(*shape)
+    x = example if torch.is_tensor(example) else torch.randn(*example)
     with torch.no_grad():
         y = model(x)
+    ys = list(y) if isinstance(y, tuple) else [y]
     # Traced with autograd on: under no_grad PyTorch's attention takes a fused
     # fast path (aten::_native_multi_head_attention) that ONNX export lacks.
     torch.onnx.export(model, (x,), os.path.join(tmp, "model.onnx"), opset_version=OPSET_OF.get(name, OPSET),
-                      do_constant_folding=True, input_names=["input"], output_names=["output"])
+                      do_constant_folding=True, input_names=["input"],
+                      output_names=["output"] + [f"output_{k}" for k in range(1, len(ys))])
     onnx.checker.check_model(os.path.join(tmp, "model.onnx"))
-    for kind, t in (("input", x), ("output", y)):
-        proto = numpy_helper.from_array(t.numpy().astype(np.float32), kind)
-        with open(os.path.join(tmp, "test_data_set_0", f"{kind}_0.pb"), "wb") as f:
+    # Floats as float32; token ids and ArgMax as the int64 they are.
+    arrays = [("input_0", x)] + [(f"output_{k}", t) for k, t in enumerate(ys)]
+    for file, t in arrays:
+        a = t.numpy()
+        proto = numpy_helper.from_array(a.astype(np.float32) if a.dtype.kind == "f" else a, file.split("_")[0])
+        with open(os.path.join(tmp, "test_data_set_0", f"{file}.pb"), "wb") as f:
             f.write(proto.SerializeToString())
     shutil.rmtree(final, ignore_errors=True)
     os.rename(tmp, final)
-    print(f"{name}: exported to {final} (input {tuple(shape)}, output {tuple(y.shape)})")
+    print(f"{name}: exported to {final} (input {tuple(x.shape)}, outputs {[tuple(t.shape) for t in ys]})")
 
 
 def main():

@@ -7,7 +7,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/tests/data/transformers
-models=encoder,decoder,encoder_opset14,vit_tiny,swin_tiny
+models=encoder,decoder,encoder_opset14,vit_tiny,swin_tiny,bert_tokens,gpt_tokens
 for m in ${models//,/ }; do rm -rf "${out:?}/$m"; done
 /usr/bin/python3 "$root/tests/real_models/export_models.py" --out "$out" --models "$models"
 size=$(du -sk "$out" | cut -f1)

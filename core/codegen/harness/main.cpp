@@ -169,6 +169,7 @@ struct Launch {
 struct Output {
   int buffer = 0;
   std::string file, name;
+  bool ints = false;  // int32 words (an integer or bool output): compared exactly
 };
 
 struct Manifest {
@@ -234,6 +235,11 @@ Manifest readManifest(const std::string& dir) {
       s >> o.buffer >> o.file;
       std::getline(s >> std::ws, o.name);
       m.outputs.push_back(o);
+    } else if (key == "int_output") {
+      long long k = 0;
+      s >> k;
+      if (k < 0 || k >= (long long)m.outputs.size()) fail("manifest: no output for " + line);
+      m.outputs[(size_t)k].ints = true;
     }
     if (s.fail()) fail("manifest: cannot read line: " + line);
   }
@@ -324,12 +330,24 @@ bool compare(const Program& p, const std::string& dir, const char* when, double 
   for (const Output& o : p.m.outputs) {
     if (o.file == "-") continue;  // no expected values (rammer run compares them itself)
     const Buffer& b = p.m.buffers[(size_t)o.buffer];
-    const std::vector<float> want = readFloats(join(dir, o.file), b.numel);
+    std::vector<float> want = readFloats(join(dir, o.file), b.numel);
     std::vector<float> got((size_t)b.numel);
     check(gpuMemcpy(got.data(), p.pointers[(size_t)o.buffer], (size_t)b.numel * 4, gpuMemcpyDeviceToHost), "reading an output");
     double maxAbs = 0, maxRel = 0;
     long long bad = 0, first = -1, nans = 0;
-    for (size_t i = 0; i < got.size(); ++i) {
+    if (o.ints) {  // the words' int32 values
+      for (size_t i = 0; i < got.size(); ++i) {
+        int g = 0, w = 0;
+        std::memcpy(&g, &got[i], 4);
+        std::memcpy(&w, &want[i], 4);
+        got[i] = (float)g;
+        want[i] = (float)w;
+        if (g != w && first < 0) first = (long long)i;
+        bad += g != w;
+        maxAbs = std::fmax(maxAbs, std::fabs((double)g - (double)w));
+      }
+    }
+    for (size_t i = 0; i < got.size() && !o.ints; ++i) {
       const double d = std::fabs((double)got[i] - (double)want[i]);
       if (!(d <= atol + rtol * std::fabs((double)want[i]))) {  // NaN fails too
         if (first < 0) first = (long long)i;

@@ -1,6 +1,7 @@
 #include "core/ops/math/fused_expr.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cctype>
@@ -98,6 +99,35 @@ const Function kFunctions[] = {
     // where(c, a, b): a where c is not 0 (Where with a constant condition, as 0/1).
     {"where", 3, nullptr, nullptr, [](float c, float a, float b) { return c != 0.0f ? a : b; },
      "((%0 != 0.0f) ? %1 : %2)"},
+    // Reads of an integer or bool input, held as an int32 word (ir/words.h):
+    // bits, not a float value, so flushing denormals cannot touch them.
+    // where_word(c, a, b): Where on a mask computed at run time;
+    // int_to_float(x): Cast of an integer or bool to float32.
+    {"where_word", 3, nullptr, nullptr,
+     [](float c, float a, float b) { return std::bit_cast<int32_t>(c) != 0 ? a : b; },
+     "((__float_as_int(%0) != 0) ? %1 : %2)"},
+    {"int_to_float", 1, [](float w) { return static_cast<float>(std::bit_cast<int32_t>(w)); }, nullptr, nullptr,
+     "((float)__float_as_int(%0))"},
+    // Comparisons and logic on values, 1 for true and 0 for false (float32
+    // operands compare exactly; bools arrive through int_to_float).
+    {"equal", 2, nullptr, [](float a, float b) { return a == b ? 1.0f : 0.0f; }, nullptr, "((%0 == %1) ? 1.0f : 0.0f)"},
+    {"less", 2, nullptr, [](float a, float b) { return a < b ? 1.0f : 0.0f; }, nullptr, "((%0 < %1) ? 1.0f : 0.0f)"},
+    {"less_equal", 2, nullptr, [](float a, float b) { return a <= b ? 1.0f : 0.0f; }, nullptr,
+     "((%0 <= %1) ? 1.0f : 0.0f)"},
+    {"greater", 2, nullptr, [](float a, float b) { return a > b ? 1.0f : 0.0f; }, nullptr, "((%0 > %1) ? 1.0f : 0.0f)"},
+    {"greater_equal", 2, nullptr, [](float a, float b) { return a >= b ? 1.0f : 0.0f; }, nullptr,
+     "((%0 >= %1) ? 1.0f : 0.0f)"},
+    {"logical_not", 1, [](float a) { return a == 0.0f ? 1.0f : 0.0f; }, nullptr, nullptr, "((%0 == 0.0f) ? 1.0f : 0.0f)"},
+    {"logical_and", 2, nullptr, [](float a, float b) { return a != 0.0f && b != 0.0f ? 1.0f : 0.0f; }, nullptr,
+     "((%0 != 0.0f && %1 != 0.0f) ? 1.0f : 0.0f)"},
+    {"logical_or", 2, nullptr, [](float a, float b) { return a != 0.0f || b != 0.0f ? 1.0f : 0.0f; }, nullptr,
+     "((%0 != 0.0f || %1 != 0.0f) ? 1.0f : 0.0f)"},
+    {"logical_xor", 2, nullptr, [](float a, float b) { return (a != 0.0f) != (b != 0.0f) ? 1.0f : 0.0f; }, nullptr,
+     "(((%0 != 0.0f) != (%1 != 0.0f)) ? 1.0f : 0.0f)"},
+    // bool_to_word(v): a bool output's word (1 where v is not 0), the root of
+    // an expression whose node writes a bool tensor.
+    {"bool_to_word", 1, [](float v) { return std::bit_cast<float>(int32_t{v != 0.0f}); }, nullptr, nullptr,
+     "__int_as_float((int)(%0 != 0.0f))"},
 };
 constexpr int kNumFunctions = static_cast<int>(sizeof(kFunctions) / sizeof(kFunctions[0]));
 
@@ -225,6 +255,20 @@ FusedExpr FusedExpr::substitute(const std::vector<FusedExpr>& exprs) const {
     }
   }
   // The root must be last for evaluation: it is, since nodes_ ends with the root.
+  return out;
+}
+
+FusedExpr FusedExpr::readingValueOf(int k) const {
+  static const int toFloat = findFunction("int_to_float"), whereWord = findFunction("where_word"),
+                   where = findFunction("where");
+  FusedExpr out = *this;
+  for (Node& n : out.nodes_) {
+    if (n.kind != Node::Kind::Call || n.args.empty()) continue;
+    const Node& a = out.nodes_[static_cast<size_t>(n.args[0])];
+    if (a.kind != Node::Kind::Input || a.input != k) continue;
+    if (n.fn == toFloat) n = a;  // the value itself
+    else if (n.fn == whereWord) n.fn = where;
+  }
   return out;
 }
 

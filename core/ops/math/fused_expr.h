@@ -28,6 +28,10 @@ class FusedExpr {
 
   // Replaces every input x<k> by exprs[k] (inputs beyond exprs stay).
   FusedExpr substitute(const std::vector<FusedExpr>& exprs) const;
+  // For an input k that held a bool or integer word and will hold its value
+  // (0/1 as float) instead, once a producer's expression is inlined for it:
+  // int_to_float(xk) becomes xk and where_word(xk, a, b) where(xk, a, b).
+  FusedExpr readingValueOf(int k) const;
   // Renumbers inputs: x<k> becomes x<map[k]>.
   FusedExpr remapInputs(const std::vector<int>& map) const;
 

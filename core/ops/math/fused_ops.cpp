@@ -3,8 +3,10 @@
 // per-element expression over inputs x0..xN-1 (numpy broadcasting); optional
 // "fused_nodes" names the original nodes for display. And the GEMMs with an
 // element-wise epilogue (core/ops/math/fused_epilogue.h).
+#include <algorithm>
 #include <array>
 
+#include "core/ir/words.h"
 #include "core/ops/broadcast.h"
 #include "core/ops/math/fused_epilogue.h"
 #include "core/ops/math/fused_expr.h"
@@ -25,14 +27,25 @@ FusedExpr exprOf(const OpContext& ctx) {
   return e;
 }
 
+// float32, or bool where the expression ends in bool_to_word (attribute
+// "to", an ONNX type number, as Cast's).
+ir::DType outputType(const OpContext& ctx) {
+  const auto t = ir::dtypeFromOnnx(static_cast<int32_t>(ctx.attrs().getInt("to", 1)));
+  if (t != ir::DType::Float32 && t != ir::DType::Bool) ctx.fail("FusedElementwise writes float32 or bool");
+  return *t;
+}
+
 std::vector<ir::TensorType> inferFused(const OpContext& ctx) {
   exprOf(ctx);
   std::vector<ir::TensorType> types;
+  // float32, or integers and bools that where_word / int_to_float read as
+  // their int32 words (ir/words.h).
   for (size_t i = 0; i < ctx.numInputs(); ++i) {
-    ctx.expectDType(i, {ir::DType::Float32});
+    ctx.expectDType(i, {ir::DType::Float32, ir::DType::Bool, ir::DType::Int64, ir::DType::Int32, ir::DType::Int16,
+                        ir::DType::UInt16, ir::DType::Int8, ir::DType::UInt8});
     types.push_back(ctx.type(i));
   }
-  return {broadcastTypes(types, ir::DType::Float32)};
+  return {broadcastTypes(types, outputType(ctx))};
 }
 
 // out = e(inputs...) with numpy broadcasting.
@@ -59,8 +72,20 @@ ir::Tensor evaluate(const FusedExpr& e, const std::vector<const ir::Tensor*>& in
 std::vector<ir::Tensor> computeFused(const OpContext& ctx) {
   const FusedExpr e = exprOf(ctx);
   std::vector<const ir::Tensor*> inputs;
-  for (size_t i = 0; i < ctx.numInputs(); ++i) inputs.push_back(&ctx.tensor(i));
-  return {evaluate(e, inputs)};
+  std::vector<ir::Tensor> words(ctx.numInputs());  // integer inputs as the words the rKernels read
+  for (size_t i = 0; i < ctx.numInputs(); ++i) {
+    const ir::Tensor& t = ctx.tensor(i);
+    if (t.dtype() != ir::DType::Float32) {
+      auto w = ir::toWords(t, t.numel(), "input " + std::to_string(i));
+      if (!w) ctx.fail(w.errorText());
+      words[i] = ir::Tensor(ir::DType::Float32, t.shape());
+      std::copy(w->begin(), w->end(), words[i].data<float>());
+    }
+    inputs.push_back(t.dtype() != ir::DType::Float32 ? &words[i] : &t);
+  }
+  ir::Tensor out = evaluate(e, inputs);
+  if (outputType(ctx) == ir::DType::Float32) return {std::move(out)};
+  return {ir::fromWords(ir::DType::Bool, out.shape(), out.values<float>())};
 }
 
 // ---- FusedConv, FusedGemm, FusedMatMul ----

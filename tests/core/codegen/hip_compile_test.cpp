@@ -14,6 +14,8 @@
 #include "tests/support/epilogue_graph.h"
 #include "tests/support/graph_builder.h"
 #include "tests/support/scatter_scan_graph.h"
+#include "tests/support/elementwise_graph.h"
+#include "tests/support/word_graph.h"
 
 namespace rammer::codegen {
 namespace {
@@ -151,6 +153,24 @@ TEST(ScatterScanHipCompile, CumSumAndScatterNDCompileForGfx90a) {
   const std::string clang = testing::clangHipPath();
   if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
   expectWavefrontCompilesForGfx90a(clang, freshDir("scatter_scan"), testing::scatterScanGraph(), "scatter_scan");
+}
+
+// Every element-wise op the fusion takes, as FusedElementwise rKernels
+// (issue #30 item 1), the bool masks' word functions among them.
+TEST(ElementwiseHipCompile, EveryFusedOpCompilesForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  expectWavefrontCompilesForGfx90a(clang, freshDir("every_elementwise"),
+                                   testing::optimized(testing::everyElementwiseOp(), true), "every_elementwise");
+}
+
+// Integer and bool words: Gather by token ids, masks, Where, Cast, ArgMax,
+// integer arithmetic (issue #30 item 2).
+TEST(WordTensorsHipCompile, TokenIdsAndMasksCompileForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  expectWavefrontCompilesForGfx90a(clang, freshDir("word_tensors"), testing::optimized(testing::tokenMaskGraph(), true),
+                                   "word_tensors");
 }
 
 // The split-K variants whose last chunk applies the epilogue (cuda/splitk.cuh).

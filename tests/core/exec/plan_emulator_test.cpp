@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "core/exec/reference_executor.h"
+#include "core/ir/words.h"
 #include "core/kernels/kernel_library.h"
 #include "core/passes/pass_manager.h"
 #include "core/schedule/policy.h"
@@ -378,28 +379,46 @@ TEST(PlanEmulator, APlanOfViewsOnlyRunsNoProgramsAndKeepsNonFloatData) {
   EXPECT_EQ(got->outputs[0].toInt64s(), (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));
 }
 
-TEST(PlanEmulator, AKernelThatWouldReadANonFloatRunTimeValueIsNamed) {
-  rt::GraphBuilder b;
-  const ir::ValueId idx = b.input("idx", {4}, ir::DType::Int64);
-  const ir::ValueId y = b.op("Custom", "c", {idx});
-  b.graph().value(y).type = ir::TensorType{ir::DType::Float32, {4}, true};
-  b.output(y);
-  const ir::Graph g = std::move(b.graph());
-  Plan plan;
-  plan.device = smallDevice();
-  schedule::PlannedOp op;
-  op.node = 0;
-  op.name = "c";
-  op.opType = "Custom";
-  op.kernel.name = "custom_k";
-  op.kernel.numRTasks = 1;
-  op.kernel.cpu = [](int64_t, const kernels::TaskBuffers& tb, float*) { tb.outputs[0][0] = 1; };
-  plan.ops.push_back(op);
-  addProgram(plan, {execs(0, 0, 1)});
-  auto got = emulate(plan, g, {ir::Tensor::fromVector<int64_t>({4}, {1, 2, 3, 4})}, 1);
+// Integer run-time values reach an rKernel as int32 words (ir/words.h); a
+// type without words, or an int64 that does not fit, is refused by name.
+TEST(PlanEmulator, IntegerRunTimeValuesArriveAsWordsAndOthersAreNamed) {
+  auto planFor = [](ir::DType dtype) {
+    rt::GraphBuilder b;
+    const ir::ValueId idx = b.input("idx", {4}, dtype);
+    const ir::ValueId y = b.op("Custom", "c", {idx});
+    b.graph().value(y).type = ir::TensorType{ir::DType::Float32, {4}, true};
+    b.output(y);
+    Plan plan;
+    plan.device = smallDevice();
+    schedule::PlannedOp op;
+    op.node = 0;
+    op.name = "c";
+    op.opType = "Custom";
+    op.kernel.name = "custom_k";
+    op.kernel.numRTasks = 1;
+    // y = the words' int32 values, as floats.
+    op.kernel.cpu = [](int64_t, const kernels::TaskBuffers& tb, float*) {
+      for (int k = 0; k < 4; ++k) tb.outputs[0][k] = static_cast<float>(ir::wordToInt(tb.inputs[0][k]));
+    };
+    plan.ops.push_back(op);
+    addProgram(plan, {execs(0, 0, 1)});
+    return std::pair{std::move(b.graph()), std::move(plan)};
+  };
+  {
+    const auto [g, plan] = planFor(ir::DType::Int64);
+    auto got = emulate(plan, g, {ir::Tensor::fromVector<int64_t>({4}, {1, -2, 3, 2147483647})}, 1);
+    ASSERT_TRUE(got.ok()) << got.errorText();
+    EXPECT_EQ(got->outputs[0].toDoubles(), (std::vector<double>{1, -2, 3, 2147483648.0}));
+    auto big = emulate(plan, g, {ir::Tensor::fromVector<int64_t>({4}, {1, 2, int64_t{1} << 33, 4})}, 1);
+    ASSERT_FALSE(big.ok());
+    EXPECT_NE(big.errorText().find("'idx' (read by operator 'c' (Custom)) holds 8589934592 at element 2"),
+              std::string::npos)
+        << big.errorText();
+  }
+  const auto [g, plan] = planFor(ir::DType::Float64);
+  auto got = emulate(plan, g, {ir::Tensor::fromVector<double>({4}, {1, 2, 3, 4})}, 1);
   ASSERT_FALSE(got.ok());
-  EXPECT_NE(got.errorText().find("operator 'c' (Custom) reads 'idx', a int64 tensor computed at run time"),
-            std::string::npos)
+  EXPECT_NE(got.errorText().find("'idx' (read by operator 'c' (Custom)) is float64"), std::string::npos)
       << got.errorText();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Runs every candidate rKernel of a node on the CPU, rTasks in shuffled
-// order, and compares with the op's reference compute.
+// order, and compares with the op's reference compute (float32 within a
+// tolerance, integer and bool outputs exactly).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ir/words.h"
 #include "core/kernels/kernel_library.h"
 #include "core/ops/op_registry.h"
 #include "tests/support/graph_builder.h"
@@ -21,16 +23,27 @@ namespace rammer::testing {
 // The last node added to the builder's graph.
 inline ir::NodeId lastNode(const ir::Graph& g) { return static_cast<ir::NodeId>(g.numNodeSlots()) - 1; }
 
+// Integers in [-4, 5] or bools for a node's non-float input, seeded.
+inline ir::Tensor randomWords(ir::DType dtype, const ir::Shape& shape, uint32_t seed) {
+  ir::Tensor t(dtype, shape);
+  std::mt19937 rng(seed);
+  for (int64_t i = 0; i < t.numel(); ++i)
+    t.setDouble(i, dtype == ir::DType::Bool ? static_cast<double>(rng() % 2) : static_cast<double>(rng() % 10) - 4);
+  return t;
+}
+
 // Checks all candidates of `node`; `checked` gets how many there were.
+// Inputs: constants as they are, `given[i]` where given (non-empty), the
+// rest random. Integer and bool tensors go in and come out as run-time
+// words (ir/words.h); their outputs must match the reference exactly.
 inline void checkCandidates(const ir::Graph& g, ir::NodeId node, double rtol, size_t* checked = nullptr,
-                            double atol = 1e-6) {
+                            double atol = 1e-6, const std::vector<ir::Tensor>& given = {}) {
   auto ks = kernels::kernelsFor(g, node);
   ASSERT_TRUE(ks.ok()) << ks.errorText();
   if (checked) *checked = ks->candidates.size();
   EXPECT_FALSE(ks->isView);
   EXPECT_FALSE(ks->candidates.empty());
   const ir::Node& n = g.node(node);
-  // Inputs: constants as they are, the rest random.
   std::vector<ir::Tensor> owned(n.inputs.size());
   std::vector<ir::TensorType> types;
   std::vector<const ir::Tensor*> values;
@@ -46,7 +59,10 @@ inline void checkCandidates(const ir::Graph& g, ir::NodeId node, double rtol, si
     if (val.constant) {
       values.push_back(&*val.constant);
     } else {
-      owned[i] = randomTensor(val.type.shape, 1000 + static_cast<uint32_t>(i) * 7919);
+      const auto seed = 1000 + static_cast<uint32_t>(i) * 7919;
+      owned[i] = i < given.size() && !given[i].empty()       ? given[i]
+                 : val.type.dtype == ir::DType::Float32 ? randomTensor(val.type.shape, seed)
+                                                        : randomWords(val.type.dtype, val.type.shape, seed);
       values.push_back(&owned[i]);
     }
   }
@@ -55,12 +71,22 @@ inline void checkCandidates(const ir::Graph& g, ir::NodeId node, double rtol, si
   const ops::OpContext ctx(n, g.opsetVersion, types, values);
   const std::vector<ir::Tensor> ref = def->compute(ctx);
 
-  kernels::TaskBuffers buffers;
+  std::vector<std::vector<float>> words(n.inputs.size());
   for (size_t i = 0; i < n.inputs.size(); ++i)
-    buffers.inputs.push_back(values[i] && values[i]->dtype() == ir::DType::Float32 ? values[i]->data<float>() : nullptr);
+    if (values[i] && values[i]->dtype() != ir::DType::Float32 && ir::heldAsWords(values[i]->dtype())) {
+      auto w = ir::toWords(*values[i], values[i]->numel(), "input " + std::to_string(i));
+      if (w) words[i] = std::move(w).value();
+    }
   std::mt19937 rng(42);
   for (const kernels::RKernel& k : ks->candidates) {
     SCOPED_TRACE(k.name);
+    kernels::TaskBuffers buffers;
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      const bool baked = values[i] && g.value(n.inputs[i]).constant && !k.readsConstantAsWords(i);
+      buffers.inputs.push_back(!values[i] || (baked && values[i]->dtype() != ir::DType::Float32) ? nullptr
+                               : values[i]->dtype() == ir::DType::Float32                        ? values[i]->data<float>()
+                                                                                                  : words[i].data());
+    }
     EXPECT_GT(k.numRTasks, 0);
     EXPECT_GT(k.threads(), 0);
     EXPECT_FALSE(k.cudaSource.empty());
@@ -85,10 +111,19 @@ inline void checkCandidates(const ir::Graph& g, ir::NodeId node, double rtol, si
     for (size_t o = 0; o < n.outputs.size(); ++o) {
       if (n.outputs[o] == ir::kNone) continue;
       ASSERT_LT(o, ref.size());
+      if (ref[o].dtype() != ir::DType::Float32) {
+        ASSERT_EQ(g.value(n.outputs[o]).type.dtype, ref[o].dtype());
+        const ir::Tensor got = ir::fromWords(ref[o].dtype(), ref[o].shape(), outs[o]);
+        for (int64_t e = 0; e < ref[o].numel(); ++e)
+          ASSERT_EQ(got.getInt64(e), ref[o].getInt64(e)) << "output " << o << " element " << e;
+        continue;
+      }
       const auto want = ref[o].values<float>();
       ASSERT_EQ(want.size(), outs[o].size()) << "output " << o;
-      for (size_t e = 0; e < want.size(); ++e)
+      for (size_t e = 0; e < want.size(); ++e) {
+        if ((std::isnan(want[e]) && std::isnan(outs[o][e])) || want[e] == outs[o][e]) continue;  // NaN, infinities
         ASSERT_NEAR(outs[o][e], want[e], atol + rtol * std::fabs(want[e])) << "output " << o << " element " << e;
+      }
     }
   }
 }

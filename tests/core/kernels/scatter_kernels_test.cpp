@@ -68,10 +68,25 @@ TEST(ScatterKernels, RefusesWhatATableCannotSay) {
   {
     GraphBuilder b;
     b.output(b.op("ScatterND", "scatter",
-                  {b.input("data", {4, 3}), b.input("idx", {1, 1}, ir::DType::Int64), b.input("updates", {1, 3})}));
+                  {b.input("data", {4, 3}, ir::DType::Float64), b.constant("idx", tuples(1, 1, {2})),
+                   b.input("updates", {1, 3}, ir::DType::Float64)}));
     ASSERT_TRUE(b.infer().empty());
     auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
     ASSERT_FALSE(k.ok());
-    EXPECT_NE(k.errorText().find("constant"), std::string::npos) << k.errorText();
+    EXPECT_NE(k.errorText().find("float64"), std::string::npos) << k.errorText();
+  }
+}
+
+// Indices computed at run time (issue #30 item 2): every output element
+// finds the last tuple naming its slice, so repeated and negative tuples
+// land as in the reference, on integer data too.
+TEST(ScatterKernels, RunTimeIndicesResolveRepeatsLikeTheReference) {
+  for (ir::DType t : {ir::DType::Float32, ir::DType::Int64}) {
+    GraphBuilder b;
+    b.output(b.op("ScatterND", "scatter",
+                  {b.input("data", {4, 3, 5}, t), b.input("idx", {5, 2}, ir::DType::Int64), b.input("updates", {5, 5}, t)}));
+    ASSERT_TRUE(b.infer().empty());
+    const ir::Tensor idx = tuples(5, 2, {0, 1, 2, 2, -1, 0, 0, 1, 3, -3});  // (0,1) twice: the second wins
+    checkCandidates(b.graph(), lastNode(b.graph()), 0, nullptr, 0, {{}, idx});
   }
 }

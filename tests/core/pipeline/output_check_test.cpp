@@ -48,9 +48,15 @@ TEST(OutputCheck, TheToleranceFollowsTheOutputsScaleAndEachElement) {
   const OutputCheck shape = compareOutputs(g, {vec({1, 2, 3})}, {vec({1, 2, 3, 4})});
   EXPECT_FALSE(shape.match);
   EXPECT_EQ(mismatchMessage(shape.outputs[0]), "output 'y' has a different shape or dtype than the reference's");
-  // Integer outputs are not compared; a missing output fails.
+  // Integer and bool outputs must match exactly; a missing output fails.
   const ir::Tensor ints = ir::Tensor::fromVector<int64_t>({2}, {1, 2});
-  EXPECT_FALSE(compareOutputs(g, {ints}, {ir::Tensor::fromVector<int64_t>({2}, {1, 3})}).outputs[0].compared);
+  const OutputCheck off = compareOutputs(g, {ints}, {ir::Tensor::fromVector<int64_t>({2}, {1, 3})});
+  EXPECT_TRUE(off.outputs[0].compared);
+  EXPECT_FALSE(off.match);
+  EXPECT_EQ(off.outputs[0].mismatched, 1);
+  EXPECT_TRUE(compareOutputs(g, {ints}, {ints}).match);
+  const ir::Tensor mask = ir::Tensor::fromVector<bool>({2}, {true, false});
+  EXPECT_FALSE(compareOutputs(g, {mask}, {ir::Tensor::fromVector<bool>({2}, {true, true})}).match);
   EXPECT_FALSE(compareOutputs(g, {}, {vec({1})}).match);
 }
 

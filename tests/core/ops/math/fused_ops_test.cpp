@@ -1,6 +1,7 @@
 // The fused element-wise expression language and the FusedElementwise op.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 
 #include "core/ops/math/fused_expr.h"
@@ -42,6 +43,12 @@ TEST(FusedExpr, EvaluatesEveryFunctionLikeItsDefinition) {
       {"(where 1 x0 x1)", x}, {"(where 0 x0 x1)", y},
       {"(fmod x1 0.4)", std::fmod(y, 0.4f)}, {"(fmod x0 0.5)", std::fmod(x, 0.5f)},
       {"(shrink x0 0.5 0.25)", x + 0.25f}, {"(shrink x1 0.5 0.25)", y - 0.25f}, {"(shrink x0 1 0)", 0.0f},
+      {"(equal x0 x0)", 1.0f}, {"(equal x0 x1)", 0.0f}, {"(less x0 x1)", 1.0f}, {"(less x1 x0)", 0.0f},
+      {"(less_equal x0 x0)", 1.0f}, {"(greater x1 x0)", 1.0f}, {"(greater x0 x0)", 0.0f},
+      {"(greater_equal x0 x0)", 1.0f}, {"(greater_equal x0 x1)", 0.0f}, {"(logical_not 0)", 1.0f},
+      {"(logical_not x0)", 0.0f}, {"(logical_and x0 x1)", 1.0f}, {"(logical_and x0 0)", 0.0f},
+      {"(logical_or 0 x1)", 1.0f}, {"(logical_or 0 0)", 0.0f}, {"(logical_xor x0 x1)", 0.0f},
+      {"(logical_xor x0 0)", 1.0f},
   };
   for (const Case& c : cases) {
     FusedExpr e = FusedExpr::parse(c.expr);
@@ -52,7 +59,23 @@ TEST(FusedExpr, EvaluatesEveryFunctionLikeItsDefinition) {
     e.evalRow(in, stride, &out, 1);
     EXPECT_NEAR(out, c.want, 1e-6) << c.expr << " (row)";
   }
-  EXPECT_EQ(FusedExpr::functionNames().size(), 46u) << "a new function needs a case above";
+  EXPECT_EQ(FusedExpr::functionNames().size(), 58u) << "a new function needs a case above or below";
+}
+
+// The functions that read or write int32 words (ir/words.h) see bits, not
+// float values: 7 as a word is a denormal that flushing would zero.
+TEST(FusedExpr, WordFunctionsReadAndWriteBits) {
+  const float words[] = {std::bit_cast<float>(int32_t{7}), std::bit_cast<float>(int32_t{0}), 2.5f, -4.0f};
+  auto eval = [&](const char* text) { return FusedExpr::parse(text).evalScalar(words); };
+  EXPECT_EQ(eval("(int_to_float x0)"), 7.0f);
+  EXPECT_EQ(eval("(where_word x0 x2 x3)"), 2.5f);
+  EXPECT_EQ(eval("(where_word x1 x2 x3)"), -4.0f);
+  EXPECT_EQ(std::bit_cast<int32_t>(eval("(bool_to_word x2)")), 1);
+  EXPECT_EQ(std::bit_cast<int32_t>(eval("(bool_to_word (less x2 x3))")), 0);
+  // Once a producer's value replaces input 0, its word reads become value reads.
+  const FusedExpr e = FusedExpr::parse("(add (int_to_float x0) (where_word x0 x1 x2))").readingValueOf(0);
+  EXPECT_EQ(FusedExpr::parse(e.toString()).toString(), "(add x0 (where x0 x1 x2))");
+  EXPECT_EQ(FusedExpr::parse("(int_to_float x1)").readingValueOf(0).toString(), "(int_to_float x1)");
 }
 
 TEST(FusedExpr, ParseErrorsSayWhereAndWhat) {
@@ -117,8 +140,23 @@ TEST(FusedElementwiseOp, RejectsMissingInputsAndWrongTypes) {
   ir::Tensor a = ir::Tensor::fromVector<float>({2}, {1, 2});
   ops::OpContext ctx(node, 17, {a.type(), a.type()}, {&a, &a});
   EXPECT_THROW(def->infer(ctx), ops::OpError);
-  ir::Tensor i = ir::Tensor::fromVector<int64_t>({2}, {1, 2});
+  // float64 has no word; bool and the integers do (read by int_to_float, where_word).
+  ir::Tensor d = ir::Tensor::fromVector<double>({2}, {1, 2});
   node.attrs.set("expr", std::string("(neg x0)"));
+  ops::OpContext dctx(node, 17, {d.type()}, {&d});
+  EXPECT_THROW(def->infer(dctx), ops::OpError);
+  ir::Tensor i = ir::Tensor::fromVector<int64_t>({2}, {1, -2});
+  node.attrs.set("expr", std::string("(neg (int_to_float x0))"));
   ops::OpContext ictx(node, 17, {i.type()}, {&i});
-  EXPECT_THROW(def->infer(ictx), ops::OpError);
+  EXPECT_EQ(def->infer(ictx)[0].dtype, ir::DType::Float32);
+  EXPECT_EQ(def->compute(ictx)[0].toDoubles(), (std::vector<double>{-1, 2}));
+  // "to" = bool: the expression's words as a bool tensor.
+  node.attrs.set("expr", std::string("(bool_to_word (less (int_to_float x0) 0))"));
+  node.attrs.set("to", static_cast<int64_t>(ir::DType::Bool));
+  ops::OpContext bctx(node, 17, {i.type()}, {&i});
+  EXPECT_EQ(def->infer(bctx)[0].dtype, ir::DType::Bool);
+  EXPECT_EQ(def->compute(bctx)[0].toInt64s(), (std::vector<int64_t>{0, 1}));
+  node.attrs.set("to", static_cast<int64_t>(ir::DType::Int64));
+  ops::OpContext lctx(node, 17, {i.type()}, {&i});
+  EXPECT_THROW(def->infer(lctx), ops::OpError);
 }

@@ -1,0 +1,324 @@
+#include "core/kernels/word_elementwise_kernels.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+
+#include "core/ir/words.h"
+#include "core/kernels/broadcast_reads.h"
+
+namespace rammer::kernels {
+
+namespace {
+
+using ir::DType;
+
+bool isInt(DType t) { return ir::wordKindOf(t) == ir::WordKind::Int; }
+
+// One output word from the input words of one element.
+using WordFn = std::function<float(const float* w)>;
+
+// What one node computes: the CPU function and the CUDA expression over
+// w0, w1, ... (the input words), with statements it needs first.
+struct WordOp {
+  WordFn cpu;
+  std::string cudaStatements;
+  std::string cudaResult;
+};
+
+// An integer value wrapped into the range of type t (its word's int32).
+int32_t wrapInt(int64_t v, DType t) {
+  switch (t) {
+    case DType::Int8:
+      return static_cast<int8_t>(v);
+    case DType::UInt8:
+      return static_cast<uint8_t>(v);
+    case DType::Int16:
+      return static_cast<int16_t>(v);
+    case DType::UInt16:
+      return static_cast<uint16_t>(v);
+    case DType::Bool:
+      return v != 0;
+    default:
+      return static_cast<int32_t>(v);
+  }
+}
+
+std::string cudaWrap(const std::string& x, DType t) {
+  switch (t) {
+    case DType::Int8:
+      return "(int)(signed char)(" + x + ")";
+    case DType::UInt8:
+      return "(int)(unsigned char)(" + x + ")";
+    case DType::Int16:
+      return "(int)(short)(" + x + ")";
+    case DType::UInt16:
+      return "(int)(unsigned short)(" + x + ")";
+    case DType::Bool:
+      return "(int)((" + x + ") != 0)";
+    default:
+      return "(int)(" + x + ")";
+  }
+}
+
+// The range float values saturate at when cast to t (int64: its int32 words).
+void intRange(DType t, int64_t& lo, int64_t& hi) {
+  switch (t) {
+    case DType::Int8:
+      lo = -128, hi = 127;
+      return;
+    case DType::UInt8:
+      lo = 0, hi = 255;
+      return;
+    case DType::Int16:
+      lo = -32768, hi = 32767;
+      return;
+    case DType::UInt16:
+      lo = 0, hi = 65535;
+      return;
+    default:
+      lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+      return;
+  }
+}
+
+// float -> integer type t as the reference's Cast: truncate; NaN 0; a signed
+// target saturates; an unsigned one saturates above and wraps below 0.
+int32_t floatToInt(float x, DType t) {
+  int64_t lo = 0, hi = 0;
+  intRange(t, lo, hi);
+  if (std::isnan(x)) return 0;
+  const double v = std::trunc(static_cast<double>(x));
+  if (v >= static_cast<double>(hi)) return static_cast<int32_t>(hi);
+  if (lo < 0 && v <= static_cast<double>(lo)) return static_cast<int32_t>(lo);
+  if (v < -9.2e18) return 0;  // below int64: the reference's INT64_MIN, wrapped
+  return wrapInt(static_cast<int64_t>(v), t);
+}
+
+std::string cudaFloatToInt(const std::string& x, DType t) {
+  int64_t lo = 0, hi = 0;
+  intRange(t, lo, hi);
+  const std::string h = std::to_string(hi), l = std::to_string(lo);
+  std::string s = "(" + x + " != " + x + ") ? 0 : (" + x + " >= " + h + ".0f) ? " + h + " : ";
+  if (lo < 0)
+    s += "(" + x + " <= " + l + ".0f) ? (" + l + ") : (int)" + x;
+  else
+    s += "(" + x + " < -9.2e18f) ? 0 : " + cudaWrap("(long long)" + x, t);
+  return "(" + s + ")";
+}
+
+// Reads of input k as its value: the float, or the word's int32.
+std::string cudaValue(size_t k, DType t) {
+  const std::string w = "w" + std::to_string(k);
+  return isInt(t) ? "__float_as_int(" + w + ")" : w;
+}
+double cpuValue(float w, DType t) { return isInt(t) ? ir::wordToInt(w) : w; }
+
+float boolWord(bool b) { return ir::intToWord(b ? 1 : 0); }
+std::string cudaBoolWord(const std::string& cond) { return "__int_as_float((int)(" + cond + "))"; }
+
+WordOp comparison(const std::string& op, DType a, DType b) {
+  static const std::map<std::string, std::pair<std::string, std::function<bool(double, double)>>> kOps = {
+      {"Equal", {"==", std::equal_to<double>()}},
+      {"Less", {"<", std::less<double>()}},
+      {"LessOrEqual", {"<=", std::less_equal<double>()}},
+      {"Greater", {">", std::greater<double>()}},
+      {"GreaterOrEqual", {">=", std::greater_equal<double>()}}};
+  const auto& [text, cmp] = kOps.at(op);
+  // Both operands as doubles: exact for float32 and int32, so the order is
+  // theirs.
+  WordOp w;
+  w.cpu = [a, b, cmp = cmp](const float* x) { return boolWord(cmp(cpuValue(x[0], a), cpuValue(x[1], b))); };
+  w.cudaResult = cudaBoolWord(cudaValue(0, a) + " " + text + " " + cudaValue(1, b));
+  return w;
+}
+
+WordOp logical(const std::string& op) {
+  WordOp w;
+  const std::string a = "(__float_as_int(w0) != 0)", b = "(__float_as_int(w1) != 0)";
+  if (op == "Not") {
+    w.cpu = [](const float* x) { return boolWord(ir::wordToInt(x[0]) == 0); };
+    w.cudaResult = cudaBoolWord("!" + a);
+    return w;
+  }
+  auto truth = [](const float* x, int k) { return ir::wordToInt(x[k]) != 0; };
+  if (op == "And") w.cpu = [truth](const float* x) { return boolWord(truth(x, 0) && truth(x, 1)); };
+  if (op == "Or") w.cpu = [truth](const float* x) { return boolWord(truth(x, 0) || truth(x, 1)); };
+  if (op == "Xor") w.cpu = [truth](const float* x) { return boolWord(truth(x, 0) != truth(x, 1)); };
+  w.cudaResult = cudaBoolWord(a + (op == "And" ? " && " : op == "Or" ? " || " : " != ") + b);
+  return w;
+}
+
+WordOp cast(DType from, DType to) {
+  WordOp w;
+  if (to == DType::Float32) {
+    if (isInt(from)) {
+      w.cpu = [](const float* x) { return static_cast<float>(ir::wordToInt(x[0])); };
+      w.cudaResult = "(float)__float_as_int(w0)";
+    } else {
+      w.cpu = [](const float* x) { return x[0]; };
+      w.cudaResult = "w0";
+    }
+  } else if (isInt(from)) {
+    w.cpu = [to](const float* x) { return ir::intToWord(wrapInt(ir::wordToInt(x[0]), to)); };
+    w.cudaResult = "__int_as_float(" + cudaWrap("__float_as_int(w0)", to) + ")";
+  } else if (to == DType::Bool) {  // NaN is not 0: true, as in the reference
+    w.cpu = [](const float* x) { return boolWord(x[0] != 0.0f); };
+    w.cudaResult = cudaBoolWord("w0 != 0.0f");
+  } else {
+    w.cpu = [to](const float* x) { return ir::intToWord(floatToInt(x[0], to)); };
+    w.cudaResult = "__int_as_float(" + cudaFloatToInt("w0", to) + ")";
+  }
+  return w;
+}
+
+// Integer arithmetic on 64-bit values, wrapped to the output type.
+WordOp arithmetic(const std::string& op, size_t arity, DType out, bool cStyleMod) {
+  using Fn = int64_t (*)(int64_t, int64_t);
+  static const std::map<std::string, std::pair<Fn, std::string>> kBinary = {
+      {"Add", {[](int64_t a, int64_t b) { return a + b; }, "a + b"}},
+      {"Sum", {[](int64_t a, int64_t b) { return a + b; }, "a + b"}},
+      {"Sub", {[](int64_t a, int64_t b) { return a - b; }, "a - b"}},
+      {"Mul", {[](int64_t a, int64_t b) { return a * b; }, "a * b"}},
+      {"Max", {[](int64_t a, int64_t b) { return a > b ? a : b; }, "a > b ? a : b"}},
+      {"Min", {[](int64_t a, int64_t b) { return a < b ? a : b; }, "a < b ? a : b"}},
+      {"Div", {[](int64_t a, int64_t b) { return b == 0 ? 0 : a / b; }, "b == 0 ? 0LL : a / b"}},
+      {"ModC", {[](int64_t a, int64_t b) { return b == 0 ? 0 : a % b; }, "b == 0 ? 0LL : a % b"}},
+      {"Mod",
+       {[](int64_t a, int64_t b) {
+          if (b == 0) return int64_t{0};
+          const int64_t r = a % b;  // Python's %: the divisor's sign
+          return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+        },
+        "b == 0 ? 0LL : (a % b != 0 && ((a % b < 0) != (b < 0))) ? a % b + b : "
+        "a % b"}}};
+  WordOp w;
+  auto word = [](const float* x, size_t k) { return static_cast<int64_t>(ir::wordToInt(x[k])); };
+  if (op == "Neg" || op == "Abs") {
+    const bool neg = op == "Neg";
+    w.cpu = [neg, out, word](const float* x) {
+      const int64_t a = word(x, 0);
+      return ir::intToWord(wrapInt(neg ? -a : (a < 0 ? -a : a), out));
+    };
+    w.cudaStatements = "    const long long a = __float_as_int(w0);\n";
+    w.cudaResult = "__int_as_float(" + cudaWrap(neg ? "-a" : "a < 0 ? -a : a", out) + ")";
+    return w;
+  }
+  const auto& [fn, text] = kBinary.at(op == "Mod" && cStyleMod ? "ModC" : op);
+  w.cpu = [fn = fn, arity, out, word](const float* x) {
+    int64_t acc = word(x, 0);
+    for (size_t k = 1; k < arity; ++k) acc = fn(acc, word(x, k));
+    return ir::intToWord(wrapInt(acc, out));
+  };
+  w.cudaStatements = "    long long acc = __float_as_int(w0);\n";
+  for (size_t k = 1; k < arity; ++k)
+    w.cudaStatements +=
+        "    { const long long a = acc, b = __float_as_int(w" + std::to_string(k) + "); acc = " + text + "; }\n";
+  w.cudaResult = "__int_as_float(" + cudaWrap("acc", out) + ")";
+  return w;
+}
+
+WordOp opOf(const NodeInfo& info) {
+  const std::string& op = info.node->opType;
+  const std::vector<DType>& in = info.inTypes;
+  const DType out = info.outTypes.at(0);
+  const size_t n = info.numInputs();
+  auto need = [&](size_t lo, size_t hi) {
+    if (n < lo || n > hi)
+      throw ops::OpError(op + " takes " + std::to_string(lo) + " to " + std::to_string(hi) + " inputs");
+    for (size_t k = 0; k < n; ++k)
+      if (!info.inPresent[k]) throw ops::OpError(op + " input " + std::to_string(k) + " is omitted");
+  };
+  if (op == "Equal" || op == "Less" || op == "LessOrEqual" || op == "Greater" || op == "GreaterOrEqual") {
+    need(2, 2);
+    return comparison(op, in[0], in[1]);
+  }
+  if (op == "And" || op == "Or" || op == "Xor" || op == "Not") {
+    need(op == "Not" ? 1 : 2, op == "Not" ? 1 : 2);
+    return logical(op);
+  }
+  if (op == "Where") {
+    need(3, 3);
+    if (in[0] != DType::Bool)
+      throw ops::OpError("Where's condition is " + std::string(ir::dtypeName(in[0])) + ", not bool");
+    WordOp w;
+    w.cpu = [](const float* x) { return ir::wordToInt(x[0]) != 0 ? x[1] : x[2]; };
+    w.cudaResult = "(__float_as_int(w0) != 0 ? w1 : w2)";
+    return w;
+  }
+  if (op == "Cast") {
+    need(1, 1);
+    return cast(in[0], out);
+  }
+  if (!isInt(out))
+    throw ops::OpError(op + " on " + std::string(ir::dtypeName(out)) +
+                       " is computed by FusedElementwise (the element-wise "
+                       "fusion pass), not here");
+  if (op == "Neg" || op == "Abs") {
+    need(1, 1);
+    return arithmetic(op, 1, out, false);
+  }
+  if (op == "Sum" || op == "Max" || op == "Min") {
+    need(1, 64);
+    return arithmetic(op, n, out, false);
+  }
+  need(2, 2);
+  return arithmetic(op, 2, out, info.node->attrs.getInt("fmod", 0) != 0);
+}
+
+}  // namespace
+
+const std::vector<std::string>& wordElementwiseOpTypes() {
+  static const std::vector<std::string> types = {"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
+                                                 "And",   "Or",   "Xor",         "Not",     "Where",
+                                                 "Cast",  "Add",  "Sub",         "Mul",     "Div",
+                                                 "Mod",   "Max",  "Min",         "Sum",     "Neg",
+                                                 "Abs"};
+  return types;
+}
+
+std::vector<RKernel> wordElementwiseKernels(const NodeInfo& info) {
+  if (info.numOutputs() != 1 || !info.outPresent[0]) throw ops::OpError("an element-wise op has one output");
+  for (size_t k = 0; k < info.numInputs(); ++k)
+    if (info.inPresent[k] && !ir::heldAsWords(info.inTypes[k]))
+      throw ops::OpError("input " + std::to_string(k) + " is " + std::string(ir::dtypeName(info.inTypes[k])) +
+                         ", which run-time words do not hold");
+  if (!ir::heldAsWords(info.outTypes[0]))
+    throw ops::OpError("the output is " + std::string(ir::dtypeName(info.outTypes[0])) +
+                       ", which run-time words do not hold");
+  auto op = std::make_shared<const WordOp>(opOf(info));
+  const ir::Shape out = info.outShapes[0];
+  const size_t n = info.numInputs();
+  auto reads = std::make_shared<const BroadcastReads>(info.inShapes, out);
+  const int64_t total = ir::numElements(out);
+
+  ElementKernelSpec spec;
+  spec.family = "elementwise";
+  spec.total = total;
+  spec.flops = static_cast<double>(total) * static_cast<double>(std::max<size_t>(n, 2) - 1);
+  double bytes = static_cast<double>(total) * 4;
+  for (size_t k = 0; k < n; ++k) bytes += static_cast<double>(ir::numElements(info.inShapes[k])) * 4;
+  spec.bytes = bytes;
+  spec.constantsAsWords.assign(n, true);  // a constant mask or operand is read like any input
+  spec.body = [=](const std::string& idx, const std::string&) {
+    std::vector<std::string> offsets;
+    std::string s = reads->cudaOffsets(idx, offsets);
+    for (size_t k = 0; k < n; ++k)
+      s += "    const float w" + std::to_string(k) + " = in" + std::to_string(k) + "[" + offsets[k] + "];\n";
+    return s + op->cudaStatements + "    out0[i] = " + op->cudaResult + ";\n";
+  };
+  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
+    std::vector<float> w(n);
+    reads->forEachRun(begin, end, [&](const int64_t* at, const int64_t* inner, int64_t pos, int64_t len) {
+      for (int64_t j = 0; j < len; ++j) {
+        for (size_t k = 0; k < n; ++k) w[k] = b.inputs[k][at[k] + j * inner[k]];
+        b.outputs[0][pos + j] = op->cpu(w.data());
+      }
+    });
+  };
+  return elementKernels(info, spec);
+}
+
+}  // namespace rammer::kernels
