@@ -28,7 +28,8 @@
 // --json keys: model, policy, device, device_name, cost_model,
 // schedule_seconds, predicted_latency_us, sm_efficiency (0..1), veus and
 // veus_per_sm (the largest program's), rtasks, barriers, launch_overhead_us
-// (all launches), barrier_wait_veu_us (summed over vEUs), dram_bytes (the
+// (all launches), barrier_wait_veu_us (summed over vEUs), dispatches and
+// dispatch_veu_us (a dynamic plan's ready-queue takes), dram_bytes (the
 // rKernels' global-memory traffic less their L2 re-reads), attention (null
 // unless --fuse-attention=auto planned both ways: {fused, fused_us,
 // unfused_us}), programs[] {index,
@@ -162,6 +163,10 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
   // Summed over vEUs: vEU-microseconds spent waiting at barriers.
   j["barrier_wait_veu_us"] = s.barrierWaitVeuUs;
   j["dram_bytes"] = s.dramBytes;
+  // Dynamic programs (--policy dynamic): rTasks taken from the ready queue.
+  auto metric = [&](const char* name) { return trace.metrics.count(name) ? trace.metrics.at(name) : 0.0; };
+  j["dispatches"] = metric("dispatches");
+  j["dispatch_veu_us"] = metric("dispatch_veu_us");
   j["attention"] = nullptr;
   if (pm.attention)
     j["attention"] = {{"fused", pm.attention->fused}, {"fused_us", pm.attention->fusedUs}, {"unfused_us", pm.attention->unfusedUs}};
@@ -172,7 +177,7 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
     e["index"] = p;
     e["veus_per_sm"] = info.veusPerSM;
     e["veus"] = info.program.numVEUs();
-    e["rtasks"] = info.program.numTasks();
+    e["rtasks"] = info.numRTasks();
     e["barriers"] = info.program.numBarriers();
     e["start_us"] = trace.programs.at(p).startUs;
     e["end_us"] = trace.programs.at(p).endUs;
@@ -311,7 +316,7 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
   for (size_t p = 0; p < np; ++p) {
     const auto& info = plan.programs[p];
     fmt::print("  {:>5} {:>7} {:>6} {:>8} {:>8} {:>11.2f} {:>11.2f}  {}\n", p, info.veusPerSM,
-               info.program.numVEUs(), info.program.numTasks(), info.program.numBarriers(), trace.programs[p].startUs,
+               info.program.numVEUs(), info.numRTasks(), info.program.numBarriers(), trace.programs[p].startUs,
                trace.programs[p].endUs, shortReason(info.cutReason));
   }
   printMore(np, plan.programs.size());

@@ -183,6 +183,11 @@ void append(std::vector<int32_t>& words, const std::vector<int32_t>& more) { wor
 ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const ir::Graph& given,
                                              const CodegenOptions& options) {
   const ir::Graph& graph = schedule::graphOf(plan, given);  // the plan's own after a merge
+  for (size_t p = 0; p < plan.programs.size(); ++p)
+    if (plan.programs[p].dynamic)
+      return ir::makeError("program " + std::to_string(p) +
+                           " is dynamic (--policy dynamic): its vEUs take rTasks from a ready queue at run time, and "
+                           "code generation for that queue is not built yet; the simulator and the emulator run it");
   auto buffers = buildBufferTable(plan, graph);
   if (!buffers) return buffers.errors();
   const FunctionGroups groups = groupFunctions(plan, buffers->opArgs);

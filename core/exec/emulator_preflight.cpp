@@ -25,6 +25,25 @@ std::vector<ir::Diagnostic> preflightPlan(const schedule::Plan& plan, size_t max
       runs[i].assign(static_cast<size_t>(plan.ops[i].kernel.numRTasks), 0);
 
   for (size_t p = 0; p < plan.programs.size(); ++p) {
+    if (plan.programs[p].dynamic) {
+      // Its gates and queue as the validator proves them; then every rTask
+      // of each operator runs once.
+      for (std::string& e : schedule::checkDynamicProgram(plan, p)) fail(std::move(e));
+      for (const schedule::DynamicOp& d : plan.programs[p].dynamic->ops) {
+        if (d.op < 0 || static_cast<size_t>(d.op) >= plan.ops.size() || plan.ops[static_cast<size_t>(d.op)].isView)
+          continue;  // named by checkDynamicProgram
+        const schedule::PlannedOp& op = plan.ops[static_cast<size_t>(d.op)];
+        if (!op.kernel.cpu) fail("rKernel " + op.kernel.name + " of '" + op.name + "' has no CPU function to emulate it with", op.name);
+        for (uint8_t& n : runs[static_cast<size_t>(d.op)])
+          if (n++ > 0) {
+            n = 2;
+            fail("'" + op.name + "' runs in more than one program (again in dynamic program " + std::to_string(p) + ")",
+                 op.name);
+            break;
+          }
+      }
+      continue;
+    }
     const schedule::RProgram& prog = plan.programs[p].program;
     const size_t veus = static_cast<size_t>(prog.numVEUs());
     for (size_t v = 0; v < veus; ++v) {

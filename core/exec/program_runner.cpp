@@ -38,15 +38,11 @@ ProgramRunner::ProgramRunner(const schedule::Plan& plan, BufferArena& arena, con
   zeroBefore_.resize(plan.programs.size());
   std::vector<bool> zeroed(plan.ops.size(), false);
   for (size_t p = 0; p < plan.programs.size(); ++p)
-    for (const auto& stream : plan.programs[p].program.streams())
-      for (const auto& instr : stream)
-        if (const auto* e = std::get_if<schedule::Exec>(&instr)) {
-          const auto op = static_cast<size_t>(e->task.op);
-          if (plan.ops[op].kernel.zeroOutputsFirst && !zeroed[op]) {
-            zeroed[op] = true;
-            zeroBefore_[p].push_back(e->task.op);
-          }
-        }
+    for (int32_t op : schedule::opsOfProgram(plan, p))
+      if (plan.ops[static_cast<size_t>(op)].kernel.zeroOutputsFirst && !zeroed[static_cast<size_t>(op)]) {
+        zeroed[static_cast<size_t>(op)] = true;
+        zeroBefore_[p].push_back(op);
+      }
 
   // One scratch per worker, not per vEU: a worker runs one rTask at a time
   // and rKernels keep nothing in shared memory from one rTask to the next.
@@ -90,6 +86,17 @@ void ProgramRunner::prepare(size_t program) {
     doneUs_.assign(static_cast<size_t>(prog.numVEUs()), {});
     for (int v = 0; v < prog.numVEUs(); ++v) doneUs_[static_cast<size_t>(v)].assign(prog.stream(v).size(), 0.0);
   }
+  if (const auto& dp = plan_.programs[program].dynamic) {
+    DynamicState& d = dynamic_;
+    d.ready.clear();
+    for (int32_t i : dp->initial)
+      if (dp->ops[static_cast<size_t>(i)].rtasks > 0) d.ready.push_back(i);
+    d.gate.resize(dp->ops.size());
+    for (size_t i = 0; i < dp->ops.size(); ++i) d.gate[i] = dp->ops[i].gate;
+    d.claimed.assign(dp->ops.size(), 0);
+    d.left = dp->numRTasks();
+    d.inFlight = 0;
+  }
   sim::ProgramEvent& pe = programs_[program];
   pe.program = static_cast<int32_t>(program);
   pe.numVEUs = prog.numVEUs();
@@ -131,8 +138,61 @@ bool ProgramRunner::runTask(int w, schedule::RTask task) {
   return true;
 }
 
+void ProgramRunner::runDynamic(int w) {
+  const size_t program = program_;
+  const schedule::DynamicProgram& dp = *plan_.programs[program].dynamic;
+  if (w >= plan_.programs[program].program.numVEUs()) return;  // more workers than vEUs
+  DynamicState& d = dynamic_;
+  WorkerEvents& events = events_[static_cast<size_t>(w)];
+  int32_t order = 0;
+  for (;;) {
+    int32_t entry = -1;
+    int64_t rtask = 0;
+    {
+      std::unique_lock lock(d.mutex);
+      while (d.ready.empty() && d.left > 0) {
+        if (d.inFlight == 0) {  // nothing runs that could open a gate
+          lock.unlock();
+          fail("dynamic program " + std::to_string(program) + " stalls: " + std::to_string(d.left) +
+               " rTasks wait behind gates that no running rTask will open");
+          d.changed.notify_all();
+          return;
+        }
+        d.changed.wait_for(lock, kIdleSleep);
+        if (stopping()) return;
+      }
+      if (d.left == 0 || stopping()) return;
+      entry = d.ready.front();
+      rtask = d.claimed[static_cast<size_t>(entry)]++;
+      if (d.claimed[static_cast<size_t>(entry)] == dp.ops[static_cast<size_t>(entry)].rtasks) d.ready.pop_front();
+      ++d.inFlight;
+    }
+    const schedule::RTask task{dp.ops[static_cast<size_t>(entry)].op, rtask};
+    const double startUs = options_.trace ? nowUs() : 0;
+    if (!runTask(w, task)) {
+      d.changed.notify_all();
+      return;
+    }
+    if (options_.trace)
+      events.tasks.push_back(sim::TaskEvent{task, static_cast<int32_t>(program), w, order++,
+                                            sim::predictedSM(w, plan_.device.sms), startUs, nowUs()});
+    {
+      std::lock_guard lock(d.mutex);
+      --d.inFlight;
+      --d.left;
+      for (int32_t c : dp.ops[static_cast<size_t>(entry)].consumers)
+        if (--d.gate[static_cast<size_t>(c)] == 0 && dp.ops[static_cast<size_t>(c)].rtasks > 0) d.ready.push_back(c);
+    }
+    d.changed.notify_all();
+  }
+}
+
 void ProgramRunner::runProgram(int w) {
   const size_t program = program_;
+  if (plan_.programs[program].dynamic) {
+    runDynamic(w);
+    return;
+  }
   const schedule::RProgram& prog = plan_.programs[program].program;
   std::vector<int32_t> mine;
   for (int v = w; v < prog.numVEUs(); v += threads_) mine.push_back(v);

@@ -6,10 +6,13 @@
 // Completion is published through one atomic step counter per vEU (the
 // number of its instructions done, stored with release); a barrier polls
 // them with acquire loads, which also makes the producer's output writes
-// visible to the consumer rTasks behind the barrier.
+// visible to the consumer rTasks behind the barrier. A dynamic program's
+// workers are its first T vEUs and take rTasks from its ready queue.
 #include <atomic>
 #include <barrier>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -50,6 +53,9 @@ class ProgramRunner {
 
   void worker(int w, std::barrier<PhaseEnd>& phase);
   void runProgram(int w);
+  // A dynamic program (schedule/dynamic_program.h): worker w is vEU w and
+  // takes rTasks from the ready queue until every rTask has run.
+  void runDynamic(int w);
   bool runTask(int w, schedule::RTask task);
   // True when every slot has completed; otherwise `blocking` is one that has not.
   bool released(const schedule::Barrier& b, schedule::Slot* blocking) const;
@@ -75,6 +81,18 @@ class ProgramRunner {
   std::atomic<size_t> tasksDone_{0};
   StallDetector detector_;
   std::vector<std::vector<float>> scratch_;  // per worker: a vEU's shared memory
+
+  // The running dynamic program's queue and gates, under one lock: the
+  // unlock after an rTask and the lock before its consumer's claim order
+  // the producer's writes before the consumer's reads.
+  struct DynamicState {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<int32_t> ready;  // operators with unclaimed rTasks, in arrival order
+    std::vector<int64_t> gate, claimed;
+    int64_t left = 0, inFlight = 0;  // rTasks not yet finished, claimed and running
+  };
+  DynamicState dynamic_;
 
   std::mutex errorMutex_;
   std::optional<ir::Diagnostic> error_;

@@ -9,6 +9,7 @@
 #include "core/device/device_spec.h"
 #include "core/ir/graph.h"
 #include "core/kernels/rkernel.h"
+#include "core/schedule/dynamic_program.h"
 #include "core/schedule/rprogram.h"
 
 namespace rammer::schedule {
@@ -59,6 +60,12 @@ struct ProgramInfo {
   RProgram program;
   int veusPerSM = 0;
   std::string cutReason;  // why a new program started here (teaching view)
+  // Set for a program the `dynamic` policy planned: its vEUs take rTasks
+  // from a ready queue at run time (dynamic_program.h), and `program` has
+  // the vEUs but no instructions.
+  std::shared_ptr<const DynamicProgram> dynamic;
+
+  size_t numRTasks() const { return dynamic ? static_cast<size_t>(dynamic->numRTasks()) : program.numTasks(); }
 };
 
 struct Plan {
@@ -77,6 +84,9 @@ struct Plan {
   size_t numRTasks() const;
   int totalVEUs(size_t program) const { return programs.at(program).program.numVEUs(); }
 };
+
+// The operators program `program` runs (indices into plan.ops, ascending).
+std::vector<int32_t> opsOfProgram(const Plan& plan, size_t program);
 
 // The graph `plan` runs: its own when the policy rewrote one, else `given`.
 inline const ir::Graph& graphOf(const Plan& plan, const ir::Graph& given) { return plan.graph ? *plan.graph : given; }

@@ -444,4 +444,23 @@ ir::Result<Plan> PlanBuilder::finish(std::vector<ProgramDraft> drafts) && {
   return std::move(plan_);
 }
 
+ir::Result<Plan> PlanBuilder::finishDynamic(std::vector<ProgramDraft> drafts) && {
+  std::vector<ir::Diagnostic> errors;
+  for (const TaskPin& p : constraints_.pins)
+    if (p.veu >= 0 || p.order >= 0)
+      errors.push_back(ir::makeError("pin of " + p.node + (p.rtask >= 0 ? "[" + std::to_string(p.rtask) + "]" : "") +
+                                         " to a vEU: the dynamic policy places rTasks at run time (a free vEU "
+                                         "takes the next ready one); it takes pinned rKernels, cuts and shapes only",
+                                     p.node));
+  if (!errors.empty()) return errors;
+  for (ProgramDraft& d : drafts) {
+    if (cancelled()) return cancelledError();
+    const int shape = d.layout.veusPerSM;
+    auto dp = std::make_shared<DynamicProgram>(
+        buildDynamicProgram(plan_, d.ops, [&](int32_t op) { return estimate(kernel(op), shape).opUs; }));
+    plan_.programs.push_back(ProgramInfo{RProgram(d.layout.numVEUs), shape, d.cutReason, std::move(dp)});
+  }
+  return std::move(plan_);
+}
+
 }  // namespace rammer::schedule

@@ -103,6 +103,11 @@ class PlanBuilder {
   // Applies pinned orders, finds an append order that places every producer
   // before its consumers, and builds the rPrograms with wait/append.
   ir::Result<Plan> finish(std::vector<ProgramDraft> drafts) &&;
+  // The `dynamic` policy's ending: each draft becomes a dynamic program
+  // (dynamic_program.h) of its operators, prioritized by their estimated
+  // time at the draft's shape; `placements` are ignored. A pin of an rTask
+  // to a vEU or an order is refused: vEUs take rTasks at run time.
+  ir::Result<Plan> finishDynamic(std::vector<ProgramDraft> drafts) &&;
 
  private:
   PlanBuilder() = default;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/schedule/dynamic_policy.h"
 #include "core/schedule/graphturbo_policy.h"
 #include "core/schedule/greedy_policy.h"
 #include "core/schedule/ios_policy.h"
@@ -50,9 +51,11 @@ ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOp
   else if (n == "greedy") p = std::make_unique<GreedyPolicy>(std::move(options));
   else if (n == "ios") p = std::make_unique<IosPolicy>(std::move(options));
   else if (n == "graphturbo") p = std::make_unique<GraphTurboPolicy>(std::move(options));
+  else if (n == "dynamic") p = std::make_unique<DynamicPolicy>(std::move(options));
   if (!p) {
     std::string names;
     for (const auto& s : policyNames()) names += (names.empty() ? "" : ", ") + s;
+    names += ", dynamic (planned, validated and simulated; no generated code yet)";
     return ir::makeError("unknown policy '" + name + "'; policies: " + names);
   }
   return p;

@@ -56,7 +56,8 @@ class Checker {
     checkCoverage();
     for (size_t p = 0; p < plan_.programs.size(); ++p) {
       checkResources(static_cast<int>(p));
-      checkOrdering(static_cast<int>(p));
+      if (plan_.programs[p].dynamic) checkDynamic(static_cast<int>(p));
+      else checkOrdering(static_cast<int>(p));
     }
     return std::move(report_);
   }
@@ -95,6 +96,14 @@ class Checker {
     for (size_t i = 0; i < plan_.ops.size(); ++i)
       if (!plan_.ops[i].isView) where_[i].assign(static_cast<size_t>(std::max<int64_t>(0, plan_.ops[i].kernel.numRTasks)), {});
     for (size_t p = 0; p < plan_.programs.size(); ++p) {
+      // A dynamic program runs every rTask of each of its operators, on
+      // whichever vEU claims it (no slot: Slot{-1, rtask}).
+      if (const auto& dp = plan_.programs[p].dynamic)
+        for (const DynamicOp& d : dp->ops)
+          for (int64_t r = 0; r < d.rtasks; ++r)
+            if (validTask({d.op, r}))
+              where_[static_cast<size_t>(d.op)][static_cast<size_t>(r)].push_back(
+                  {static_cast<int>(p), Slot{-1, static_cast<int32_t>(r)}});
       const RProgram& prog = plan_.programs[p].program;
       for (int v = 0; v < prog.numVEUs(); ++v) {
         const auto& s = prog.stream(v);
@@ -152,6 +161,19 @@ class Checker {
     const ProgramInfo& info = plan_.programs[static_cast<size_t>(p)];
     const RProgram& prog = info.program;
     const device::DeviceSpec& d = plan_.device;
+    if (info.dynamic) {
+      // Any vEU may run any of its operators' rTasks.
+      for (int32_t op : opsOfProgram(plan_, static_cast<size_t>(p))) {
+        const auto& k = plan_.ops[static_cast<size_t>(op)].kernel;
+        if (k.threads() > d.maxThreadsPerBlock || k.sharedBytes > d.sharedPerBlockOptin)
+          add(mk(ProblemKind::Resources,
+                 "dynamic program " + std::to_string(p) + ": '" + opName(op) + "' needs " +
+                     std::to_string(k.threads()) + " threads and " + std::to_string(k.sharedBytes) +
+                     " B of shared memory; a block has at most " + std::to_string(d.maxThreadsPerBlock) + " and " +
+                     std::to_string(d.sharedPerBlockOptin) + " B",
+                 p, {}, {}, opName(op)));
+      }
+    }
     for (int v = 0; v < prog.numVEUs(); ++v) {
       int threads = 0;
       int64_t shared = 0;
@@ -186,6 +208,23 @@ class Checker {
                std::to_string(resident) + " (" + std::to_string(layout->veusPerSM) + " per SM x " + std::to_string(d.sms) +
                " SMs) can be resident at once: barriers could wait for vEUs that never start",
            p));
+  }
+
+  // A dynamic program's gates, consumer lists, order and queue
+  // (checkDynamicProgram); a producer in a later program is an error here
+  // as anywhere.
+  void checkDynamic(int p) {
+    for (std::string& e : checkDynamicProgram(plan_, static_cast<size_t>(p)))
+      add(mk(ProblemKind::Dependency, std::move(e), p));
+    for (const DynamicOp& d : plan_.programs[static_cast<size_t>(p)].dynamic->ops) {
+      if (d.op < 0 || static_cast<size_t>(d.op) >= producers_.size()) continue;
+      for (int32_t q : producers_[static_cast<size_t>(d.op)])
+        if (q >= 0 && static_cast<size_t>(q) < lastProgram_.size() && lastProgram_[static_cast<size_t>(q)] > p)
+          add(mk(ProblemKind::Dependency,
+                 "'" + opName(d.op) + "' in program " + std::to_string(p) + " reads '" + opName(q) +
+                     "', which runs in the later program " + std::to_string(lastProgram_[static_cast<size_t>(q)]),
+                 p, {}, {}, opName(d.op)));
+    }
   }
 
   // Dependencies are judged on the program's vector clocks (OrderingClocks).

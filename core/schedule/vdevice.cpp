@@ -83,13 +83,9 @@ ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vec
 
 ir::Result<VDevice> vdeviceOf(const Plan& plan, size_t program) {
   const ProgramInfo& info = plan.programs.at(program);
-  std::set<int32_t> ops;
-  for (const auto& stream : info.program.streams())
-    for (const Instr& ins : stream)
-      if (const auto* e = std::get_if<Exec>(&ins); e && e->task.op >= 0 && static_cast<size_t>(e->task.op) < plan.ops.size())
-        ops.insert(e->task.op);
   std::vector<KernelUse> uses;
-  for (int32_t op : ops) uses.push_back({plan.ops[static_cast<size_t>(op)].name, &plan.ops[static_cast<size_t>(op)].kernel});
+  for (int32_t op : opsOfProgram(plan, program))
+    uses.push_back({plan.ops[static_cast<size_t>(op)].name, &plan.ops[static_cast<size_t>(op)].kernel});
   auto v = makeVDevice(plan.device, uses);
   if (!v) return v;
   // A shape the policy chose with fewer vEUs per SM than the rKernels allow

@@ -17,7 +17,7 @@ PlanFigures figuresOf(const schedule::Plan& plan, const Trace* predicted) {
   f.programs = plan.programs.size();
   f.minVEUsPerSM = plan.programs.empty() ? 0 : plan.programs.front().veusPerSM;
   for (const auto& p : plan.programs) {
-    f.rtasks += p.program.numTasks();
+    f.rtasks += p.numRTasks();
     f.barriers += p.program.numBarriers();
     f.maxVEUs = std::max(f.maxVEUs, p.program.numVEUs());
     f.maxVEUsPerSM = std::max(f.maxVEUsPerSM, p.veusPerSM);
@@ -37,11 +37,8 @@ PlanFigures figuresOf(const schedule::Plan& plan, const Trace* predicted) {
 std::vector<int> programOfOps(const schedule::Plan& plan) {
   std::vector<int> of(plan.ops.size(), -1);
   for (size_t p = 0; p < plan.programs.size(); ++p)
-    for (const auto& stream : plan.programs[p].program.streams())
-      for (const auto& instr : stream)
-        if (const auto* e = std::get_if<schedule::Exec>(&instr))
-          if (e->task.op >= 0 && static_cast<size_t>(e->task.op) < of.size() && of[static_cast<size_t>(e->task.op)] < 0)
-            of[static_cast<size_t>(e->task.op)] = static_cast<int>(p);
+    for (int32_t op : schedule::opsOfProgram(plan, p))
+      if (of[static_cast<size_t>(op)] < 0) of[static_cast<size_t>(op)] = static_cast<int>(p);
   return of;
 }
 

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/sim/dynamic_simulation.h"
 #include "core/sim/plan_figures.h"
 
 namespace rammer::sim {
@@ -323,8 +324,10 @@ ir::Result<Trace> Simulator::run(const schedule::Plan& plan) const {
 
   ProgramRunner runner(plan, *model_, trace);
   double now = 0;
+  bool dynamic = false;
   for (size_t p = 0; p < plan.programs.size(); ++p) {
-    auto end = runner.run(p, now);
+    dynamic = dynamic || plan.programs[p].dynamic;
+    auto end = plan.programs[p].dynamic ? simulateDynamicProgram(plan, p, *model_, now, trace) : runner.run(p, now);
     if (!end) return end.errors();
     ProgramEvent pe;
     pe.program = static_cast<int32_t>(p);
@@ -341,6 +344,8 @@ ir::Result<Trace> Simulator::run(const schedule::Plan& plan) const {
   trace.smEfficiency = trace.sms > 0 && trace.totalUs > 0
                            ? std::clamp(runner.busySMUs() / (trace.sms * trace.totalUs), 0.0, 1.0)
                            : 0.0;
+  // Dynamic programs keep no running union: measure it from their events.
+  if (dynamic) trace.smEfficiency = computeSmEfficiency(trace.tasks, trace.sms, trace.totalUs);
 
   double taskUs = 0, barrierWaitUs = 0;
   for (const auto& t : trace.tasks) taskUs += t.endUs - t.startUs;
@@ -351,6 +356,13 @@ ir::Result<Trace> Simulator::run(const schedule::Plan& plan) const {
   trace.metrics["launch_overhead_us"] = model_->launchOverheadUs(plan.device) * static_cast<double>(plan.programs.size());
   trace.metrics["barrier_wait_veu_us"] = barrierWaitUs;
   trace.metrics["rtask_veu_us"] = taskUs;
+  if (dynamic) {
+    size_t dispatches = 0;
+    for (const auto& p : plan.programs)
+      if (p.dynamic) dispatches += static_cast<size_t>(p.dynamic->numRTasks());
+    trace.metrics["dispatches"] = static_cast<double>(dispatches);
+    trace.metrics["dispatch_veu_us"] = static_cast<double>(dispatches) * model_->barrierOverheadUs(plan.device);
+  }
   return trace;
 }
 

@@ -330,3 +330,21 @@ TEST(CodeGenerator, RefusesAFloatValueWithoutKnownShape) {
 
 }  // namespace
 }  // namespace rammer::codegen
+
+namespace rammer::codegen {
+namespace {
+
+// Generated code for the device-side ready queue is not built yet (issue
+// #31 item 3): a dynamic plan is refused with what runs it instead.
+TEST(CodeGenerator, ADynamicPlanIsRefusedByName) {
+  const ir::Graph g = testing::optimizedSampleGraph("sample_cnn");
+  const schedule::Plan plan = testing::planSample(g, "dynamic");
+  ASSERT_TRUE(plan.programs.at(0).dynamic);
+  auto gp = generateProgram(plan, g, {});
+  ASSERT_FALSE(gp.ok());
+  EXPECT_NE(gp.errorText().find("is dynamic (--policy dynamic)"), std::string::npos) << gp.errorText();
+  EXPECT_NE(gp.errorText().find("the simulator and the emulator run it"), std::string::npos) << gp.errorText();
+}
+
+}  // namespace
+}  // namespace rammer::codegen

@@ -182,6 +182,44 @@ TEST(PlanEmulator, MatchesTheReferenceForEveryPolicyAndThreadCount) {
   }
 }
 
+// A dynamic program (issue #31 item 3): workers take rTasks from the ready
+// queue as gates open; the outputs are the reference's at any thread count,
+// and the trace shows which vEU ran what, each rTask after its producers.
+TEST(PlanEmulator, RunsADynamicPlanAtEveryThreadCount) {
+  const ir::Graph g = mixedGraph();
+  const std::vector<ir::Tensor> inputs = {randomTensor({1, 3, 8, 8}, 11)};
+  const std::vector<ir::Tensor> want = reference(g, inputs);
+  const Plan plan = schedulePlan(g, "dynamic");
+  ASSERT_TRUE(plan.programs.at(0).dynamic);
+  for (int threads : {1, 2, 5}) {
+    auto got = emulate(plan, g, inputs, threads, true);
+    ASSERT_TRUE(got.ok()) << threads << ": " << got.errorText();
+    expectClose(got->outputs, want, "dynamic with " + std::to_string(threads) + " threads");
+    ASSERT_TRUE(got->trace);
+    EXPECT_EQ(got->trace->tasks.size(), plan.numRTasks());
+    std::map<int32_t, double> lastEnd, firstStart;
+    for (const auto& t : got->trace->tasks) {
+      EXPECT_LT(t.veu, threads);
+      lastEnd[t.task.op] = std::max(lastEnd[t.task.op], t.endUs);
+      auto [it, fresh] = firstStart.try_emplace(t.task.op, t.startUs);
+      if (!fresh) it->second = std::min(it->second, t.startUs);
+    }
+    for (const auto& [op, start] : firstStart)
+      for (int32_t p : plan.ops[static_cast<size_t>(op)].producers)
+        if (lastEnd.count(p)) {
+          EXPECT_GE(start, lastEnd[p]) << plan.ops[static_cast<size_t>(op)].name;
+        }
+  }
+  // A gate one too high is refused before anything runs.
+  Plan broken = plan;
+  auto dp = std::make_shared<schedule::DynamicProgram>(*plan.programs[0].dynamic);
+  dp->ops.back().gate += 1;
+  broken.programs[0].dynamic = dp;
+  auto refused = emulate(broken, g, inputs, 2);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.errorText().find("producer rTasks must finish first"), std::string::npos) << refused.errorText();
+}
+
 TEST(PlanEmulator, OneThreadSwitchesBetweenVEUsThatWaitOnEachOther) {
   HandCase h = handCase();
   ASSERT_GE(h.tTasks, 4);
