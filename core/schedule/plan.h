@@ -63,7 +63,7 @@ struct ProgramInfo {
   // Set for a program the `dynamic` policy planned: its vEUs take rTasks
   // from a ready queue at run time (dynamic_program.h), and `program` has
   // the vEUs but no instructions.
-  std::shared_ptr<const DynamicProgram> dynamic;
+  std::shared_ptr<const DynamicProgram> dynamic = nullptr;
 
   size_t numRTasks() const { return dynamic ? static_cast<size_t>(dynamic->numRTasks()) : program.numTasks(); }
 };
