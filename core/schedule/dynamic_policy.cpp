@@ -37,6 +37,12 @@ ir::Result<Plan> DynamicPolicy::schedule(const ir::Graph& optimizedGraph, const 
     for (int32_t op : wave) efficient[static_cast<size_t>(op)] = pickEfficient;
   }
 
+  // The vEUs per SM a schedule edit pins any of `ops` to; 0: none.
+  auto pinnedShapeOf = [&](const std::vector<int32_t>& ops) {
+    for (int32_t o : ops)
+      if (b.pinnedShape(o) > 0) return b.pinnedShape(o);
+    return 0;
+  };
   std::vector<ProgramDraft> drafts;
   for (size_t i = 0; i < b.dag().ops.size(); ++i) {
     const auto op = static_cast<int32_t>(i);
@@ -61,7 +67,7 @@ ir::Result<Plan> DynamicPolicy::schedule(const ir::Graph& optimizedGraph, const 
     if (cut.empty() && !b.noCutBefore(op)) {
       std::vector<int32_t> with = drafts.back().ops;
       with.push_back(op);
-      if (auto l = b.layout(with, shape); !l)
+      if (auto l = b.layout(with, pinnedShapeOf(with)); !l)
         cut = "no vDevice holds '" + b.label(op) + "''s rKernel with the program's";
     }
     if (!cut.empty()) {
@@ -77,7 +83,7 @@ ir::Result<Plan> DynamicPolicy::schedule(const ir::Graph& optimizedGraph, const 
     }
     ProgramDraft& d = drafts.back();
     d.ops.push_back(op);
-    auto l = b.layout(d.ops, shape);
+    auto l = b.layout(d.ops, pinnedShapeOf(d.ops));
     if (!l) return l.errors();
     d.layout = *l;
   }

@@ -125,6 +125,15 @@ TEST(DynamicPolicy, TakesPinnedKernelsAndCutsButRefusesAVEUPin) {
       break;
     }
 
+  // A pinned shape holds for the whole program, operators after it included.
+  Constraints shaped;
+  shaped.shapeFor[second] = 1;
+  auto one = analyticPlan("dynamic", *g, shaped);
+  ASSERT_TRUE(one.ok()) << one.errorText();
+  ASSERT_EQ(one->programs.size(), 1u);
+  EXPECT_EQ(one->programs[0].veusPerSM, 1);
+  EXPECT_TRUE(checkPlan(*one, *g).ok());
+
   Constraints v;
   v.pins.push_back(TaskPin{second, 0, 1, -1});
   auto refused = analyticPlan("dynamic", *g, v);
