@@ -29,7 +29,7 @@ std::vector<RKernel> argKernels(const NodeInfo& info) {
   const std::string cmp = isMax ? ">" : "<", type = ints ? "int" : "float";
   const std::string load =
       ints ? "__float_as_int(p[k * " + std::to_string(inner) + "LL])" : "p[k * " + std::to_string(inner) + "LL]";
-  spec.body = [=](const std::string& idx, const std::string&) {
+  spec.body = [=](const std::string&, const std::string&) {
     const std::string in = std::to_string(inner);
     std::string s;
     s += "    const float* p = in0 + (long long)(i / " + in + ") * " + std::to_string(n * inner) + "LL + i % " + in +
@@ -41,7 +41,6 @@ std::vector<RKernel> argKernels(const NodeInfo& info) {
     s += "      if (v " + cmp + " best" + (last ? " || v == best" : "") + ") { best = v; at = k; }\n";
     s += "    }\n";
     s += "    out0[i] = __int_as_float(at);\n";
-    (void)idx;
     return s;
   };
   spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {

@@ -76,7 +76,7 @@ std::vector<RKernel> runtimeScatterKernels(const NodeInfo& info) {
   spec.bytes = 8.0 * static_cast<double>(total) + 4.0 * static_cast<double>(count * static_cast<int64_t>(k));
   spec.flops = static_cast<double>(total) * static_cast<double>(count * static_cast<int64_t>(k));
   spec.constantsAsWords = {true, true, true};
-  spec.body = [=](const std::string& idx, const std::string&) {
+  spec.body = [=](const std::string&, const std::string&) {
     const std::string sl = std::to_string(slice);
     std::string s = "    const long long p = (long long)(i / " + sl + ");\n    long long k = -1;\n";
     s += "    for (int t = 0; t < " + std::to_string(count) + "; ++t) {\n      long long at = 0;\n";
@@ -87,7 +87,6 @@ std::vector<RKernel> runtimeScatterKernels(const NodeInfo& info) {
     }
     s += "      if (at == p) k = t;\n    }\n";
     s += "    out0[i] = k < 0 ? in0[i] : in2[k * " + sl + "LL + i % " + sl + "];\n";
-    (void)idx;
     return s;
   };
   spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {

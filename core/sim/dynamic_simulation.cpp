@@ -54,7 +54,6 @@ ir::Result<double> simulateDynamicProgram(const schedule::Plan& plan, size_t pro
     }
   };
   while (left > 0) {
-    if (free.empty()) break;
     auto [t, v] = free.top();
     free.pop();
     complete(t);
