@@ -11,7 +11,9 @@
 #include "core/codegen/buffer_table.h"
 #include "core/codegen/device_prelude.h"
 #include "core/codegen/function_groups.h"
+#include "core/codegen/dynamic_kernel.h"
 #include "core/codegen/instruction_table.h"
+#include "core/codegen/kernel_text.h"
 #include "core/kernels/cuda_library.h"
 #include "core/schedule/vdevice.h"
 
@@ -42,9 +44,15 @@ struct ProgramShape {
   bool hasBarrier = false;
 };
 
-ProgramShape shapeOf(const schedule::Plan& plan, const schedule::RProgram& prog) {
+ProgramShape shapeOf(const schedule::Plan& plan, size_t p) {
   ProgramShape s;
-  for (const auto& stream : prog.streams())
+  const schedule::ProgramInfo& info = plan.programs[p];
+  if (info.dynamic) {  // no streams: the queue places its operators
+    const std::vector<int32_t> ops = schedule::opsOfProgram(plan, p);
+    s.ops.insert(ops.begin(), ops.end());
+    return s;
+  }
+  for (const auto& stream : info.program.streams())
     for (const auto& ins : stream) {
       if (const auto* e = std::get_if<schedule::Exec>(&ins)) {
         s.ops.insert(e->task.op);
@@ -68,10 +76,6 @@ std::string timingEnd(const std::string& in, const std::string& event) {
       "{0}  w[0] = t0;\n{0}  w[1] = rammer_clock();\n{0}  w[2] = rammer_smid();\n{0}}}\n",
       in, event);
 }
-
-constexpr const char* kSignature =
-    "(float* const* buffers, unsigned long long* steps,\n"
-    "    unsigned long long epoch, unsigned long long* timing, int launch)";
 
 // Where a persistent program's parts sit in the table words.
 struct ProgramTable {
@@ -99,10 +103,8 @@ std::string ordinaryKernel(const CodegenOptions& options, const std::string& nam
   std::string s = fmt::format("// RammerBase: function group {}, {} threads, one launch per operator\n", fn, k.threads);
   // As for a persistent kernel: the register budget of the planned shape
   // (without it ptxas may pick fewer registers and spill in the rKernel).
-  const std::string bounds = options.target != Target::Hip && k.blocksPerSM > 0
-                                 ? fmt::format("__launch_bounds__({}, {})", k.threads, k.blocksPerSM)
-                                 : fmt::format("__launch_bounds__({})", k.threads);
-  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", bounds, name, kSignature);
+  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", launchBounds(options, k.threads, k.blocksPerSM), name,
+                   kKernelSignature);
   s += "  (void)steps; (void)epoch; (void)timing;\n";
   s += fmt::format("  const int* const table = rammer_table(buffers, {});\n", tableBuffer);
   s += "  const int tid = threadIdx.x;\n";
@@ -125,21 +127,9 @@ std::string persistentKernel(const CodegenOptions& options, const KernelLaunch& 
   const std::string& p = l.kernel;
   std::string s = fmt::format("// program {}: {} vEUs ({} per SM), {} table entries at word {}\n", l.program,
                               l.gridBlocks, l.veusPerSM, t.table.entries.size(), t.code);
-  // The switch lists only the groups this program uses.
-  s += fmt::format(
-      "static __device__ __forceinline__ void {}_exec(int fn, int rtask, int tid, float* smem, float* const* b, const int* a) {{\n"
-      "  switch (fn) {{\n",
-      p);
-  for (int32_t fn : t.fns) s += fmt::format("    case {0}: rammer_fn{0}(rtask, tid, smem, b, a); break;\n", fn);
-  s += "    default: break;\n  }\n}\n";
-  // CUDA: the plan's vEUs per SM as the minimum resident blocks, so the
-  // compiler keeps registers low enough for the planned occupancy. HIP's
-  // second argument means something else; it gets the block size only.
-  // The host target keeps CUDA's text (its prelude ignores the bounds).
-  const std::string bounds = options.target != Target::Hip
-                                 ? fmt::format("__launch_bounds__({}, {})", l.blockThreads, std::max(1, l.veusPerSM))
-                                 : fmt::format("__launch_bounds__({})", l.blockThreads);
-  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", bounds, p, kSignature);
+  s += execSwitch(p, t.fns);  // only the groups this program uses
+  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", launchBounds(options, l.blockThreads, l.veusPerSM), p,
+                   kKernelSignature);
   // Only the loop counters (and the vEU and thread index) stay live across
   // an rTask's call: the table words are re-read around each one. A value
   // live across a call is a register the rKernel function must save, or a
@@ -183,11 +173,6 @@ void append(std::vector<int32_t>& words, const std::vector<int32_t>& more) { wor
 ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const ir::Graph& given,
                                              const CodegenOptions& options) {
   const ir::Graph& graph = schedule::graphOf(plan, given);  // the plan's own after a merge
-  for (size_t p = 0; p < plan.programs.size(); ++p)
-    if (plan.programs[p].dynamic)
-      return ir::makeError("program " + std::to_string(p) +
-                           " is dynamic (--policy dynamic): its vEUs take rTasks from a ready queue at run time, and "
-                           "code generation for that queue is not built yet; the simulator and the emulator run it");
   auto buffers = buildBufferTable(plan, graph);
   if (!buffers) return buffers.errors();
   const FunctionGroups groups = groupFunctions(plan, buffers->opArgs);
@@ -210,11 +195,13 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
 
   // Launches, and the instruction tables of the persistent ones.
   std::vector<ProgramTable> tables(plan.programs.size());
+  std::vector<QueueTable> queues(plan.programs.size());
+  std::vector<DynamicKernelLayout> dynamicAt(plan.programs.size());
   std::vector<int32_t> launchArgs, launchTiming;  // per launch (ordinary kernels read them)
   std::map<OrdinaryShape, std::string> ordinaryKernels;
   for (size_t p = 0; p < plan.programs.size(); ++p) {
     const schedule::ProgramInfo& info = plan.programs[p];
-    const ProgramShape shape = shapeOf(plan, info.program);
+    const ProgramShape shape = shapeOf(plan, p);
     for (int32_t op : shape.ops)
       if (op < 0 || static_cast<size_t>(op) >= plan.ops.size() || groups.groupOfOp[static_cast<size_t>(op)] < 0)
         return ir::makeError(fmt::format("program {} runs op {}, which has no rKernel", p, op));
@@ -237,12 +224,32 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
       for (size_t k = graph.node(pop.node).inputs.size(); k < a.size(); ++k)
         if (a[k] >= 0) zero.insert(out.buffers[static_cast<size_t>(a[k])].storage);
     }
+    if (info.dynamic) {
+      auto q = buildQueueTable(*info.dynamic, groups.groupOfOp, argOffset);
+      if (!q) return q.errors();
+      // Its state (claims, gates, pushed entries) starts from zero each launch.
+      BufferInfo state;
+      state.name = fmt::format("rammer_dynamic_state_p{}", p);
+      state.numel = q->stateWords;
+      state.storage = static_cast<int32_t>(out.buffers.size());
+      out.buffers.push_back(state);
+      zero.insert(state.storage);
+      dynamicAt[p].stateBuffer = state.storage;
+      dynamicAt[p].sharedWords = (l.dynamicSharedBytes + 15) / 16 * 4;
+      l.dynamicSharedBytes = 4 * dynamicAt[p].sharedWords + 16;  // and the dispatch slot
+      l.gridBlocks = info.program.numVEUs();
+      l.timedTasks = q->timedTasks;
+      for (int32_t fn : q->fns) l.functions.push_back(fmt::format("rammer_fn{}", fn));
+      queues[p] = std::move(q).value();
+    }
     l.zeroBuffers.assign(zero.begin(), zero.end());
 
     const bool ordinary = options.ordinaryKernelsForSequential && plan.policy == "sequential" &&
                           shape.ops.size() == 1 && !shape.hasBarrier;
     int32_t launchArg = 0;
-    if (ordinary) {
+    if (info.dynamic) {
+      l.persistent = true;  // every vEU resident: they wait on each other through the queue
+    } else if (ordinary) {
       const int32_t op = *shape.ops.begin();
       const int64_t tasks = plan.ops[static_cast<size_t>(op)].kernel.numRTasks;
       if (tasks > kMaxWord)
@@ -290,6 +297,13 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
   append(words, launchTiming);
   for (size_t p = 0; p < plan.programs.size(); ++p) {
     const KernelLaunch& l = out.launches[p];
+    if (plan.programs[p].dynamic) {
+      dynamicAt[p].queueAt = static_cast<int64_t>(words.size());
+      out.launches[p].table.queue = dynamicAt[p].queueAt;
+      append(words, queues[p].words);
+      if (static_cast<int64_t>(words.size()) >= kMaxWord) return ir::makeError("the queue tables exceed 2^31 words");
+      continue;
+    }
     if (!l.persistent) continue;
     ProgramTable& t = tables[p];
     t.streams = static_cast<int64_t>(words.size());
@@ -340,8 +354,13 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
     src += groupWrapper(g, groups.groups[g], rep.kernel.syncCount);
   }
   src += "\n// ---- kernels ----\n";
-  for (size_t p = 0; p < plan.programs.size(); ++p)
-    if (out.launches[p].persistent) src += persistentKernel(options, out.launches[p], tables[p], out.tableBuffer);
+  for (size_t p = 0; p < plan.programs.size(); ++p) {
+    dynamicAt[p].tableBuffer = out.tableBuffer;
+    if (plan.programs[p].dynamic)
+      src += dynamicKernel(options, out.launches[p], queues[p].fns, dynamicAt[p]);
+    else if (out.launches[p].persistent)
+      src += persistentKernel(options, out.launches[p], tables[p], out.tableBuffer);
+  }
   for (const auto& [key, name] : ordinaryKernels)
     src += ordinaryKernel(options, name, key, out.tableBuffer, launchArgsAt, launchTimingAt);
   out.source = std::move(src);

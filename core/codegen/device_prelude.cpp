@@ -24,6 +24,17 @@ __device__ __forceinline__ unsigned long long rammer_load_acquire(const unsigned
 __device__ __forceinline__ void rammer_store_release(unsigned long long* p, unsigned long long v) {
   asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
+__device__ __forceinline__ unsigned long long rammer_load_relaxed(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+// A dynamic program's gate: the old count, acquire and release at once.
+__device__ __forceinline__ unsigned long long rammer_arrive(unsigned long long* p) {
+  unsigned long long old;
+  asm volatile("atom.acq_rel.gpu.add.u64 %0, [%1], 1;" : "=l"(old) : "l"(p) : "memory");
+  return old;
+}
 __device__ __forceinline__ void rammer_pause() { __nanosleep(32); }
 __device__ __forceinline__ void rammer_trap() { __trap(); }
 // Nanoseconds, comparable across SMs.
@@ -48,6 +59,12 @@ __device__ __forceinline__ unsigned long long rammer_load_acquire(const unsigned
 }
 __device__ __forceinline__ void rammer_store_release(unsigned long long* p, unsigned long long v) {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+}
+__device__ __forceinline__ unsigned long long rammer_load_relaxed(const unsigned long long* p) {
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+__device__ __forceinline__ unsigned long long rammer_arrive(unsigned long long* p) {
+  return __hip_atomic_fetch_add(p, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
 }
 __device__ __forceinline__ void rammer_pause() {
 #ifdef __HIP_DEVICE_COMPILE__
@@ -125,11 +142,70 @@ __device__ __forceinline__ void rammer_wait(const unsigned long long* steps, uns
   __syncthreads();
 }
 
+// A dynamic program's ready queue: thread 0 waits for entry `position` to
+// be filled (acquire), spinning like a barrier.
+__device__ __forceinline__ unsigned long long rammer_wait_entry(const unsigned long long* entry, int position) {
+  (void)position;
+  unsigned long long v;
+  while ((v = rammer_load_acquire(entry)) == 0) rammer_pause();
+  return v;
+}
+
 // After a __syncthreads(): every thread's writes precede the release.
 __device__ __forceinline__ void rammer_publish(unsigned long long* step, unsigned long long value, int tid) {
   if (tid == 0) {
     __threadfence();
     rammer_store_release(step, value);
+  }
+}
+)";
+
+// Every target: the dispatch of a dynamic program (schedule/dynamic_program.h,
+// docs/CODEGEN.md "Dynamic programs"), run by thread 0 of a vEU.
+//   q   the program's queue table: q[0] operators, q[1] of them queued at
+//       launch (listed from q[4]), q[2] where the operator entries start (8
+//       words: fn, args, rTasks, gate, first consumer, consumers, first
+//       event, 0), q[3] where the consumer lists start; offsets from q
+//   st  the program's state, zeroed before each launch: st[0] the shared
+//       queue position (every operator before it has handed out all its
+//       rTasks), st[1] entries pushed, st[2 + 2i] rTasks of operator i
+//       claimed, st[3 + 2i] producer rTasks of i finished, from st[2 + 2n]
+//       the pushed entries (operator + 1; 0 while empty)
+constexpr const char* kDynamic = R"(
+// The next rTask for this vEU: operator and rTask index, or false when every
+// rTask has been handed out. `h` is the vEU's own queue position: it moves
+// past an operator only when a claim finds it exhausted, and jumps to the
+// shared position so that late vEUs skip exhausted operators without a claim.
+__device__ __forceinline__ bool rammer_next(const int* q, unsigned long long* st, unsigned long long* h, int* op,
+                                            int* rtask) {
+  const unsigned long long n = (unsigned long long)q[0], queued = (unsigned long long)q[1];
+  for (;;) {
+    if (*h >= n) return false;
+    const int e = *h < queued ? q[4 + *h] : (int)rammer_wait_entry(st + 2 + 2 * n + (*h - queued), (int)*h) - 1;
+    const unsigned long long r = atomicAdd(st + 2 + 2 * e, 1ull);
+    if (r < (unsigned long long)q[q[2] + 8 * e + 2]) {
+      *op = e;
+      *rtask = (int)r;
+      return true;
+    }
+    atomicMax(st, *h + 1);
+    const unsigned long long shared = rammer_load_relaxed(st);
+    *h = shared > *h + 1 ? shared : *h + 1;
+  }
+}
+
+// After operator `op`'s rTask and the block's __syncthreads(): count it at
+// each consumer's gate; the rTask that opens a gate pushes the consumer.
+__device__ __forceinline__ void rammer_finish(const int* q, unsigned long long* st, int op, int tid) {
+  const unsigned long long n = (unsigned long long)q[0];
+  const int* const e = q + q[2] + 8 * op;
+  __threadfence();
+  for (int k = 0; k < e[5]; ++k) {
+    const int c = q[q[3] + e[4] + k];
+    if (rammer_arrive(st + 3 + 2 * c) + 1 == (unsigned long long)q[q[2] + 8 * c + 3]) {
+      const unsigned long long at = atomicAdd(st + 1, 1ull);
+      rammer_publish(st + 2 + 2 * n + at, (unsigned long long)c + 1, tid);
+    }
   }
 }
 )";
@@ -141,11 +217,11 @@ std::string devicePrelude(Target target) {
   const std::string token = "@MAGIC@";
   table.replace(table.find(token), token.size(), std::to_string(kTableMagic));
   switch (target) {
-    case Target::Host: return std::string(hostSource(kHostHeader)) + table;
-    case Target::Hip: return std::string(kHipPrimitives) + table + kGpuProtocol;
+    case Target::Host: return std::string(hostSource(kHostHeader)) + table + kDynamic;
+    case Target::Hip: return std::string(kHipPrimitives) + table + kGpuProtocol + kDynamic;
     case Target::Cuda: break;
   }
-  return std::string(kCudaPrimitives) + table + kGpuProtocol;
+  return std::string(kCudaPrimitives) + table + kGpuProtocol + kDynamic;
 }
 
 }  // namespace rammer::codegen

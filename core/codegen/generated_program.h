@@ -23,7 +23,9 @@
 //   timing   nullptr, or (when instrumented) base of numTimedEvents x 3
 //            words; rTask event e of a launch writes words
 //            3 * (timingOffset + e) + {0: start, 1: end, 2: smid}; start/end
-//            are %globaltimer ns on CUDA, s_memrealtime ticks on HIP
+//            are %globaltimer ns on CUDA, s_memrealtime ticks on HIP; a
+//            dynamic program's vEU is not in its table, so word 2 carries
+//            it in its high 32 bits
 //   launch   the launch's index in GeneratedProgram::launches. Several
 //            launches can share one kernel (RammerBase: one kernel per
 //            distinct rKernel, one launch per operator); the index picks the
@@ -91,7 +93,7 @@ struct KernelLaunch {
   int64_t dynamicSharedBytes = 0;
   int64_t stepOffset = 0;    // into the steps array
   int64_t timingOffset = 0;  // into the timing array, in events (3 words each)
-  std::vector<int32_t> zeroBuffers;  // set to 0 before the launch (split-K outputs)
+  std::vector<int32_t> zeroBuffers;  // set to 0 before the launch (split-K outputs, a dynamic program's state)
   std::vector<TimedTask> timedTasks;  // event index i -> rTask (instrumented runs)
   // Persistent kernels spin on barriers: all gridBlocks must be resident at
   // once, i.e. gridBlocks <= (blocks per SM of the COMPILED kernel) x SMs;
@@ -105,6 +107,7 @@ struct KernelLaunch {
     int64_t events = -1;   // per vEU: its first rTask's event index
     int64_t code = -1;     // entries, 6 words each: fn, args, first, count, stride, publish
     int64_t waits = -1;    // wait runs, 3 words each: first vEU, vEUs, order
+    int64_t queue = -1;    // dynamic programs: the ready queue's table (codegen/dynamic_kernel.h)
   } table;
   int64_t argsOffset = -1;  // ordinary kernels: word offset of the operator's buffer indices
   // The non-inlined rKernel wrappers (rammer_fnN) the kernel calls: their

@@ -86,7 +86,8 @@ ir::Result<sim::Trace> decodeTiming(const schedule::Plan& plan, const codegen::G
       e.program = l.program;
       e.veu = tt.veu;
       e.order = tt.order;
-      e.sm = static_cast<int32_t>(words[at + 2]);
+      e.sm = static_cast<int32_t>(words[at + 2] & 0xffffffffu);
+      if (tt.veu < 0) e.veu = static_cast<int32_t>(words[at + 2] >> 32);  // a dynamic program: the kernel says
       raw.push_back({e, start, end});
       t0 = std::min(t0, start);
     }
@@ -99,6 +100,14 @@ ir::Result<sim::Trace> decodeTiming(const schedule::Plan& plan, const codegen::G
   std::sort(trace.tasks.begin(), trace.tasks.end(), [](const sim::TaskEvent& a, const sim::TaskEvent& b) {
     return std::tie(a.program, a.veu, a.startUs) < std::tie(b.program, b.veu, b.startUs);
   });
+
+  // A dynamic program's rTasks take their order on a vEU from when they ran.
+  for (size_t i = 0; i < trace.tasks.size(); ++i) {
+    sim::TaskEvent& e = trace.tasks[i];
+    if (e.order >= 0) continue;
+    const sim::TaskEvent* before = i > 0 ? &trace.tasks[i - 1] : nullptr;
+    e.order = before && before->program == e.program && before->veu == e.veu ? before->order + 1 : 0;
+  }
 
   std::map<Key, const sim::TaskEvent*> at;
   std::map<int32_t, sim::ProgramEvent> programs;

@@ -25,7 +25,9 @@ struct TimingSource {
 // `lastSlot` is the waited-for slot whose rTask ended last. Words left at
 // zero (an rTask that never recorded) are skipped and counted in
 // metrics["unrecorded_rtasks"]. An error when the buffer is shorter than
-// the program's events or a launch names a program the plan lacks.
+// the program's events or a launch names a program the plan lacks. A
+// dynamic program's rTasks take their vEU from the record and their order
+// on it from their start times.
 ir::Result<sim::Trace> decodeTiming(const schedule::Plan& plan, const codegen::GeneratedProgram& program,
                                     std::span<const uint64_t> words, const TimingSource& source);
 

@@ -40,7 +40,13 @@ double rtaskMemoryUs(const kernels::RKernel& kernel, const device::DeviceSpec& d
   return dram / (device.memoryBandwidthGBs * 1e3) + l2 / (l2Bandwidth * 1e3);
 }
 
-std::vector<std::string> policyNames() { return {"sequential", "wavefront", "greedy", "ios", "graphturbo"}; }
+std::vector<std::string> staticPolicyNames() { return {"sequential", "wavefront", "greedy", "ios", "graphturbo"}; }
+
+std::vector<std::string> policyNames() {
+  std::vector<std::string> names = staticPolicyNames();
+  names.push_back("dynamic");
+  return names;
+}
 
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options) {
   std::string n = name;
@@ -55,7 +61,6 @@ ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOp
   if (!p) {
     std::string names;
     for (const auto& s : policyNames()) names += (names.empty() ? "" : ", ") + s;
-    names += ", dynamic (planned, validated and simulated; no generated code yet)";
     return ir::makeError("unknown policy '" + name + "'; policies: " + names);
   }
   return p;

@@ -136,8 +136,12 @@ class Policy {
 };
 
 // "sequential" (RammerBase), "wavefront" (Rammer), "greedy", "ios" (IOS),
-// "graphturbo" (GraphTurbo).
+// "graphturbo" (GraphTurbo), "dynamic" (vEUs take rTasks from a ready
+// queue at run time, dynamic_program.h).
 std::vector<std::string> policyNames();
+// The policies that place every rTask on a vEU at compile time: all but
+// "dynamic" (which refuses a pin to a vEU).
+std::vector<std::string> staticPolicyNames();
 // A policy by name (case-insensitive); an error listing the names otherwise.
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options = {});
 

@@ -69,7 +69,8 @@ TEST_P(HostSample, GeneratedProgramMatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(AllSamples, HostSample,
                          ::testing::Combine(::testing::ValuesIn(sampleNames()),
-                                            ::testing::Values("sequential", "wavefront", "greedy", "ios", "graphturbo")),
+                                            ::testing::Values("sequential", "wavefront", "greedy", "ios", "graphturbo",
+                                                              "dynamic")),
                          rammer::testing::ParamName());
 
 // resources/schedules/MODEL_edits.json applied to MODEL, for every policy.

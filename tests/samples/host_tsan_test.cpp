@@ -7,9 +7,12 @@
 // Every vEU and every CUDA thread is a TSan fiber, switched without
 // synchronisation, so only the protocol's own acquire/release and the
 // __syncthreads barriers order them (core/codegen/host/rammer_host_runtime.cpp).
+// The same for the dynamic policy's ready queue, and dropping one of its
+// dependency edges is reported.
 // The plans are made for a 2-SM device: TSan holds at most 8128 fibers.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
 
 #include "core/codegen/code_generator.h"
@@ -72,6 +75,55 @@ TEST_P(HostTsan, TheBarrierProtocolHasNoDataRace) {
 
 INSTANTIATE_TEST_SUITE_P(Samples, HostTsan, ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
                          rammer::testing::ParamName());
+
+// The dynamic policy's ready queue: gates (acquire-release), queue entries
+// (release, acquire) and nothing else order an rTask after its producers.
+class HostTsanDynamic : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HostTsanDynamic, TheReadyQueueHasNoDataRace) {
+  const ir::Graph g = optimized(GetParam());
+  const schedule::Plan plan = testing::planSample(g, "dynamic", smallDevice());
+  ASSERT_TRUE(plan.programs.front().dynamic);
+  const std::vector<ir::Tensor> inputs = testing::seededInputs(g);
+  auto want = exec::runReference(g, inputs);
+  ASSERT_TRUE(want.ok()) << want.errorText();
+  auto got = runtime::executeOnHost(plan, g, inputs, tsanOptions());
+  ASSERT_TRUE(got.ok()) << got.errorText();
+  EXPECT_LE(testing::worstRelativeL2(got->outputs, *want), 1e-4);
+  std::cout << GetParam() << ": " << plan.numRTasks() << " rTasks from the ready queue, 0 ThreadSanitizer reports, run "
+            << got->processSeconds << " s\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Samples, HostTsanDynamic, ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
+                         rammer::testing::ParamName());
+
+// One dependency edge dropped: the consumer is queued at launch and reads
+// its producer's output with nothing ordering the two.
+TEST(HostTsanNegative, DroppingADependencyEdgeOfTheReadyQueueIsADataRace) {
+  const ir::Graph g = optimized("sample_cnn");
+  const schedule::Plan plan = testing::planSample(g, "dynamic", smallDevice());
+  ASSERT_TRUE(plan.programs.front().dynamic);
+  // An edge whose consumer has no other producer and whose producer no
+  // other consumer: once dropped, no gate count links the two.
+  const schedule::DynamicProgram& dp = *plan.programs[0].dynamic;
+  std::vector<int> producers(dp.ops.size(), 0);
+  for (const schedule::DynamicOp& d : dp.ops)
+    for (int32_t c : d.consumers) ++producers[static_cast<size_t>(c)];
+  std::optional<std::pair<size_t, size_t>> edge;
+  for (size_t p = 0; p < dp.ops.size() && !edge; ++p)
+    if (dp.ops[p].consumers.size() == 1 && producers[static_cast<size_t>(dp.ops[p].consumers[0])] == 1)
+      edge = std::make_pair(p, static_cast<size_t>(dp.ops[p].consumers[0]));
+  ASSERT_TRUE(edge.has_value()) << "no single edge in the sample's dynamic program";
+  const schedule::Plan broken = testing::withDynamicEdit(
+      plan, 0, [&](schedule::DynamicProgram& d) { testing::dropEdge(d, edge->first, edge->second); });
+  auto got = runtime::executeOnHost(broken, g, testing::seededInputs(g), tsanOptions());
+  const std::string& from = plan.ops[static_cast<size_t>(dp.ops[edge->first].op)].name;
+  const std::string& to = plan.ops[static_cast<size_t>(dp.ops[edge->second].op)].name;
+  ASSERT_FALSE(got.ok()) << "the race of the dropped edge " << from << " -> " << to << " was not seen";
+  EXPECT_NE(got.errorText().find("ThreadSanitizer reported"), std::string::npos) << got.errorText();
+  EXPECT_NE(got.errorText().find("data race"), std::string::npos) << got.errorText();
+  std::cout << "dropped the edge " << from << " -> " << to << ":\n" << got.errorText().substr(0, 600) << "\n";
+}
 
 TEST(HostTsanNegative, RemovingANeededBarrierIsADataRace) {
   const ir::Graph g = optimized("sample_cnn");

@@ -205,7 +205,7 @@ std::vector<Case> allCases() {
     return times == "analytic" && (s == "seq2seq" || p == "wavefront");
   };
   for (const auto& s : sampleNames())
-    for (const auto& p : policyNames())
+    for (const auto& p : staticPolicyNames())
       for (const char* times : {"analytic", "estimate"})
         if (judged(s, p, times)) out.push_back({s, p, times});
   return out;

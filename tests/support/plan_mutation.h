@@ -1,5 +1,8 @@
 #pragma once
 // Plan edits for the validator's mutation tests.
+#include <algorithm>
+#include <functional>
+#include <memory>
 #include <variant>
 
 #include "core/schedule/plan.h"
@@ -44,6 +47,28 @@ inline schedule::Plan withWaitCycle(const schedule::Plan& plan, size_t program, 
   sb.insert(sb.begin(), schedule::Barrier{{schedule::Slot{a, lastA}}});
   out.programs[program].program = schedule::RProgram::fromStreams(std::move(streams));
   return out;
+}
+
+// The plan with dynamic program `program` changed by `edit` (a plan's
+// dynamic programs are shared and const).
+inline schedule::Plan withDynamicEdit(const schedule::Plan& plan, size_t program,
+                                      const std::function<void(schedule::DynamicProgram&)>& edit) {
+  schedule::Plan out = plan;
+  auto dp = std::make_shared<schedule::DynamicProgram>(*plan.programs[program].dynamic);
+  edit(*dp);
+  out.programs[program].dynamic = std::move(dp);
+  return out;
+}
+
+// The dynamic program without the dependency edge from operator `producer`
+// to `consumer` (indices into its ops): the producer no longer counts at
+// the consumer's gate, and a consumer left without a gate is queued at
+// launch. Valid to run, but the consumer may read what is not written yet.
+inline void dropEdge(schedule::DynamicProgram& dp, size_t producer, size_t consumer) {
+  auto& list = dp.ops[producer].consumers;
+  list.erase(std::find(list.begin(), list.end(), static_cast<int32_t>(consumer)));
+  dp.ops[consumer].gate -= dp.ops[producer].rtasks;
+  if (dp.ops[consumer].gate == 0) dp.initial.push_back(static_cast<int32_t>(consumer));
 }
 
 }  // namespace rammer::testing

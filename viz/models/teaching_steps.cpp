@@ -1,5 +1,7 @@
 #include "viz/models/teaching_steps.h"
 
+#include "viz/models/dispatch_steps.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,7 +21,9 @@ std::string number(double v) {
   return buf;
 }
 
-TeachingChoice choiceOf(const schedule::Plan& plan, int32_t op) {
+}  // namespace
+
+TeachingChoice teachingChoice(const schedule::Plan& plan, int32_t op) {
   const schedule::PlannedOp& p = plan.ops.at(static_cast<size_t>(op));
   TeachingChoice c;
   c.op = op;
@@ -32,15 +36,9 @@ TeachingChoice choiceOf(const schedule::Plan& plan, int32_t op) {
   return c;
 }
 
-std::string explain(const TeachingStep& s) {
+std::string explainChoices(const std::vector<TeachingChoice>& choices) {
   std::string e;
-  if (s.ops.empty()) {
-    e = s.title + ": no operator is placed in this step; the policy says why the plan looks as it does.";
-  } else {
-    e = s.title + " places " + std::to_string(s.ops.size()) + (s.ops.size() == 1 ? " operator" : " operators") + ", " +
-        std::to_string(s.rtasks) + " rTasks in all.";
-  }
-  for (const TeachingChoice& c : s.choices) {
+  for (const TeachingChoice& c : choices) {
     e += "\n\n'" + c.name + "' runs as rKernel " + c.kernel + " (" + c.rule + ").";
     if (c.options.size() > 1) {
       e += " It weighed:";
@@ -61,7 +59,24 @@ std::string explain(const TeachingStep& s) {
              "the least SM-time finishes first.";
     }
   }
-  if (!s.programs.empty()) {
+  return e;
+}
+
+namespace {
+
+std::string explain(const TeachingStep& s) {
+  std::string e;
+  if (s.ops.empty()) {
+    e = s.title + ": no operator is placed in this step; the policy says why the plan looks as it does.";
+  } else {
+    e = s.title + " places " + std::to_string(s.ops.size()) + (s.ops.size() == 1 ? " operator" : " operators") + ", " +
+        std::to_string(s.rtasks) + " rTasks in all.";
+  }
+  e += explainChoices(s.choices);
+  if (!s.programs.empty() && s.atRunTime) {
+    e += "\n\nIts rTasks go to the ready queue: any of the " + std::to_string(s.veus) +
+         " vEUs takes the next one when it is free, at run time (a trace of the run explains its dispatches).";
+  } else if (!s.programs.empty()) {
     e += "\n\nIts rTasks run on " + std::to_string(s.veus) + " vEUs of rProgram";
     for (size_t i = 0; i < s.programs.size(); ++i) e += (i ? ", " : " ") + std::to_string(s.programs[i]);
     e += s.barriers == 0 ? "; no barrier-rTask holds them back."
@@ -85,7 +100,10 @@ std::vector<int> stepOfOps(const schedule::Plan& plan, const std::vector<Teachin
   return stepOf;
 }
 
-std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan) {
+std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan, const sim::Trace* trace) {
+  const bool dynamic = std::any_of(plan.programs.begin(), plan.programs.end(),
+                                   [](const schedule::ProgramInfo& p) { return p.dynamic != nullptr; });
+  if (dynamic && trace) return dispatchSteps(plan, *trace);
   std::vector<TeachingStep> steps;
   for (const schedule::PlanStep& ps : plan.steps) {
     const auto first = plan.decisions.begin() + static_cast<std::ptrdiff_t>(ps.firstDecision);
@@ -95,10 +113,7 @@ std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan) {
     // No log: one step per rProgram, its operators in plan order.
     std::vector<std::set<int32_t>> opsOf(plan.programs.size());
     for (size_t p = 0; p < plan.programs.size(); ++p) {
-      const schedule::RProgram& prog = plan.programs[p].program;
-      for (int v = 0; v < prog.numVEUs(); ++v)
-        for (const schedule::Instr& in : prog.stream(v))
-          if (const auto* x = std::get_if<schedule::Exec>(&in)) opsOf[p].insert(x->task.op);
+      for (int32_t op : schedule::opsOfProgram(plan, p)) opsOf[p].insert(op);
     }
     for (size_t p = 0; p < plan.programs.size(); ++p)
       steps.push_back(TeachingStep{"rProgram " + std::to_string(p), {opsOf[p].begin(), opsOf[p].end()}, {},
@@ -109,6 +124,15 @@ std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan) {
   std::vector<std::set<int>> programs(steps.size());
   for (size_t p = 0; p < plan.programs.size(); ++p) {
     const schedule::RProgram& prog = plan.programs[p].program;
+    if (const schedule::DynamicProgram* dp = plan.programs[p].dynamic.get())
+      for (const schedule::DynamicOp& d : dp->ops) {
+        const int s = d.op >= 0 && static_cast<size_t>(d.op) < stepOf.size() ? stepOf[static_cast<size_t>(d.op)] : -1;
+        if (s < 0) continue;
+        steps[static_cast<size_t>(s)].rtasks += d.rtasks;
+        steps[static_cast<size_t>(s)].atRunTime = true;
+        for (int v = 0; v < prog.numVEUs(); ++v) veus[static_cast<size_t>(s)].emplace(static_cast<int>(p), v);
+        programs[static_cast<size_t>(s)].insert(static_cast<int>(p));
+      }
     for (int v = 0; v < prog.numVEUs(); ++v) {
       int pendingBarriers = 0;
       for (const schedule::Instr& in : prog.stream(v)) {
@@ -134,7 +158,7 @@ std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan) {
     st.programs.assign(programs[s].begin(), programs[s].end());
     for (int32_t op : st.ops)
       if (op >= 0 && static_cast<size_t>(op) < plan.ops.size() && !plan.ops[static_cast<size_t>(op)].isView)
-        st.choices.push_back(choiceOf(plan, op));
+        st.choices.push_back(teachingChoice(plan, op));
     st.explanation = explain(st);
   }
   return steps;

@@ -31,12 +31,20 @@ struct TeachingStep {
   int veus = 0;                         // vEUs running its rTasks (over those programs)
   int64_t rtasks = 0;
   int barriers = 0;  // barrier-rTasks placed right before its rTasks: the waits for its producers
+  bool atRunTime = false;  // a dynamic program's: any of `veus` may take its rTasks from the ready queue
   std::string explanation;
 };
 
 // One step per Plan::steps entry; a plan without steps (an old policy, a
-// plan read from elsewhere) gets one step per rProgram.
-std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan);
+// plan read from elsewhere) gets one step per rProgram. A dynamic plan with
+// a trace of its run is explained by that run's dispatch decisions instead
+// (dispatch_steps.h): its policy placed no rTask.
+std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan, const sim::Trace* trace = nullptr);
+
+// An operator's rKernel choice, and the text that explains choices: the
+// options weighed and why the chosen one won.
+TeachingChoice teachingChoice(const schedule::Plan& plan, int32_t op);
+std::string explainChoices(const std::vector<TeachingChoice>& choices);
 
 // The steps each operator belongs to (-1: none), for the trace so far.
 std::vector<int> stepOfOps(const schedule::Plan& plan, const std::vector<TeachingStep>& steps);

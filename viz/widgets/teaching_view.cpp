@@ -110,7 +110,7 @@ void TeachingView::setPlan(std::shared_ptr<const schedule::Plan> plan, std::shar
   model_->setPlan(nullptr);
   if (!plan) return;
   position_->setText(tr("  Reading how the %1 plan was built…").arg(QString::fromStdString(plan->policy)));
-  steps_.setFuture(QtConcurrent::run([plan] { return teachingSteps(*plan); }));
+  steps_.setFuture(QtConcurrent::run([plan, trace = predicted_] { return teachingSteps(*plan, trace.get()); }));
 }
 
 bool TeachingView::isBusy() const { return pendingPlan_ != nullptr || steps_.isRunning() || lanes_.isRunning(); }

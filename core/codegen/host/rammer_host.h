@@ -56,8 +56,9 @@ Index3 gridDimension();
 float* dynamicShared();  // the block's dynamic shared memory
 void syncThreads();      // __syncthreads()
 // The current vEU must wait until *step >= want (its barrier found vEU
-// `veu` short of completing instruction `order`): it gives its worker to
-// other vEUs and comes back when steps may have moved.
+// `veu` short of completing instruction `order`; veu -1: a dynamic
+// program's ready-queue entry `order` is still empty): it gives its worker
+// to other vEUs and comes back when steps may have moved.
 void blockOn(const unsigned long long* step, unsigned long long want, int veu, int order);
 void published();  // after a release store to a step counter: wakes idle workers
 Fanout* fanoutBegin(const char* function, int syncs);
@@ -127,6 +128,16 @@ inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : 
 // CUDA's atomicAdd is relaxed.
 inline float atomicAdd(float* p, float v) { return std::atomic_ref<float>(*p).fetch_add(v, std::memory_order_relaxed); }
 inline int atomicAdd(int* p, int v) { return std::atomic_ref<int>(*p).fetch_add(v, std::memory_order_relaxed); }
+inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
+  return std::atomic_ref<unsigned long long>(*p).fetch_add(v, std::memory_order_relaxed);
+}
+inline unsigned long long atomicMax(unsigned long long* p, unsigned long long v) {
+  std::atomic_ref<unsigned long long> a(*p);
+  unsigned long long old = a.load(std::memory_order_relaxed);
+  while (old < v && !a.compare_exchange_weak(old, v, std::memory_order_relaxed)) {
+  }
+  return old;
+}
 
 // The barrier protocol (device_prelude.cpp has the GPU versions).
 inline unsigned long long rammer_load_acquire(const unsigned long long* p) {
@@ -134,6 +145,12 @@ inline unsigned long long rammer_load_acquire(const unsigned long long* p) {
 }
 inline void rammer_store_release(unsigned long long* p, unsigned long long v) {
   std::atomic_ref<unsigned long long>(*p).store(v, std::memory_order_release);
+}
+inline unsigned long long rammer_load_relaxed(const unsigned long long* p) {
+  return std::atomic_ref<unsigned long long>(*const_cast<unsigned long long*>(p)).load(std::memory_order_relaxed);
+}
+inline unsigned long long rammer_arrive(unsigned long long* p) {
+  return std::atomic_ref<unsigned long long>(*p).fetch_add(1, std::memory_order_acq_rel);
 }
 [[noreturn]] inline void rammer_trap() { ::rammer_host::trap("the instruction table is missing or corrupt"); }
 // Nanoseconds of the steady clock; the "SM" is the worker thread.
@@ -163,6 +180,14 @@ inline void rammer_publish(unsigned long long* step, unsigned long long value, i
     rammer_store_release(step, value);
     ::rammer_host::published();
   }
+}
+
+// A dynamic program's ready queue: the vEU waits for entry `position` to be
+// filled, giving its worker away meanwhile (blockOn with no vEU to name).
+inline unsigned long long rammer_wait_entry(const unsigned long long* entry, int position) {
+  unsigned long long v;
+  while ((v = rammer_load_acquire(entry)) == 0) ::rammer_host::blockOn(entry, 1, -1, position);
+  return v;
 }
 
 // An rKernel wrapper's call, once per CUDA thread of the block. `call`

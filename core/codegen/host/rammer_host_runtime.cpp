@@ -446,6 +446,9 @@ std::string describeDeadlock() {
     }
   auto line = [&](int v) {
     const Wait& w = blocked.at(v);
+    if (w.veu < 0)
+      return "\n  vEU " + std::to_string(v) + " waits for ready-queue entry " + std::to_string(w.order) +
+             ", which no finishing rTask has filled (an operator's gate never opened)";
     std::string s = "\n  vEU " + std::to_string(v) + " waits for vEU " + std::to_string(w.veu) +
                     " to complete its instruction " + std::to_string(w.order) + " (it has completed " +
                     std::to_string(w.completed) + ")";
@@ -453,7 +456,7 @@ std::string describeDeadlock() {
     return s;
   };
   std::string s = "deadlock in program " + std::to_string(r.launch.config.program) +
-                  ": every vEU left waits at a barrier and no step can change.";
+                  ": every vEU left waits, at a barrier or on the ready queue, and no step can change.";
   std::vector<int> cycle;
   if (!blocked.empty()) {
     std::map<int, int> seen;

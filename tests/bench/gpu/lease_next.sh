@@ -11,6 +11,10 @@
 #          deepspeech2 lost 1.0-1.6 ms of clears; hand-offs of many runs)
 #   b16/   the batch-16 rows the fourth lease did not reach, torch.compile
 #          at batch 1 (tests/bench/gpu/lease_2026-11-27b.sh's loop)
+#   dyn/   issue #31 item 5: the dynamic policy's kernels (the ready queue)
+#          under racecheck and synccheck on inception_block, then dynamic
+#          against wavefront at batch 1 on the paper models: latency and the
+#          measured per-rTask trace (each record names the vEU that took it)
 # Usage: source .gpu/env.sh; tests/bench/gpu/lease_next.sh SECONDS
 set -u
 end=$((SECONDS + ${1:-540}))
@@ -22,7 +26,7 @@ left() { echo $((end - SECONDS)); }
 
 echo "### sanitizers (left $(left) s)"
 $g/run_gpu_checks.sh --build .gpu --budget 150 --steps sanitize --sanitizers "racecheck synccheck memcheck" \
-  --policies "wavefront sequential greedy" --out "$out/san" > "$out/san.log" 2>&1
+  --policies "wavefront sequential greedy dynamic" --out "$out/san" > "$out/san.log" 2>&1
 tail -n 12 "$out/san.log"
 w=$(mktemp -d)
 rammer-samples --only lstm_tc "$w" > /dev/null 2>&1
@@ -32,6 +36,19 @@ for tool in racecheck synccheck; do
     --policy wavefront --random --repeat 1 --watchdog 60 > "$out/san_lstm_$tool.log" 2>&1
   echo "lstm_tc wavefront $tool: exit $? $(grep -m1 -E '(ERROR|RACECHECK) SUMMARY' "$out/san_lstm_$tool.log")"
 done
+
+echo "### dynamic against wavefront (left $(left) s)"
+mkdir -p "$out/dyn"
+rammer-samples --only resnext29_cifar,nasnet_cifar,alexnet,deepspeech2,lstm_tc,seq2seq "$w" > /dev/null 2>&1
+for m in resnext29_cifar nasnet_cifar alexnet deepspeech2 lstm_tc seq2seq; do
+  for policy in wavefront dynamic; do
+    (( $(left) > 300 )) || break 2
+    timeout 60 rammer -q run "$w/$m.onnx" --backend cuda --policy $policy --random --batch 1 --repeat 50 --json \
+      --trace "$out/dyn/${m}_$policy.trace.json" --outputs "$out/dyn/out" > "$out/dyn/${m}_$policy.json" 2> "$out/dyn/${m}_$policy.err"
+    echo "$m $policy: exit $? $(grep -o '"median": *[0-9.e+]*' "$out/dyn/${m}_$policy.json" | head -1)"
+  done
+done
+xz -9 "$out"/dyn/*.trace.json 2>/dev/null
 
 echo "### t1 (left $(left) s)"
 b=$(( $(left) - 90 ))

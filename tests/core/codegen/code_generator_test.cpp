@@ -14,6 +14,7 @@
 #include "core/kernels/kernel_library.h"
 #include "core/passes/pass_manager.h"
 #include "core/schedule/policy.h"
+#include "core/schedule/vdevice.h"
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/support/graph_builder.h"
 
@@ -328,22 +329,68 @@ TEST(CodeGenerator, RefusesAFloatValueWithoutKnownShape) {
   EXPECT_NE(gp.errorText().find("no fully known shape"), std::string::npos) << gp.errorText();
 }
 
-}  // namespace
-}  // namespace rammer::codegen
-
-namespace rammer::codegen {
-namespace {
-
-// Generated code for the device-side ready queue is not built yet (issue
-// #31 item 3): a dynamic plan is refused with what runs it instead.
-TEST(CodeGenerator, ADynamicPlanIsRefusedByName) {
-  const ir::Graph g = testing::optimizedSampleGraph("sample_cnn");
+// A dynamic plan (issue #31): one persistent kernel per program whose queue
+// table states the dynamic program word for word, a state buffer zeroed
+// before each launch, every vEU of the program launched, and a timing
+// event per rTask in operator order.
+TEST(CodeGenerator, ADynamicPlanGetsItsQueueTableAndZeroedState) {
+  const ir::Graph g = testing::optimizedSampleGraph("inception_block");
   const schedule::Plan plan = testing::planSample(g, "dynamic");
-  ASSERT_TRUE(plan.programs.at(0).dynamic);
-  auto gp = generateProgram(plan, g, {});
-  ASSERT_FALSE(gp.ok());
-  EXPECT_NE(gp.errorText().find("is dynamic (--policy dynamic)"), std::string::npos) << gp.errorText();
-  EXPECT_NE(gp.errorText().find("the simulator and the emulator run it"), std::string::npos) << gp.errorText();
+  ASSERT_EQ(plan.programs.size(), 1u);
+  const schedule::DynamicProgram& dp = *plan.programs.at(0).dynamic;
+  auto gp = generateProgram(plan, g, {Target::Cuda, true});
+  ASSERT_TRUE(gp.ok()) << gp.errorText();
+  ASSERT_EQ(gp->launches.size(), 1u);
+  const KernelLaunch& l = gp->launches[0];
+  EXPECT_TRUE(l.persistent);
+  EXPECT_EQ(l.gridBlocks, plan.programs[0].program.numVEUs());
+  auto vdevice = schedule::vdeviceOf(plan, 0);
+  ASSERT_TRUE(vdevice.ok());
+  EXPECT_GE(l.dynamicSharedBytes, vdevice->sharedBytes + 8) << "the rKernels' shared memory and the dispatch slot";
+  // The state buffer: zeroed before the launch (with the split-K outputs
+  // of the program's operators), sized for its words.
+  const int32_t state = bufferNamed(*gp, "rammer_dynamic_state_p0");
+  ASSERT_GE(state, 0);
+  EXPECT_EQ(std::count(l.zeroBuffers.begin(), l.zeroBuffers.end(), state), 1);
+  for (const schedule::DynamicOp& d : dp.ops)
+    if (plan.ops[static_cast<size_t>(d.op)].kernel.zeroOutputsFirst) {
+      const ir::Node& n = g.node(plan.ops[static_cast<size_t>(d.op)].node);
+      EXPECT_EQ(std::count(l.zeroBuffers.begin(), l.zeroBuffers.end(), bufferNamed(*gp, g.value(n.outputs[0]).name)), 1)
+          << plan.ops[static_cast<size_t>(d.op)].name << " accumulates from zero";
+    }
+  EXPECT_GT(l.zeroBuffers.size(), 1u) << "inception_block's dynamic plan has split-K convolutions";
+  const auto n = static_cast<int64_t>(dp.ops.size()), queued = static_cast<int64_t>(dp.initial.size());
+  EXPECT_EQ(gp->buffers[static_cast<size_t>(state)].numel, 2 * (2 + 2 * n + (n - queued)));
+  // The queue table, read back from the table words.
+  ASSERT_GE(l.table.queue, 0);
+  const int32_t* q = gp->tableWords.data() + l.table.queue;
+  ASSERT_EQ(q[0], n);
+  ASSERT_EQ(q[1], queued);
+  for (int64_t i = 0; i < queued; ++i) EXPECT_EQ(q[4 + i], dp.initial[static_cast<size_t>(i)]);
+  int64_t events = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const schedule::DynamicOp& d = dp.ops[static_cast<size_t>(i)];
+    const int32_t* e = q + q[2] + 8 * i;
+    EXPECT_EQ(e[2], d.rtasks) << "op " << i;
+    EXPECT_EQ(e[3], d.gate) << "op " << i;
+    ASSERT_EQ(e[5], static_cast<int32_t>(d.consumers.size())) << "op " << i;
+    for (int32_t k = 0; k < e[5]; ++k) EXPECT_EQ(q[q[3] + e[4] + k], d.consumers[static_cast<size_t>(k)]);
+    EXPECT_EQ(e[6], events);
+    // Its argument list is the op's buffer list in the table.
+    EXPECT_GT(e[1], 3);
+    for (int64_t r = 0; r < d.rtasks; ++r) {
+      const TimedTask& t = l.timedTasks[static_cast<size_t>(events + r)];
+      EXPECT_EQ(t.task, (schedule::RTask{d.op, r}));
+      EXPECT_EQ(t.veu, -1) << "a dynamic rTask's vEU is known at run time only";
+    }
+    events += d.rtasks;
+  }
+  EXPECT_EQ(events, static_cast<int64_t>(plan.numRTasks()));
+  EXPECT_EQ(gp->numTimedEvents, events);
+  // The kernel dispatches and counts gates; it has no instruction table.
+  EXPECT_NE(gp->source.find("rammer_next(q, st, &h, &op, &rtask)"), std::string::npos);
+  EXPECT_NE(gp->source.find("rammer_finish(q, st, slot[0], tid)"), std::string::npos);
+  EXPECT_EQ(l.table.code, -1);
 }
 
 }  // namespace

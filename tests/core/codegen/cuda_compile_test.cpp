@@ -69,6 +69,36 @@ TEST_P(SampleCudaCompile, WavefrontForSm90AndInstrumentedSequentialForSm80Compil
   }
 }
 
+// A dynamic program (--policy dynamic: vEUs take rTasks from a ready queue)
+// compiles for sm_90 on the small samples and an LSTM, instrumented on
+// one: the gates are acquire-release atomics, the queue entries acquire
+// loads, and nothing goes through the non-coherent cache.
+TEST(DynamicCudaCompile, SmallSamplesAndAnLstmCompileForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  for (const std::string name : {"sample_cnn", "inception_block", "nasbench_cells", "seq2seq"}) {
+    if (!std::filesystem::exists(testing::samplePath(name))) GTEST_SKIP() << testing::samplePath(name) << " not built";
+    const ir::Graph graph = testing::optimizedSampleGraph(name);
+    const schedule::Plan plan = testing::planSample(graph, "dynamic");
+    ASSERT_TRUE(plan.programs.front().dynamic) << name;
+    CodegenOptions options;
+    options.instrument = name == "inception_block";
+    auto gp = generateProgram(plan, graph, options);
+    ASSERT_TRUE(gp) << gp.errorText();
+    const auto start = std::chrono::steady_clock::now();
+    const testing::Nvrtc::Result r = nvrtc.compile(gp->source, name + "_dynamic.cu", "sm_90");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_TRUE(r.ok) << name << ":\n" << r.log.substr(0, 20000);
+    EXPECT_EQ(r.log.find("warning"), std::string::npos) << name << ":\n" << r.log.substr(0, 20000);
+    EXPECT_GT(r.cubinBytes, 0u);
+    EXPECT_NE(r.ptx.find("atom.acq_rel.gpu"), std::string::npos) << name << ": no acquire-release gate";
+    EXPECT_NE(r.ptx.find("ld.acquire.gpu"), std::string::npos) << name << ": no acquire load of a queue entry";
+    EXPECT_EQ(r.ptx.find(".nc."), std::string::npos) << name << ": a non-coherent load";
+    std::printf("[ nvrtc    ] %s dynamic sm_90%s: %.1f s, %zu KiB cubin\n", name.c_str(),
+                options.instrument ? " instrumented" : "", seconds, r.cubinBytes / 1024);
+  }
+}
+
 // IOS's merged convolutions (a plan on its own graph: a wide Conv and a
 // Split) compile like any other plan.
 TEST(IosMergeCudaCompile, MergedInceptionBlockCompilesForSm90) {

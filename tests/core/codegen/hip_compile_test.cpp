@@ -1,4 +1,4 @@
-// The HIP code of the small samples (Rammer and RammerBase plans) compiles
+// The HIP code of the small samples (Rammer, RammerBase and dynamic plans) compiles
 // with Debian's clang-15 for gfx90a, warnings as errors: device code only,
 // one clang call per sample. Skipped without clang-15 or the ROCm device
 // libraries (scripts/setup installs them).
@@ -48,14 +48,15 @@ std::pair<int, std::string> compileForDevice(const std::string& clang, const fs:
 
 class SampleHipCompile : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(SampleHipCompile, WavefrontAndSequentialCompileForGfx90a) {
+TEST_P(SampleHipCompile, WavefrontSequentialAndDynamicCompileForGfx90a) {
   const std::string clang = testing::clangHipPath();
   if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
   const std::string name = GetParam();
   const fs::path dir = freshDir(name);
   const ir::Graph graph = testing::optimizedSampleGraph(name);
   std::string files;
-  for (const auto& [policy, instrument] : {std::pair{"wavefront", true}, std::pair{"sequential", false}}) {
+  for (const auto& [policy, instrument] :
+       {std::pair{"wavefront", true}, std::pair{"sequential", false}, std::pair{"dynamic", true}}) {
     CodegenOptions options;
     options.target = Target::Hip;
     options.instrument = instrument;
@@ -70,7 +71,7 @@ TEST_P(SampleHipCompile, WavefrontAndSequentialCompileForGfx90a) {
                                              " --cuda-device-only -c" + files);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(rc, 0) << out.substr(0, 20000);
-  std::printf("[ clang    ] %s: wavefront + sequential, gfx90a: %.1f s\n", name.c_str(), seconds);
+  std::printf("[ clang    ] %s: wavefront + sequential + dynamic, gfx90a: %.1f s\n", name.c_str(), seconds);
 }
 
 TEST(IosMergeHipCompile, MergedInceptionBlockCompilesForGfx90a) {

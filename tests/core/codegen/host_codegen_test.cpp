@@ -67,7 +67,7 @@ TEST_P(HostKernelText, EqualsTheCudaEmissionApartFromThePrelude) {
 
 INSTANTIATE_TEST_SUITE_P(Samples, HostKernelText,
                          ::testing::Combine(::testing::Values("sample_cnn", "inception_block", "lstm_tc"),
-                                            ::testing::Values("sequential", "wavefront", "greedy")),
+                                            ::testing::Values("sequential", "wavefront", "greedy", "dynamic")),
                          rammer::testing::ParamName());
 
 // The lines of `text` a host compile sees: the branches of
@@ -118,7 +118,7 @@ TEST(HostPrelude, DefinesEveryCudaNameTheSampleKernelsUse) {
   std::set<std::string> used;
   for (const std::string sample : {"sample_cnn", "inception_block", "nasbench_cells", "lstm_tc", "seq2seq"}) {
     const ir::Graph g = optimizedSampleGraph(sample);
-    for (const std::string policy : {"sequential", "wavefront"}) {
+    for (const std::string policy : {"sequential", "wavefront", "dynamic"}) {
       auto gp = generateProgram(planSample(g, policy), g, {Target::Host, true});
       ASSERT_TRUE(gp.ok()) << gp.errorText();
       const std::string kernels = hostVisible(split(gp->source).second);

@@ -191,7 +191,7 @@ TEST_P(GpuSample, MatchesTheReferenceAndRecordsEveryRTask) {
 
 INSTANTIATE_TEST_SUITE_P(Runtime, GpuSample,
                          ::testing::Combine(::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
-                                            ::testing::Values("sequential", "wavefront", "greedy")),
+                                            ::testing::Values("sequential", "wavefront", "greedy", "dynamic")),
                          rammer::testing::ParamName());
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "core/schedule/dynamic_policy.h"
 #include "core/schedule/validator.h"
 #include "tests/core/schedule/policy_fixtures.h"
+#include "tests/support/plan_mutation.h"
 
 namespace rammer::schedule {
 namespace {
@@ -71,11 +72,7 @@ TEST(DynamicPolicy, TheValidatorCatchesEveryBrokenGateQueueAndOrder) {
   const auto g = optimizedModel("inception_block", "dynamic");
   const Plan good = analyticPlan("dynamic", *g).value();
   auto edit = [&](const std::function<void(DynamicProgram&)>& f) {
-    Plan bad = good;
-    auto dp = std::make_shared<DynamicProgram>(*bad.programs[0].dynamic);
-    f(*dp);
-    bad.programs[0].dynamic = dp;
-    return checkPlan(bad, *g);
+    return checkPlan(testing::withDynamicEdit(good, 0, f), *g);
   };
   // Find an operator with a producer in the program.
   const DynamicProgram& dp0 = *good.programs[0].dynamic;

@@ -319,7 +319,7 @@ TEST(Policy, PinnedRTasksLandOnTheirVEUAndOrder) {
   c.pins.push_back({"b", 2, 11, -1});  // rTask 2 of b -> vEU 11
   c.pins.push_back({"c", -1, 5, -1});  // all of c -> vEU 5
   c.pins.push_back({"d", 1, 5, -1});   // d[1] after all of c on vEU 5
-  for (const auto& policy : policyNames()) {
+  for (const auto& policy : staticPolicyNames()) {
     SCOPED_TRACE(policy);
     Plan plan = mustSchedule(policy, g, lib, c);
     const int32_t b = opIndex(plan, "b"), cc = opIndex(plan, "c"), d = opIndex(plan, "d");
@@ -334,7 +334,7 @@ TEST(Policy, OutOfRangePinsAndImpossibleOrdersAreErrors) {
   FakeLibrary lib;
   Constraints c;
   c.pins.push_back({"a1", 0, 16, -1});  // 16 vEUs: 0..15
-  for (const auto& policy : policyNames()) {
+  for (const auto& policy : staticPolicyNames()) {
     const std::string err = scheduleError(policy, rt::chainGraph(3), lib, c);
     EXPECT_NE(err.find("a1[0] to vEU 16"), std::string::npos) << err;
     EXPECT_NE(err.find("only 16 vEUs"), std::string::npos) << err;
@@ -356,7 +356,7 @@ TEST(Policy, PinnedOrderMovesAnIndependentTaskForward) {
   // Two branches; pin c1[0] to vEU 0 at order 0, ahead of b1[0] which the policy put there.
   Constraints c;
   c.pins.push_back({"c1", 0, 0, 0});
-  for (const auto& policy : policyNames()) {
+  for (const auto& policy : staticPolicyNames()) {
     SCOPED_TRACE(policy);
     const ir::Graph g = rt::twoBranchGraph();
     Plan plan = mustSchedule(policy, g, lib, c);

@@ -100,11 +100,72 @@ TEST(TeachingSteps, TheTraceSoFarGrowsStepByStep) {
   EXPECT_TRUE(traceUpTo(*r.artifacts.predicted, stepOf, 0).barriers.empty());
 }
 
+// A dynamic plan's policy placed no rTask: with a trace, its run is
+// explained as dispatch decisions, one operator at a time in the order its
+// first rTask was taken; without one, the planning steps say the queue
+// places them.
+TEST(TeachingSteps, ADynamicRunIsASequenceOfDispatchDecisions) {
+  const PipelineResult r = planInception("dynamic");
+  ASSERT_TRUE(r.artifacts.plan && r.artifacts.predicted);
+  const schedule::Plan& plan = *r.artifacts.plan;
+  ASSERT_TRUE(plan.programs[0].dynamic);
+  const sim::Trace& trace = *r.artifacts.predicted;
+  const std::vector<TeachingStep> steps = teachingSteps(plan, &trace);
+  const size_t ops = plan.programs[0].dynamic->ops.size();
+  ASSERT_EQ(steps.size(), ops + 1) << "an introduction, then one step per operator";
+  EXPECT_NE(steps[0].explanation.find("ready queue"), std::string::npos) << steps[0].explanation;
+  EXPECT_NE(steps[0].explanation.find("Each take costs a vEU"), std::string::npos) << steps[0].explanation;
+  int64_t rtasks = 0;
+  double lastFirstTake = -1;
+  std::set<int32_t> seen;
+  for (size_t i = 1; i < steps.size(); ++i) {
+    const TeachingStep& s = steps[i];
+    ASSERT_EQ(s.ops.size(), 1u);
+    const int32_t op = s.ops[0];
+    EXPECT_TRUE(seen.insert(op).second) << "an operator twice";
+    rtasks += s.rtasks;
+    // The step's numbers are the trace's.
+    double firstTake = 1e300;
+    std::set<int32_t> veus;
+    int64_t n = 0;
+    for (const sim::TaskEvent& e : trace.tasks)
+      if (e.task.op == op) firstTake = std::min(firstTake, e.startUs), veus.insert(e.veu), ++n;
+    EXPECT_EQ(s.rtasks, n);
+    EXPECT_EQ(s.veus, static_cast<int>(veus.size()));
+    EXPECT_GE(firstTake, lastFirstTake) << "steps follow the first takes";
+    lastFirstTake = firstTake;
+    EXPECT_NE(s.explanation.find("entered the ready queue"), std::string::npos) << s.explanation;
+    EXPECT_NE(s.explanation.find("took its " + std::to_string(n) + " rTasks"), std::string::npos) << s.explanation;
+    EXPECT_NE(s.explanation.find("runs as rKernel " + plan.ops[static_cast<size_t>(op)].kernel.name), std::string::npos);
+    // An operator with a producer names the one whose last rTask opened its gate.
+    const auto& producers = plan.ops[static_cast<size_t>(op)].producers;
+    if (producers.empty())
+      EXPECT_NE(s.explanation.find("queued at launch"), std::string::npos) << s.explanation;
+    else
+      EXPECT_NE(s.explanation.find("opened its gate"), std::string::npos) << s.explanation;
+  }
+  EXPECT_EQ(rtasks, static_cast<int64_t>(plan.numRTasks()));
+  // The timeline so far holds the operators dispatched so far.
+  const auto stepOf = stepOfOps(plan, steps);
+  EXPECT_TRUE(traceUpTo(trace, stepOf, 0).tasks.empty());
+  EXPECT_EQ(traceUpTo(trace, stepOf, static_cast<int>(steps.size()) - 1).tasks.size(), trace.tasks.size());
+
+  // No trace: the policy's steps, with the queue as the placement.
+  const std::vector<TeachingStep> planning = teachingSteps(plan);
+  ASSERT_EQ(planning.size(), plan.steps.size());
+  int64_t planned = 0;
+  for (const TeachingStep& s : planning) {
+    planned += s.rtasks;
+    if (!s.ops.empty()) EXPECT_NE(s.explanation.find("ready queue"), std::string::npos) << s.explanation;
+  }
+  EXPECT_EQ(planned, static_cast<int64_t>(plan.numRTasks()));
+}
+
 TEST(TeachingModel, IsAWellBehavedModelAndSteps) {
   TeachingModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   QSignalSpy current(&model, &TeachingModel::currentChanged);
-  for (const char* policy : {"sequential", "wavefront", "greedy", "ios", "graphturbo"}) {
+  for (const char* policy : {"sequential", "wavefront", "greedy", "ios", "graphturbo", "dynamic"}) {
     SCOPED_TRACE(policy);
     const PipelineResult r = planInception(policy);
     model.setPlan(r.artifacts.plan);

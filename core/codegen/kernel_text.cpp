@@ -1,0 +1,25 @@
+#include "core/codegen/kernel_text.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace rammer::codegen {
+
+std::string launchBounds(const CodegenOptions& options, int threads, int blocksPerSM) {
+  return options.target != Target::Hip ? fmt::format("__launch_bounds__({}, {})", threads, std::max(1, blocksPerSM))
+                                       : fmt::format("__launch_bounds__({})", threads);
+}
+
+std::string execSwitch(const std::string& kernel, const std::set<int32_t>& fns) {
+  std::string s = fmt::format(
+      "static __device__ __forceinline__ void {}_exec(int fn, int rtask, int tid, float* smem, float* const* b, const "
+      "int* a) {{\n"
+      "  switch (fn) {{\n",
+      kernel);
+  for (int32_t fn : fns) s += fmt::format("    case {0}: rammer_fn{0}(rtask, tid, smem, b, a); break;\n", fn);
+  s += "    default: break;\n  }\n}\n";
+  return s;
+}
+
+}  // namespace rammer::codegen

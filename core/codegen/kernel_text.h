@@ -1,0 +1,27 @@
+#pragma once
+// Pieces of kernel text every kind of generated kernel shares: the ABI's
+// parameter list (generated_program.h), the launch bounds, and the switch
+// that calls a program's rKernel functions.
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "core/codegen/generated_program.h"
+
+namespace rammer::codegen {
+
+inline constexpr const char* kKernelSignature =
+    "(float* const* buffers, unsigned long long* steps,\n"
+    "    unsigned long long epoch, unsigned long long* timing, int launch)";
+
+// CUDA: `blocksPerSM` (the plan's vEUs per SM) as the minimum resident
+// blocks, so the compiler keeps registers low enough for the planned
+// occupancy. HIP's second argument means something else; it gets the block
+// size only. The host target keeps CUDA's text (its prelude ignores it).
+std::string launchBounds(const CodegenOptions& options, int threads, int blocksPerSM);
+
+// `NAME_exec(fn, rtask, tid, smem, b, a)`: a switch over the function
+// groups `fns` only (rammer_fnN).
+std::string execSwitch(const std::string& kernel, const std::set<int32_t>& fns);
+
+}  // namespace rammer::codegen
