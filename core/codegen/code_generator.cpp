@@ -235,8 +235,8 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
       out.buffers.push_back(state);
       zero.insert(state.storage);
       dynamicAt[p].stateBuffer = state.storage;
-      dynamicAt[p].sharedWords = (l.dynamicSharedBytes + 15) / 16 * 4;
-      l.dynamicSharedBytes = 4 * dynamicAt[p].sharedWords + 16;  // and the dispatch slot
+      // The vDevice's shared memory ends with the dispatch slot (two ints).
+      dynamicAt[p].sharedWords = (l.dynamicSharedBytes - schedule::kDispatchSlotBytes + 3) / 4;
       l.gridBlocks = info.program.numVEUs();
       l.timedTasks = q->timedTasks;
       for (int32_t fn : q->fns) l.functions.push_back(fmt::format("rammer_fn{}", fn));

@@ -67,13 +67,13 @@ ir::Result<Plan> DynamicPolicy::schedule(const ir::Graph& optimizedGraph, const 
     if (cut.empty() && !b.noCutBefore(op)) {
       std::vector<int32_t> with = drafts.back().ops;
       with.push_back(op);
-      if (auto l = b.layout(with, pinnedShapeOf(with)); !l)
+      if (auto l = b.layout(with, pinnedShapeOf(with), kDispatchSlotBytes); !l)
         cut = "no vDevice holds '" + b.label(op) + "''s rKernel with the program's";
     }
     if (!cut.empty()) {
       ProgramDraft d;
       d.cutReason = cut;
-      auto l = b.layout({op}, shape);
+      auto l = b.layout({op}, shape, kDispatchSlotBytes);
       if (!l) return l.errors();
       d.layout = *l;
       d.ops.push_back(op);
@@ -83,7 +83,7 @@ ir::Result<Plan> DynamicPolicy::schedule(const ir::Graph& optimizedGraph, const 
     }
     ProgramDraft& d = drafts.back();
     d.ops.push_back(op);
-    auto l = b.layout(d.ops, pinnedShapeOf(d.ops));
+    auto l = b.layout(d.ops, pinnedShapeOf(d.ops), kDispatchSlotBytes);
     if (!l) return l.errors();
     d.layout = *l;
   }

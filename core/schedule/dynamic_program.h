@@ -27,6 +27,10 @@ namespace rammer::schedule {
 
 struct Plan;
 
+// Shared memory a dynamic program's kernel keeps per vEU beside its
+// rKernels': thread 0 writes the rTask it took there for the whole block.
+inline constexpr int64_t kDispatchSlotBytes = 16;
+
 struct DynamicOp {
   int32_t op = -1;                 // index into Plan::ops
   int64_t rtasks = 0;              // its rKernel's rTasks, claimed in index order

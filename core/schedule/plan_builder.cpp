@@ -226,10 +226,11 @@ void PlanBuilder::choosePinnedOrFastest(int32_t op) {
   choose(op, f, "fastest", why);
 }
 
-ir::Result<VDevice> PlanBuilder::layout(const std::vector<int32_t>& ops, int veusPerSM) const {
+ir::Result<VDevice> PlanBuilder::layout(const std::vector<int32_t>& ops, int veusPerSM,
+                                        int64_t reservedSharedBytes) const {
   std::vector<KernelUse> uses;
   for (int32_t op : ops) uses.push_back(KernelUse{label(op), &kernel(op)});
-  return makeVDevice(plan_.device, uses, veusPerSM);
+  return makeVDevice(plan_.device, uses, veusPerSM, reservedSharedBytes);
 }
 
 bool PlanBuilder::cutBefore(int32_t op) const { return constraints_.cutBefore.count(opName(op)) != 0; }

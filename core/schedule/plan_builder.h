@@ -79,7 +79,7 @@ class PlanBuilder {
 
   // The vDevice of a program of these operators' chosen rKernels, at
   // `veusPerSM` vEUs per SM (0: as many as fit).
-  ir::Result<VDevice> layout(const std::vector<int32_t>& ops, int veusPerSM = 0) const;
+  ir::Result<VDevice> layout(const std::vector<int32_t>& ops, int veusPerSM = 0, int64_t reservedSharedBytes = 0) const;
 
   bool cutBefore(int32_t op) const;
   bool noCutBefore(int32_t op) const;

@@ -26,7 +26,7 @@ int registerBudget(const device::DeviceSpec& device, int threads, int64_t shared
 }
 
 ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels,
-                                int veusPerSM) {
+                                int veusPerSM, int64_t reservedSharedBytes) {
   VDevice l;
   const KernelUse* maxThreads = nullptr;
   const KernelUse* maxRegs = nullptr;
@@ -51,6 +51,7 @@ ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vec
     }
   }
   l.threads = std::max(l.threads, 1);  // an empty program still launches one-thread blocks
+  l.sharedBytes += std::max<int64_t>(reservedSharedBytes, 0);
   if (veusPerSM > 0) {
     const int budget = registerBudget(device, l.threads, l.sharedBytes, veusPerSM);
     if (budget == 0 || budget < l.regs) {
@@ -86,12 +87,13 @@ ir::Result<VDevice> vdeviceOf(const Plan& plan, size_t program) {
   std::vector<KernelUse> uses;
   for (int32_t op : opsOfProgram(plan, program))
     uses.push_back({plan.ops[static_cast<size_t>(op)].name, &plan.ops[static_cast<size_t>(op)].kernel});
-  auto v = makeVDevice(plan.device, uses);
+  const int64_t reserved = info.dynamic ? kDispatchSlotBytes : 0;
+  auto v = makeVDevice(plan.device, uses, 0, reserved);
   if (!v) return v;
   // A shape the policy chose with fewer vEUs per SM than the rKernels allow
   // gives each vEU more registers (VDevice::regs: the kernel's bounds).
   if (info.veusPerSM > 0 && info.veusPerSM < v->veusPerSM) {
-    v = makeVDevice(plan.device, uses, info.veusPerSM);
+    v = makeVDevice(plan.device, uses, info.veusPerSM, reserved);
     if (!v) return v;
   }
   // The program's own vEUs: a plan (or an edit) may use fewer than fit.

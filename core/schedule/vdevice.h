@@ -43,8 +43,11 @@ struct VDevice {
 // 64 registers): every rKernel's registers must fit the budget the shape
 // leaves a vEU (VDevice::regs), else an error naming the first that does
 // not; 0 takes as many vEUs as the largest rKernel allows.
+// `reservedSharedBytes` is shared memory the program's kernel itself needs
+// per vEU beside its rKernels' (a dynamic program's dispatch slot): part of
+// VDevice::sharedBytes, so the shape holds for the kernel that is launched.
 ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels,
-                                int veusPerSM = 0);
+                                int veusPerSM = 0, int64_t reservedSharedBytes = 0);
 
 // The registers per thread a vEU of `threads` threads and `sharedBytes`
 // gets when `veusPerSM` of them share an SM; 0 when they cannot.
@@ -52,7 +55,8 @@ int registerBudget(const device::DeviceSpec& device, int threads, int64_t shared
 
 // The vDevice program `program` of `plan` runs on: sized by the rKernels of
 // the operators its rTasks belong to (rTasks of no plan operator are
-// skipped: the validator reports them), with the program's own vEU count.
+// skipped: the validator reports them), with the program's own vEU count;
+// a dynamic program's shared memory includes its dispatch slot.
 // What the code generator sizes the persistent kernel's block by.
 ir::Result<VDevice> vdeviceOf(const Plan& plan, size_t program);
 

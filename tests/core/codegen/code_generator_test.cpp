@@ -346,7 +346,16 @@ TEST(CodeGenerator, ADynamicPlanGetsItsQueueTableAndZeroedState) {
   EXPECT_EQ(l.gridBlocks, plan.programs[0].program.numVEUs());
   auto vdevice = schedule::vdeviceOf(plan, 0);
   ASSERT_TRUE(vdevice.ok());
-  EXPECT_GE(l.dynamicSharedBytes, vdevice->sharedBytes + 8) << "the rKernels' shared memory and the dispatch slot";
+  // The vDevice's shared memory is the rKernels' and the dispatch slot
+  // after it, inside what the launch asks for.
+  int64_t rkernels = 0;
+  for (const schedule::DynamicOp& d : dp.ops)
+    rkernels = std::max(rkernels, plan.ops[static_cast<size_t>(d.op)].kernel.sharedBytes);
+  EXPECT_EQ(vdevice->sharedBytes, rkernels + schedule::kDispatchSlotBytes);
+  EXPECT_EQ(l.dynamicSharedBytes, vdevice->sharedBytes);
+  const int64_t slotWord = (rkernels + 3) / 4;
+  EXPECT_NE(gp->source.find("rammer_smem + " + std::to_string(slotWord) + ")"), std::string::npos);
+  EXPECT_LE(4 * slotWord + 8, l.dynamicSharedBytes);
   // The state buffer: zeroed before the launch (with the split-K outputs
   // of the program's operators), sized for its words.
   const int32_t state = bufferNamed(*gp, "rammer_dynamic_state_p0");
