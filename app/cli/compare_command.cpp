@@ -80,6 +80,11 @@ void printText(const CompareOptions& o, const std::vector<PolicyRun>& rows, cons
   }
   fmt::print("speedup is sequential's (RammerBase's) predicted latency over the policy's; vEU util is the predicted\n"
              "SM efficiency: busy vEU time over the vEUs' time\n");
+  for (const PolicyRun& r : rows)
+    if (r.policy == "dynamic" && r.ok())
+      fmt::print("dynamic has no barriers: its vEUs take rTasks from a ready queue at run time, a dispatch per rTask\n"
+                 "({} of them; `rammer schedule --policy dynamic --json` has their vEU time)\n",
+                 r.figures.rtasks);
 }
 
 Json toJson(const CompareOptions& o, const std::vector<PolicyRun>& rows, const std::string& device,
