@@ -105,20 +105,20 @@ std::vector<TeachingStep> teachingSteps(const schedule::Plan& plan, const sim::T
                                    [](const schedule::ProgramInfo& p) { return p.dynamic != nullptr; });
   if (dynamic && trace) return dispatchSteps(plan, *trace);
   std::vector<TeachingStep> steps;
+  const auto step = [&](std::string title, std::vector<int32_t> ops, std::vector<std::string> notes) {
+    TeachingStep s;
+    s.title = std::move(title);
+    s.ops = std::move(ops);
+    s.notes = std::move(notes);
+    steps.push_back(std::move(s));
+  };
   for (const schedule::PlanStep& ps : plan.steps) {
     const auto first = plan.decisions.begin() + static_cast<std::ptrdiff_t>(ps.firstDecision);
-    steps.push_back(TeachingStep{ps.title, ps.ops, {}, {first, first + static_cast<std::ptrdiff_t>(ps.decisions)}});
+    step(ps.title, ps.ops, {first, first + static_cast<std::ptrdiff_t>(ps.decisions)});
   }
-  if (steps.empty()) {
-    // No log: one step per rProgram, its operators in plan order.
-    std::vector<std::set<int32_t>> opsOf(plan.programs.size());
-    for (size_t p = 0; p < plan.programs.size(); ++p) {
-      for (int32_t op : schedule::opsOfProgram(plan, p)) opsOf[p].insert(op);
-    }
+  if (steps.empty())  // no log: one step per rProgram, its operators in plan order
     for (size_t p = 0; p < plan.programs.size(); ++p)
-      steps.push_back(TeachingStep{"rProgram " + std::to_string(p), {opsOf[p].begin(), opsOf[p].end()}, {},
-                                   {plan.programs[p].cutReason}});
-  }
+      step("rProgram " + std::to_string(p), schedule::opsOfProgram(plan, p), {plan.programs[p].cutReason});
   const std::vector<int> stepOf = stepOfOps(plan, steps);
   std::vector<std::set<std::pair<int, int>>> veus(steps.size());  // (program, vEU)
   std::vector<std::set<int>> programs(steps.size());
