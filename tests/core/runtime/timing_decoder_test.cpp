@@ -102,6 +102,42 @@ TEST(TimingDecoder, UnrecordedTasksAreSkippedAndCounted) {
   EXPECT_DOUBLE_EQ(t->totalUs, 6.0);
 }
 
+// A dynamic program's records (issue #31): no table says which vEU ran an
+// rTask, so the kernel writes it into the high half of the SM word; each
+// vEU's rTasks are numbered by start time, and there is no barrier.
+TEST(TimingDecoder, ADynamicProgramsRecordsNameTheirVEU) {
+  schedule::Plan plan = testing::handPlan();
+  plan.programs[0].program = schedule::RProgram(2);  // no streams: a queue placed the rTasks
+  codegen::GeneratedProgram program = testing::handProgram();
+  for (codegen::TimedTask& t : program.launches[0].timedTasks) t.veu = t.order = -1;
+  const auto word = [](uint64_t veu, uint64_t sm) { return veu << 32 | sm; };
+  const std::vector<uint64_t> w = {kT + 0,    kT + 2000, word(1, 3),  // op0 r0
+                                   kT + 500,  kT + 3000, word(0, 7),  // op0 r1
+                                   kT + 4000, kT + 5000, word(1, 3),  // op1 r0
+                                   kT + 2500, kT + 3500, word(1, 3),  // op1 r1
+                                   kT + 8000, kT + 9000, 3};
+  auto t = decodeTiming(plan, program, w, {"Test GPU", 10});
+  ASSERT_TRUE(t.ok()) << t.errorText();
+  ASSERT_EQ(t->tasks.size(), 5u);
+  struct Want {
+    int op, rtask, veu, order, sm;
+  };
+  const Want want[] = {{0, 1, 0, 0, 7}, {0, 0, 1, 0, 3}, {1, 1, 1, 1, 3}, {1, 0, 1, 2, 3}};
+  for (size_t i = 0; i < 4; ++i) {
+    const sim::TaskEvent& e = t->tasks[i];
+    EXPECT_EQ(e.task, (schedule::RTask{want[i].op, want[i].rtask})) << i;
+    EXPECT_EQ(e.program, 0) << i;
+    EXPECT_EQ(e.veu, want[i].veu) << i;
+    EXPECT_EQ(e.order, want[i].order) << i;
+    EXPECT_EQ(e.sm, want[i].sm) << i;
+  }
+  EXPECT_TRUE(t->barriers.empty());
+  // The static program after it keeps its table's vEU and order.
+  EXPECT_EQ(t->tasks[4].program, 1);
+  EXPECT_EQ(t->tasks[4].veu, 0);
+  EXPECT_EQ(t->tasks[4].sm, 3);
+}
+
 TEST(TimingDecoder, AShortBufferIsAnError) {
   auto w = words();
   w.pop_back();

@@ -11,6 +11,7 @@
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/simulator.h"
 #include "tests/core/schedule/policy_fixtures.h"
+#include "tests/support/plan_mutation.h"
 
 namespace rammer::sim {
 namespace {
@@ -47,12 +48,12 @@ TEST(DynamicSimulation, EveryRTaskOnceAfterItsProducersOnAFreeVEU) {
 
 TEST(DynamicSimulation, AGateThatNeverOpensIsAnErrorNamingTheOperator) {
   const auto g = testing::optimizedModel("inception_block", "dynamic");
-  schedule::Plan plan = testing::analyticPlan("dynamic", *g).value();
-  auto dp = std::make_shared<schedule::DynamicProgram>(*plan.programs[0].dynamic);
+  const schedule::Plan good = testing::analyticPlan("dynamic", *g).value();
   size_t gated = 0;
-  while (dp->ops[gated].gate == 0) ++gated;
-  dp->ops[gated].gate += 1;
-  plan.programs[0].dynamic = dp;
+  while (good.programs[0].dynamic->ops[gated].gate == 0) ++gated;
+  const schedule::Plan plan =
+      testing::withDynamicEdit(good, 0, [&](schedule::DynamicProgram& d) { d.ops[gated].gate += 1; });
+  const schedule::DynamicProgram* dp = plan.programs[0].dynamic.get();
   auto trace = Simulator(std::make_shared<AnalyticCostModel>()).run(plan);
   ASSERT_FALSE(trace.ok());
   EXPECT_NE(trace.errorText().find("stalls"), std::string::npos) << trace.errorText();
