@@ -278,8 +278,11 @@ ir::Result<GpuRun> CudaRunner::run(const ir::Graph& graph, const codegen::Genera
                                      program.launches[i].kernel));
         if (std::chrono::steady_clock::now() > deadline) {
           wedged_ = true;
-          return ir::makeError(fmt::format("program {} did not finish in {:g} s (barrier deadlock?)",
-                                           program.launches[i].program, options.watchdogSeconds));
+          // A dynamic program waits on its ready queue, not on barriers.
+          const bool queue = program.launches[i].table.queue >= 0;
+          return ir::makeError(fmt::format("program {} did not finish in {:g} s ({}?)", program.launches[i].program,
+                                           options.watchdogSeconds,
+                                           queue ? "a ready-queue gate that never opens" : "barrier deadlock"));
         }
         std::this_thread::sleep_for(std::chrono::microseconds(50));
       }

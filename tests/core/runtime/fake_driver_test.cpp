@@ -199,6 +199,22 @@ TEST_F(FakeDriver, TheWatchdogNamesTheHangingProgramAndWedgesTheRunner) {
   EXPECT_NE(again.errorText().find("still busy"), std::string::npos) << again.errorText();
 }
 
+// A dynamic program's kernel waits on its ready queue: the watchdog says so.
+TEST_F(FakeDriver, TheWatchdogSaysADynamicProgramWaitsOnItsQueue) {
+  hooks_->registerKernel("hand_program1", hostProgram1, /*hangs=*/1);
+  auto runner = openRunner();
+  ASSERT_TRUE(runner);
+  GpuRunOptions o;
+  o.watchdogSeconds = 0.2;
+  codegen::GeneratedProgram p = testing::handProgram();
+  p.launches[1].table.queue = 0;  // as if program 1 were dynamic
+  auto r = run(*runner, p, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errorText().find("program 1 did not finish in 0.2 s (a ready-queue gate that never opens?)"),
+            std::string::npos)
+      << r.errorText();
+}
+
 TEST_F(FakeDriver, ThePersistentGridMustBeCoResident) {
   hooks_->reset(1, 4, 1);  // 4 SMs x 1 block
   hooks_->registerKernel("hand_program0", hostProgram0, 0);
