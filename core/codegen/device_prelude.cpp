@@ -24,11 +24,6 @@ __device__ __forceinline__ unsigned long long rammer_load_acquire(const unsigned
 __device__ __forceinline__ void rammer_store_release(unsigned long long* p, unsigned long long v) {
   asm volatile("st.release.gpu.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
-__device__ __forceinline__ unsigned long long rammer_load_relaxed(const unsigned long long* p) {
-  unsigned long long v;
-  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
 // A dynamic program's gate: the old count, acquire and release at once.
 __device__ __forceinline__ unsigned long long rammer_arrive(unsigned long long* p) {
   unsigned long long old;
@@ -59,9 +54,6 @@ __device__ __forceinline__ unsigned long long rammer_load_acquire(const unsigned
 }
 __device__ __forceinline__ void rammer_store_release(unsigned long long* p, unsigned long long v) {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
-}
-__device__ __forceinline__ unsigned long long rammer_load_relaxed(const unsigned long long* p) {
-  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 }
 __device__ __forceinline__ unsigned long long rammer_arrive(unsigned long long* p) {
   return __hip_atomic_fetch_add(p, 1ull, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
@@ -188,8 +180,7 @@ __device__ __forceinline__ bool rammer_next(const int* q, unsigned long long* st
       *rtask = (int)r;
       return true;
     }
-    atomicMax(st, *h + 1);
-    const unsigned long long shared = rammer_load_relaxed(st);
+    const unsigned long long shared = atomicMax(st, *h + 1);  // the position before; now at least *h + 1
     *h = shared > *h + 1 ? shared : *h + 1;
   }
 }

@@ -146,9 +146,6 @@ inline unsigned long long rammer_load_acquire(const unsigned long long* p) {
 inline void rammer_store_release(unsigned long long* p, unsigned long long v) {
   std::atomic_ref<unsigned long long>(*p).store(v, std::memory_order_release);
 }
-inline unsigned long long rammer_load_relaxed(const unsigned long long* p) {
-  return std::atomic_ref<unsigned long long>(*const_cast<unsigned long long*>(p)).load(std::memory_order_relaxed);
-}
 inline unsigned long long rammer_arrive(unsigned long long* p) {
   return std::atomic_ref<unsigned long long>(*p).fetch_add(1, std::memory_order_acq_rel);
 }

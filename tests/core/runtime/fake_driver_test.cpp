@@ -97,6 +97,16 @@ class FakeDriver : public ::testing::Test {
     EXPECT_TRUE(r.ok()) << r.errorText();
     return r.ok() ? std::move(r).value() : nullptr;
   }
+  // The watchdog tests: program 1's kernel never finishes, and the runner gives up after 0.2 s.
+  std::unique_ptr<CudaRunner> openRunnerWhereProgram1Hangs() {
+    hooks_->registerKernel("hand_program1", hostProgram1, /*hangs=*/1);
+    return openRunner();
+  }
+  static GpuRunOptions watchdogAfter200ms() {
+    GpuRunOptions o;
+    o.watchdogSeconds = 0.2;
+    return o;
+  }
   ir::Result<GpuRun> run(CudaRunner& runner, const codegen::GeneratedProgram& p, GpuRunOptions o = {}) {
     return runner.run(testing::handGraph(), p, compiled_,
                       {ir::Tensor::fromVector<float>({testing::kN}, testing::handInput())}, o);
@@ -183,11 +193,9 @@ TEST_F(FakeDriver, AnUninstrumentedProgramHasNoRecordingRun) {
 }
 
 TEST_F(FakeDriver, TheWatchdogNamesTheHangingProgramAndWedgesTheRunner) {
-  hooks_->registerKernel("hand_program1", hostProgram1, /*hangs=*/1);
-  auto runner = openRunner();
+  auto runner = openRunnerWhereProgram1Hangs();
   ASSERT_TRUE(runner);
-  GpuRunOptions o;
-  o.watchdogSeconds = 0.2;
+  const GpuRunOptions o = watchdogAfter200ms();
   auto r = run(*runner, testing::handProgram(), o);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.errorText().find("program 1 did not finish in 0.2 s (barrier deadlock?)"), std::string::npos)
@@ -201,14 +209,11 @@ TEST_F(FakeDriver, TheWatchdogNamesTheHangingProgramAndWedgesTheRunner) {
 
 // A dynamic program's kernel waits on its ready queue: the watchdog says so.
 TEST_F(FakeDriver, TheWatchdogSaysADynamicProgramWaitsOnItsQueue) {
-  hooks_->registerKernel("hand_program1", hostProgram1, /*hangs=*/1);
-  auto runner = openRunner();
+  auto runner = openRunnerWhereProgram1Hangs();
   ASSERT_TRUE(runner);
-  GpuRunOptions o;
-  o.watchdogSeconds = 0.2;
   codegen::GeneratedProgram p = testing::handProgram();
   p.launches[1].table.queue = 0;  // as if program 1 were dynamic
-  auto r = run(*runner, p, o);
+  auto r = run(*runner, p, watchdogAfter200ms());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.errorText().find("program 1 did not finish in 0.2 s (a ready-queue gate that never opens?)"),
             std::string::npos)
