@@ -20,7 +20,8 @@
 # Tasks run in the order given by the task list (most valuable first):
 # TIER 1 RammerBase and Rammer of the six paper models; 2 every policy of
 # the small samples and tiny transformers; 3 the paper models' other
-# policies; 4 the larger catalog models. JOBS tasks run side by side: they
+# policies; 4 the larger catalog models; 5 the dynamic policy (issue #31)
+# of the paper models and the small ones. JOBS tasks run side by side: they
 # generate, plan and compile at once, but `--gpu-lock` makes their GPU runs
 # take turns, so no timed run overlaps another. The metrics phase runs
 # alone after the traces (CUPTI replays kernels; nothing else may run).
@@ -65,7 +66,7 @@ done
 [[ -n $out ]] || out=$(mktemp -d)
 
 paper="alexnet resnext29_cifar nasnet_cifar deepspeech2 lstm_tc seq2seq"
-small="sample_cnn inception_block nasbench_cells encoder decoder vit_tiny swin_tiny encoder_opset14"
+small="sample_cnn inception_block nasbench_cells encoder decoder vit_tiny swin_tiny encoder_opset14 bert_tokens gpt_tokens"
 large="squeezenet inception_v3 randwire bert_base gpt2_small vit_b16 swin_t"
 all_policies="sequential wavefront greedy ios graphturbo"
 
@@ -77,6 +78,7 @@ for t in $tiers; do
     2) for m in $small; do for p in $all_policies; do tasks+=("$m.$p"); done; done ;;
     3) for p in greedy graphturbo ios; do for m in $paper; do tasks+=("$m.$p"); done; done ;;
     4) for m in $large; do tasks+=("$m.sequential" "$m.wavefront"); done ;;
+    5) for m in $paper $small; do tasks+=("$m.dynamic"); done ;;
   esac
 done
 if [[ -n $skip && -f $skip ]]; then
