@@ -46,9 +46,15 @@ Json toJson(const pipeline::LeaseCalibration& c, const std::string& lease) {
       runs.push_back({{"run", r.key}, {"skipped", r.skipped}});
       continue;
     }
-    runs.push_back({{"run", r.key}, {"model", r.model}, {"policy", r.policy}, {"fitted", r.fitted},
-                    {"measured_us", r.measuredUs}, {"calibrated_us", r.calibratedUs}, {"analytic_us", r.analyticUs},
-                    {"calibrated_error", r.calibratedError()}, {"analytic_error", r.analyticError()}});
+    runs.push_back({{"run", r.key},
+                    {"model", r.model},
+                    {"policy", r.policy},
+                    {"fitted", r.fitted},
+                    {"measured_us", r.measuredUs},
+                    {"calibrated_us", r.calibratedUs},
+                    {"analytic_us", r.analyticUs},
+                    {"calibrated_error", r.calibratedError()},
+                    {"analytic_error", r.analyticError()}});
   }
   Json misranked = Json::array();
   for (const auto& m : c.misranked)
@@ -69,11 +75,13 @@ Json toJson(const pipeline::LeaseCalibration& c, const std::string& lease) {
 
 void printText(const pipeline::LeaseCalibration& c, const std::string& lease) {
   const sim::Calibration& k = c.calibration;
-  fmt::print("calibration of {} from {}: rTask gap {:.2f} us, launch {:.2f} us, barrier {:.2f} us, "
-             "{} variants and {} families fitted\n",
-             k.device, k.source, k.taskGapUs, k.launchUs, k.barrierUs, k.variants.size(), k.families.size());
-  fmt::print("{:<36} {:>6} {:>12} {:>12} {:>8} {:>12} {:>8}\n", "run", "fitted", "measured us", "calibrated",
-             "error", "analytic", "error");
+  fmt::print("calibration of {} from {}: rTask gap {:.2f} us, launch {:.2f} us, barrier {:.2f} us, ", k.device,
+             k.source, k.taskGapUs, k.launchUs, k.barrierUs);
+  if (k.dispatchSamples > 0)
+    fmt::print("ready-queue dispatch {:.2f} us and hand-off {:.2f} us, ", k.dispatchUs, k.queueHandoffUs);
+  fmt::print("{} variants and {} families fitted\n", k.variants.size(), k.families.size());
+  fmt::print("{:<36} {:>6} {:>12} {:>12} {:>8} {:>12} {:>8}\n", "run", "fitted", "measured us", "calibrated", "error",
+             "analytic", "error");
   for (const auto& r : c.runs) {
     if (!r.skipped.empty()) {
       fmt::print("{:<36} skipped: {}\n", r.key, r.skipped);
@@ -106,8 +114,10 @@ int runCalibrate(const CalibrateOptions& o, const GlobalOptions& global) {
     out << sim::calibrationToJson(c->calibration);
     if (!out) throw CliError("cannot write " + o.output);
   }
-  if (o.json) fmt::print("{}\n", toJson(*c, o.lease).dump(2));
-  else printText(*c, o.lease);
+  if (o.json)
+    fmt::print("{}\n", toJson(*c, o.lease).dump(2));
+  else
+    printText(*c, o.lease);
   if (!o.output.empty() && !o.json) fmt::print("wrote {}\n", o.output);
   return 0;
 }

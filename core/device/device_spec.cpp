@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <fstream>
 #include <limits>
-#include <stdexcept>
-#include <type_traits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
+#include <type_traits>
 
 #include "core/device/device_presets.h"
 
@@ -53,6 +53,7 @@ const Field<double> kDoubleFields[] = {
     {"peak_fp32_tflops", &DeviceSpec::peakFp32Tflops, true},
     {"launch_overhead_us", &DeviceSpec::launchOverheadUs, false},
     {"barrier_latency_us", &DeviceSpec::barrierLatencyUs, false},
+    {"dispatch_latency_us", &DeviceSpec::dispatchLatencyUs, false},
 };
 const Field<std::string> kStringFields[] = {
     {"id", &DeviceSpec::id, true},
@@ -76,7 +77,8 @@ T integerField(const json& v, const std::string& key) {
     return static_cast<T>(u);
   }
   const auto s = v.get<int64_t>();
-  if (s < static_cast<int64_t>(std::numeric_limits<T>::min()) || s > static_cast<int64_t>(std::numeric_limits<T>::max()))
+  if (s < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
+      s > static_cast<int64_t>(std::numeric_limits<T>::max()))
     throw refuse();
   return static_cast<T>(s);
 }
@@ -134,7 +136,8 @@ ir::Result<DeviceSpec> parseDeviceJson(const std::string& text, const std::strin
       if (ke.contains("source")) d.kernelEfficiencySource = ke.at("source").get<std::string>();
       for (const auto& [family, v] : ke.at("families").items()) {
         if (!v.is_number() || !(v.get<double>() > 0) || v.get<double>() > 10)
-          throw std::runtime_error("kernel efficiency of '" + family + "' must be a number in (0, 10], not " + v.dump());
+          throw std::runtime_error("kernel efficiency of '" + family + "' must be a number in (0, 10], not " +
+                                   v.dump());
         d.kernelEfficiency[family] = v.get<double>();
       }
     }
@@ -148,9 +151,9 @@ ir::Result<DeviceSpec> parseDeviceJson(const std::string& text, const std::strin
   }
   if (!j.contains("shared_per_block_optin")) d.sharedPerBlockOptin = d.sharedPerBlock;
   if (!j.contains("regs_per_block")) d.regsPerBlock = d.regsPerSM;
-  if (d.sms <= 0 || d.warpSize <= 0 || d.maxThreadsPerSM < d.warpSize || d.maxBlocksPerSM <= 0 ||
-      d.regsPerSM <= 0 || d.sharedPerSM < 0 || d.clockGHz <= 0 || d.memoryBandwidthGBs <= 0 ||
-      d.peakFp32Tflops <= 0 || d.subPartitions <= 0 || d.regAllocUnit <= 0 || d.sharedAllocUnit <= 0)
+  if (d.sms <= 0 || d.warpSize <= 0 || d.maxThreadsPerSM < d.warpSize || d.maxBlocksPerSM <= 0 || d.regsPerSM <= 0 ||
+      d.sharedPerSM < 0 || d.clockGHz <= 0 || d.memoryBandwidthGBs <= 0 || d.peakFp32Tflops <= 0 ||
+      d.subPartitions <= 0 || d.regAllocUnit <= 0 || d.sharedAllocUnit <= 0)
     return ir::makeError("device limits must be positive (sms, warp_size, threads, blocks, registers, rates)", {},
                          source);
   // Optional facts: 0 means unknown, a negative number is a typo.

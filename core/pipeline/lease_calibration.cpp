@@ -28,7 +28,11 @@ constexpr const char* kTraceSuffix = ".trace.json.xz";
 struct Run {
   LeaseRunResult result;
   sim::Trace trace;
-  schedule::Plan plan;
+  schedule::Plan plan;  // where and in what order its rTasks ran
+  // A dynamic run's program (the ready queue places the rTasks when it is
+  // simulated); a static run is predicted from `plan`.
+  std::optional<schedule::Plan> dynamic;
+  bool dispatched() const { return result.policy == "dynamic"; }
 };
 
 // The uninstrumented median latency in `runJson` (xz or plain).
@@ -75,8 +79,8 @@ void rebuild(Run& run, const fs::path& runs, const std::vector<fs::path>& folder
     EpilogueFusion epilogues;
     bool cells;
   };
-  const EpilogueFusion thisBuild = fusesEpilogues(EpilogueFusion::Auto, r.policy) ? EpilogueFusion::Fused
-                                                                                  : EpilogueFusion::Unfused;
+  const EpilogueFusion thisBuild =
+      fusesEpilogues(EpilogueFusion::Auto, r.policy) ? EpilogueFusion::Fused : EpilogueFusion::Unfused;
   std::string firstError;
   for (const Form form : {Form{thisBuild, true}, Form{EpilogueFusion::Unfused, false}}) {
     Options o;
@@ -88,8 +92,14 @@ void rebuild(Run& run, const fs::path& runs, const std::vector<fs::path>& folder
     Pipeline p{o};
     const Report report = p.run(Stage::Import, Stage::Optimize);
     if (!report.ok()) return void(r.skipped = report.errors().empty() ? "cancelled" : report.errors().front().message);
-    auto plan = sim::planOfMeasuredTrace(run.trace, *p.artifacts().optimized, device,
-                                         sim::policyOptions(std::make_shared<const sim::AnalyticCostModel>()));
+    const auto options = sim::policyOptions(std::make_shared<const sim::AnalyticCostModel>());
+    auto plan = sim::planOfMeasuredTrace(run.trace, *p.artifacts().optimized, device, options);
+    if (plan && run.dispatched()) {
+      auto dynamic = sim::planOfMeasuredTrace(run.trace, *p.artifacts().optimized, device, options,
+                                              sim::MeasuredPlanForm::Dynamic);
+      if (!dynamic) return void(r.skipped = dynamic.errors().front().message);
+      run.dynamic = std::move(dynamic).value();
+    }
     if (plan) return void(run.plan = std::move(plan).value());
     if (firstError.empty()) firstError = plan.errors().front().message;
   }
@@ -133,7 +143,7 @@ ir::Result<LeaseCalibration> calibrateLease(const LeaseCalibrationOptions& optio
     LeaseRunResult& r = run.result;
     if (!r.skipped.empty() || !(fitPolicies.empty() || fitPolicies.count(r.policy))) continue;
     r.fitted = true;
-    fitted.push_back(sim::MeasuredRun{r.key, &run.plan, &run.trace, r.measuredUs});
+    fitted.push_back(sim::MeasuredRun{r.key, &run.plan, &run.trace, r.measuredUs, run.dispatched()});
   }
   if (fitted.empty()) return ir::makeError("no run of the policies to fit on could be rebuilt; nothing to fit");
   auto fit = sim::fitCalibration(fitted, device);
@@ -149,15 +159,16 @@ ir::Result<LeaseCalibration> calibrateLease(const LeaseCalibrationOptions& optio
   const sim::Simulator calibrated(
       std::make_shared<const sim::CalibratedCostModel>(std::make_shared<const sim::Calibration>(*fit)));
   const sim::Simulator analytic(std::make_shared<const sim::AnalyticCostModel>());
-  out.allFitted = std::all_of(runs.begin(), runs.end(),
-                              [](const Run& r) { return r.result.fitted || !r.result.skipped.empty(); });
+  out.allFitted =
+      std::all_of(runs.begin(), runs.end(), [](const Run& r) { return r.result.fitted || !r.result.skipped.empty(); });
   std::vector<double> errors, analyticErrors;
   std::map<std::string, std::vector<const LeaseRunResult*>> byModel;
   for (Run& run : runs) {
     LeaseRunResult& r = run.result;
     if (r.skipped.empty()) {
-      auto c = calibrated.run(run.plan);
-      auto a = analytic.run(run.plan);
+      const schedule::Plan& plan = run.dynamic ? *run.dynamic : run.plan;
+      auto c = calibrated.run(plan);
+      auto a = analytic.run(plan);
       if (!c || !a) return !c ? c.errors() : a.errors();
       r.calibratedUs = c->totalUs;
       r.analyticUs = a->totalUs;

@@ -3,7 +3,8 @@
 // what `rammer calibrate` and CI run: each run's plan rebuilt from its trace
 // (sim::planOfMeasuredTrace, on the graph its build optimized: this build's
 // epilogue and RNN-cell fusions, else, for a lease of an older build, those
-// unfused; attention fused where a flash-attention rKernel ran),
+// unfused; attention fused where a flash-attention rKernel ran; a dynamic
+// run fitted as it ran and predicted as the dynamic program it was),
 // the calibration fitted on the runs of some policies (sim::fitCalibration),
 // and every run predicted with it and with the analytic model beside its
 // measured latency (the uninstrumented median of its run.json).
@@ -25,9 +26,9 @@
 namespace rammer::pipeline {
 
 struct LeaseCalibrationOptions {
-  std::filesystem::path lease;                     // the folder holding runs/
+  std::filesystem::path lease;                      // the folder holding runs/
   std::vector<std::filesystem::path> modelFolders;  // where the runs' models are
-  std::vector<std::string> fitPolicies;            // fit on these policies' runs; empty: every run
+  std::vector<std::string> fitPolicies;             // fit on these policies' runs; empty: every run
   std::function<void(size_t done, size_t total)> progress;
 };
 

@@ -45,6 +45,7 @@ class AnalyticCostModel : public CostModel {
                     const TaskContext& context) const override;
   double launchOverheadUs(const device::DeviceSpec& device) const override { return device.launchOverheadUs; }
   double barrierOverheadUs(const device::DeviceSpec& device) const override { return device.barrierLatencyUs; }
+  double dispatchOverheadUs(const device::DeviceSpec& device) const override { return device.dispatchLatencyUs; }
 
  private:
   AnalyticModelOptions options_;

@@ -34,6 +34,7 @@ class RooflineModel : public CostModel {
   }
   double launchOverheadUs(const device::DeviceSpec& device) const override { return device.launchOverheadUs; }
   double barrierOverheadUs(const device::DeviceSpec& device) const override { return device.barrierLatencyUs; }
+  double dispatchOverheadUs(const device::DeviceSpec& device) const override { return device.dispatchLatencyUs; }
 };
 
 // One operator of one run: its rTasks' median simulated roofline time and
@@ -101,7 +102,7 @@ struct Crowded {
 struct Samples {
   std::map<std::string, std::vector<Point>> byVariant, byFamily;  // rTasks with no vEU waiting beside them
   std::vector<Crowded> crowded;
-  std::vector<double> gaps, handoffs, launches;
+  std::vector<double> gaps, handoffs, launches, dispatches, queueHandoffs;
 };
 
 // Per measured rTask (index into `tasks`): the other vEUs of its program on
@@ -198,13 +199,48 @@ ir::Result<bool> gather(const MeasuredRun& run, Samples& s) {
         if (it == meas.end()) continue;
         const double start = it->second->startUs;
         const int32_t op = std::get<schedule::Exec>(in).task.op;
-        if (prevEnd >= 0 && !barrier && op == prevOp) s.gaps.push_back(start - prevEnd);
-        if (prevEnd >= 0 && barrier && release > prevEnd) s.handoffs.push_back(start - release);
+        if (prevEnd >= 0 && !barrier && op == prevOp)
+          (run.dispatched ? s.dispatches : s.gaps).push_back(start - prevEnd);
+        // A replayed dynamic run's barriers are the dataflow's, not what its vEUs waited at.
+        if (prevEnd >= 0 && barrier && release > prevEnd && !run.dispatched) s.handoffs.push_back(start - release);
         prevEnd = it->second->endUs;
         prevOp = op;
         barrier = false;
         release = -1;
       }
+    }
+  }
+  // A dynamic run's operators: from the last producer rTask's end to the
+  // first rTask's start, where the vEU that took it was idle by then (its
+  // previous rTask had ended): the gate opened, the push was seen, one
+  // dispatch. Elsewhere the operator waited for a vEU or behind earlier
+  // entries of the queue, which the simulation plays out itself.
+  if (run.dispatched) {
+    struct Span {
+      const TaskEvent* first = nullptr;
+      double lastEnd = -1;
+    };
+    std::map<int32_t, Span> span;                                                // by op
+    std::map<std::pair<int32_t, int32_t>, std::vector<const TaskEvent*>> lanes;  // (program, vEU) -> by start
+    for (const TaskEvent& e : measured.tasks) {
+      Span& sp = span[e.task.op];
+      if (!sp.first || e.startUs < sp.first->startUs) sp.first = &e;
+      sp.lastEnd = std::max(sp.lastEnd, e.endUs);
+      lanes[{e.program, e.veu}].push_back(&e);
+    }
+    for (auto& [key, lane] : lanes)
+      std::sort(lane.begin(), lane.end(),
+                [](const TaskEvent* a, const TaskEvent* b) { return a->startUs < b->startUs; });
+    for (const auto& [op, sp] : span) {
+      double opened = -1;
+      for (int32_t p : plan.ops[static_cast<size_t>(op)].producers)
+        if (auto it = span.find(p); it != span.end() && it->second.first->program == sp.first->program)
+          opened = std::max(opened, it->second.lastEnd);
+      if (opened < 0 || sp.first->startUs <= opened) continue;
+      const auto& lane = lanes.at({sp.first->program, sp.first->veu});
+      const auto at = std::find(lane.begin(), lane.end(), sp.first);
+      if (at == lane.begin() || (*std::prev(at))->endUs <= opened)
+        s.queueHandoffs.push_back(sp.first->startUs - opened);
     }
   }
   // Launches: from a program's last rTask to the next one's first (a
@@ -266,6 +302,10 @@ ir::Result<Calibration> fitCalibration(const std::vector<MeasuredRun>& runs, con
   c.launchUs = std::max(0.0, median(s.launches) - c.taskGapUs);
   c.barrierSamples = static_cast<int>(s.handoffs.size());
   c.barrierUs = std::max(0.0, median(s.handoffs) - c.taskGapUs);
+  c.dispatchSamples = static_cast<int>(s.dispatches.size());
+  c.dispatchUs = std::max(0.0, median(s.dispatches) - c.taskGapUs);
+  c.queueHandoffSamples = static_cast<int>(s.queueHandoffs.size());
+  c.queueHandoffUs = std::max(0.0, median(s.queueHandoffs) - c.dispatchUs - c.taskGapUs);
   c.source = std::to_string(runs.size()) + (runs.size() == 1 ? " run" : " runs");
   return c;
 }
@@ -281,11 +321,23 @@ Json fitToJson(const RTaskFit& f) {
 }  // namespace
 
 std::string calibrationToJson(const Calibration& c) {
-  Json j{{"format", Calibration::kFormat}, {"version", Calibration::kVersion}, {"device", c.device}, {"gpu", c.gpu},
+  Json j{{"format", Calibration::kFormat},
+         {"version", Calibration::kVersion},
+         {"device", c.device},
+         {"gpu", c.gpu},
          {"source", c.source},
-         {"task_gap_us", c.taskGapUs}, {"launch_us", c.launchUs}, {"barrier_us", c.barrierUs},
-         {"waiting_slowdown", c.waitingSlowdown}, {"crowded_ops", c.crowdedOps},
-         {"gap_samples", c.gapSamples}, {"launch_samples", c.launchSamples}, {"barrier_samples", c.barrierSamples}};
+         {"task_gap_us", c.taskGapUs},
+         {"launch_us", c.launchUs},
+         {"barrier_us", c.barrierUs},
+         {"dispatch_us", c.dispatchUs},
+         {"waiting_slowdown", c.waitingSlowdown},
+         {"crowded_ops", c.crowdedOps},
+         {"gap_samples", c.gapSamples},
+         {"launch_samples", c.launchSamples},
+         {"barrier_samples", c.barrierSamples},
+         {"dispatch_samples", c.dispatchSamples},
+         {"queue_handoff_us", c.queueHandoffUs},
+         {"queue_handoff_samples", c.queueHandoffSamples}};
   Json variants = Json::object(), families = Json::object();
   for (const auto& [name, f] : c.variants) variants[name] = fitToJson(f);
   for (const auto& [name, f] : c.families) families[name] = fitToJson(f);
@@ -314,6 +366,11 @@ ir::Result<Calibration> parseCalibration(const std::string& text, const std::str
   c.gapSamples = static_cast<int>(top.integer("gap_samples", 0));
   c.launchSamples = static_cast<int>(top.integer("launch_samples", 0));
   c.barrierSamples = static_cast<int>(top.integer("barrier_samples", 0));
+  // Calibrations before the dynamic policy have neither: the device's value stands.
+  c.dispatchSamples = static_cast<int>(top.integer("dispatch_samples", 0));
+  if (c.dispatchSamples > 0) c.dispatchUs = top.micros("dispatch_us");
+  c.queueHandoffSamples = static_cast<int>(top.integer("queue_handoff_samples", 0));
+  if (c.queueHandoffSamples > 0) c.queueHandoffUs = top.micros("queue_handoff_us");
   if (!top.ok()) return error(top.error());
   if (version > Calibration::kVersion)
     return error(fmt::format("calibration version {} is newer than this build reads (version {})", version,
@@ -373,6 +430,17 @@ double CalibratedCostModel::launchOverheadUs(const device::DeviceSpec& device) c
 double CalibratedCostModel::barrierOverheadUs(const device::DeviceSpec& device) const {
   return device.id == calibration_->device && calibration_->barrierSamples > 0 ? calibration_->barrierUs
                                                                                : fallback_->barrierOverheadUs(device);
+}
+
+double CalibratedCostModel::queueHandoffUs(const device::DeviceSpec& device) const {
+  return device.id == calibration_->device && calibration_->queueHandoffSamples > 0
+             ? calibration_->queueHandoffUs
+             : barrierOverheadUs(device);  // CostModel's default, on this calibration's barrier
+}
+
+double CalibratedCostModel::dispatchOverheadUs(const device::DeviceSpec& device) const {
+  return device.id == calibration_->device && calibration_->dispatchSamples > 0 ? calibration_->dispatchUs
+                                                                                : fallback_->dispatchOverheadUs(device);
 }
 
 }  // namespace rammer::sim

@@ -18,7 +18,13 @@
 //     persistent loop's fetch of the next rTask), added to each rTask;
 //   - `launchUs`: from the end of one program to the first rTask of the next;
 //   - `barrierUs`: from the end of the last slot a barrier waits for to the
-//     start of the waiting vEU's next rTask, where the vEU was waiting.
+//     start of the waiting vEU's next rTask, where the vEU was waiting;
+//   - `dispatchUs`: in the dynamic runs, between two rTasks of one operator
+//     on a vEU (the ready queue's gate arrivals and claim, which the next
+//     rTask never waits for), less `taskGapUs`, which the model adds anyway;
+//   - `queueHandoffUs`: in the dynamic runs, from the end of an operator's
+//     last producer rTask to its first rTask's start, less a dispatch and
+//     `taskGapUs` (the push seen by a vEU polling the queue).
 // Each fit is over operators (the median of its rTasks, measured against
 // the same rTasks simulated), weighted by relative error: a 2 us rTask
 // counts as much as a 2 ms one.
@@ -26,7 +32,7 @@
 // JSON ("rammer-calibration" version 1):
 //   {"format": "rammer-calibration", "version": 1, "device": "h100",
 //    "gpu": "NVIDIA H100 80GB HBM3", "source": "tests/data/gpu_traces/2026-11-26-h100 (21 runs)",
-//    "task_gap_us": 0.4, "launch_us": 4.1, "barrier_us": 1.2, "waiting_slowdown": 0.13,
+//    "task_gap_us": 0.4, "launch_us": 4.1, "barrier_us": 1.2, "dispatch_us": 3.1, "waiting_slowdown": 0.13,
 //    "variants": {"gemm_64x64": {"fixed_us": 1.1, "scale": 3.2, "ops": 12, "median_error": 0.08}},
 //    "families": {"gemm": {...}}}
 #include <filesystem>
@@ -53,17 +59,20 @@ struct Calibration {
   static constexpr const char* kFormat = "rammer-calibration";
   static constexpr int kVersion = 1;
 
-  std::string device;  // DeviceSpec id
-  std::string gpu;     // the card measured
-  std::string source;  // the runs fitted
+  std::string device;                        // DeviceSpec id
+  std::string gpu;                           // the card measured
+  std::string source;                        // the runs fitted
   std::map<std::string, RTaskFit> variants;  // by rKernel name
   std::map<std::string, RTaskFit> families;  // by rKernel family
   double taskGapUs = 0;
   double launchUs = 0;
   double barrierUs = 0;
+  double dispatchUs = 0;
+  double queueHandoffUs = 0;
   double waitingSlowdown = 0;  // per waiting vEU beside an rTask
   int crowdedOps = 0;          // operators it was fitted on
-  int launchSamples = 0, barrierSamples = 0, gapSamples = 0;  // 0: the device's own value is kept
+  // 0: the device's own value is kept
+  int launchSamples = 0, barrierSamples = 0, gapSamples = 0, dispatchSamples = 0, queueHandoffSamples = 0;
 
   // The fit for `kernel`: its variant's, else its family's, else nullptr.
   const RTaskFit* fitFor(const kernels::RKernel& kernel) const;
@@ -75,6 +84,10 @@ struct MeasuredRun {
   const schedule::Plan* plan = nullptr;
   const Trace* measured = nullptr;  // op indices as the trace's
   double latencyUs = 0;             // end to end, uninstrumented: what predictions are judged by, not fitted
+  // A dynamic run: its vEUs took rTasks from the ready queue, and `plan`
+  // replays where and in what order they ran (planOfMeasuredTrace), so its
+  // gaps are dispatches, not the fetches and barrier hand-offs of a static plan.
+  bool dispatched = false;
 };
 
 // Fits `runs` (at least one) for `device`.
@@ -97,6 +110,8 @@ class CalibratedCostModel : public CostModel {
                     const TaskContext& context) const override;
   double launchOverheadUs(const device::DeviceSpec& device) const override;
   double barrierOverheadUs(const device::DeviceSpec& device) const override;
+  double dispatchOverheadUs(const device::DeviceSpec& device) const override;
+  double queueHandoffUs(const device::DeviceSpec& device) const override;
   const Calibration& calibration() const { return *calibration_; }
 
  private:

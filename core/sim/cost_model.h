@@ -40,6 +40,14 @@ class CostModel {
   // From the completion of the last slot a barrier waits for to the moment the
   // waiting vEU sees it (release store, fence and acquire poll).
   virtual double barrierOverheadUs(const device::DeviceSpec& device) const = 0;
+  // In a dynamic program, from the end of a vEU's rTask to the start of its
+  // next one when one is ready: the gate arrivals, the claim and the block
+  // barriers of the ready queue (schedule/dynamic_program.h).
+  virtual double dispatchOverheadUs(const device::DeviceSpec& device) const = 0;
+  // In a dynamic program, from the end of the rTask that opens an operator's
+  // gate to the moment a vEU polling the queue sees the operator: a release
+  // store and an acquire poll, a barrier's hand-off unless measured apart.
+  virtual double queueHandoffUs(const device::DeviceSpec& device) const { return barrierOverheadUs(device); }
 };
 
 // The model's task time with every vEU busy, as a policy's TaskTimeFn

@@ -12,9 +12,12 @@ ir::Result<double> simulateDynamicProgram(const schedule::Plan& plan, size_t pro
   const schedule::ProgramInfo& info = plan.programs.at(program);
   if (!info.dynamic) return ir::makeError("program " + std::to_string(program) + " is not dynamic");
   const schedule::DynamicProgram& dp = *info.dynamic;
-  const double launchUs = model.launchOverheadUs(plan.device), dispatchUs = model.barrierOverheadUs(plan.device);
-  if (!std::isfinite(launchUs) || launchUs < 0 || !std::isfinite(dispatchUs) || dispatchUs < 0)
-    return ir::makeError("the cost model gives no valid launch or dispatch overhead for " + plan.device.id);
+  const double launchUs = model.launchOverheadUs(plan.device), dispatchUs = model.dispatchOverheadUs(plan.device),
+               handoffUs = model.queueHandoffUs(plan.device);
+  for (const double us : {launchUs, dispatchUs, handoffUs})
+    if (!std::isfinite(us) || us < 0)
+      return ir::makeError("the cost model gives no valid launch, dispatch or queue hand-off overhead for " +
+                           plan.device.id);
   const int veus = info.program.numVEUs(), sms = std::max(1, plan.device.sms);
   if (veus <= 0) return ir::makeError("dynamic program " + std::to_string(program) + " has no vEUs");
   const double t0 = startUs + launchUs;
@@ -32,9 +35,12 @@ ir::Result<double> simulateDynamicProgram(const schedule::Plan& plan, size_t pro
   std::priority_queue<Finish, std::vector<Finish>, std::greater<>> running;
   std::vector<int64_t> gate(dp.ops.size()), claimed(dp.ops.size(), 0);
   for (size_t i = 0; i < dp.ops.size(); ++i) gate[i] = dp.ops[i].gate;
-  std::deque<int32_t> ready;  // the ring: operators with unclaimed rTasks, in arrival order
+  // The ring: operators with unclaimed rTasks, in arrival order, each with
+  // the time a vEU waiting on its entry sees it (the push is a release
+  // store that the vEU's acquire poll sees a barrier hand-off later).
+  std::deque<std::pair<int32_t, double>> ready;
   for (int32_t i : dp.initial)
-    if (dp.ops[static_cast<size_t>(i)].rtasks > 0) ready.push_back(i);
+    if (dp.ops[static_cast<size_t>(i)].rtasks > 0) ready.emplace_back(i, t0);
   std::vector<int> onSM(static_cast<size_t>(sms), 0), orderOf(static_cast<size_t>(veus), 0);
   int busy = 0;
   int64_t left = dp.numRTasks();
@@ -50,7 +56,8 @@ ir::Result<double> simulateDynamicProgram(const schedule::Plan& plan, size_t pro
       --onSM[static_cast<size_t>(f.sm)];
       --busy;
       for (int32_t c : dp.ops[static_cast<size_t>(f.dop)].consumers)
-        if (--gate[static_cast<size_t>(c)] == 0 && dp.ops[static_cast<size_t>(c)].rtasks > 0) ready.push_back(c);
+        if (--gate[static_cast<size_t>(c)] == 0 && dp.ops[static_cast<size_t>(c)].rtasks > 0)
+          ready.emplace_back(c, f.at + handoffUs);
     }
   };
   while (left > 0) {
@@ -62,7 +69,11 @@ ir::Result<double> simulateDynamicProgram(const schedule::Plan& plan, size_t pro
       free.emplace(running.top().at, v);  // idle until the next rTask ends
       continue;
     }
-    const int32_t dop = ready.front();
+    if (ready.front().second > t) {  // pushed, not yet seen: later entries are later still
+      free.emplace(ready.front().second, v);
+      continue;
+    }
+    const int32_t dop = ready.front().first;
     const schedule::DynamicOp& d = dp.ops[static_cast<size_t>(dop)];
     const int64_t r = claimed[static_cast<size_t>(dop)]++;
     if (claimed[static_cast<size_t>(dop)] == d.rtasks) ready.pop_front();

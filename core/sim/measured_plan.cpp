@@ -23,8 +23,8 @@ struct MeasuredOp {
 }  // namespace
 
 ir::Result<schedule::Plan> planOfMeasuredTrace(const Trace& measured, const ir::Graph& graph,
-                                               const device::DeviceSpec& device,
-                                               const schedule::PolicyOptions& options) {
+                                               const device::DeviceSpec& device, const schedule::PolicyOptions& options,
+                                               MeasuredPlanForm form) {
   std::map<int32_t, MeasuredOp> seen;  // by the trace's op index
   for (const TaskEvent& e : measured.tasks) {
     MeasuredOp& m = seen[e.task.op];
@@ -124,8 +124,13 @@ ir::Result<schedule::Plan> planOfMeasuredTrace(const Trace& measured, const ir::
     if (!d.ops.empty()) drafts.push_back(std::move(d));
   }
   std::vector<schedule::VDevice> shapes;
-  for (const schedule::ProgramDraft& d : drafts) shapes.push_back(d.layout);
-  auto plan = std::move(b).finish(std::move(drafts));
+  for (schedule::ProgramDraft& d : drafts) {
+    shapes.push_back(d.layout);
+    // A dynamic program's operators in a topological order (the DAG's).
+    if (form == MeasuredPlanForm::Dynamic) std::sort(d.ops.begin(), d.ops.end());
+  }
+  auto plan = form == MeasuredPlanForm::Dynamic ? std::move(b).finishDynamic(std::move(drafts))
+                                                : std::move(b).finish(std::move(drafts));
   if (!plan) return plan;
   // The rKernels ran at their program's shape, so within its register
   // budget: this build's estimates (or another compile's counts) must not
@@ -134,13 +139,18 @@ ir::Result<schedule::Plan> planOfMeasuredTrace(const Trace& measured, const ir::
     const schedule::VDevice& v = shapes[p];
     const int budget = schedule::registerBudget(device, v.threads, v.sharedBytes, v.veusPerSM);
     if (budget <= 0) continue;
+    auto clamp = [&](int32_t op) {
+      kernels::RKernel& k = plan->ops[static_cast<size_t>(op)].kernel;
+      k.regsEstimate = std::min(k.regsEstimate, budget);
+    };
+    if (const auto& dynamic = plan->programs[p].dynamic) {
+      for (const schedule::DynamicOp& d : dynamic->ops) clamp(d.op);
+      continue;
+    }
     const schedule::RProgram& prog = plan->programs[p].program;
     for (int u = 0; u < prog.numVEUs(); ++u)
       for (const schedule::Instr& in : prog.stream(u))
-        if (const auto* e = std::get_if<schedule::Exec>(&in)) {
-          kernels::RKernel& k = plan->ops[static_cast<size_t>(e->task.op)].kernel;
-          k.regsEstimate = std::min(k.regsEstimate, budget);
-        }
+        if (const auto* e = std::get_if<schedule::Exec>(&in)) clamp(e->task.op);
   }
   return plan;
 }

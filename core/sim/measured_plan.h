@@ -17,13 +17,21 @@
 
 namespace rammer::sim {
 
+// What to rebuild of a run. A dynamic run (the ready queue placed its
+// rTasks) is either replayed, each rTask on the vEU and in the order the
+// queue gave it (what a fit reads its gaps from), or rebuilt as the dynamic
+// program it was, with the measured rKernels and vDevices and the
+// priorities the dynamic policy gives (what a prediction simulates: another
+// run's queue may place the rTasks otherwise).
+enum class MeasuredPlanForm { Replay, Dynamic };
+
 // `graph` is the optimized graph the measured run planned (the same passes
 // and fusions); `options` supply the rKernel candidates. An error names
 // the first operator whose rKernel this build does not offer, an operator
 // the trace lacks or has in two programs, and a program whose vDevice
 // shape the rKernels cannot take.
 ir::Result<schedule::Plan> planOfMeasuredTrace(const Trace& measured, const ir::Graph& graph,
-                                               const device::DeviceSpec& device,
-                                               const schedule::PolicyOptions& options);
+                                               const device::DeviceSpec& device, const schedule::PolicyOptions& options,
+                                               MeasuredPlanForm form = MeasuredPlanForm::Replay);
 
 }  // namespace rammer::sim

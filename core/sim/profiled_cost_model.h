@@ -25,9 +25,14 @@ class ProfiledCostModel : public CostModel {
   std::string name() const override;
   double taskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device,
                     const TaskContext& context) const override;
-  double launchOverheadUs(const device::DeviceSpec& device) const override { return fallback_->launchOverheadUs(device); }
+  double launchOverheadUs(const device::DeviceSpec& device) const override {
+    return fallback_->launchOverheadUs(device);
+  }
   double barrierOverheadUs(const device::DeviceSpec& device) const override {
     return fallback_->barrierOverheadUs(device);
+  }
+  double dispatchOverheadUs(const device::DeviceSpec& device) const override {
+    return fallback_->dispatchOverheadUs(device);
   }
 
   // The measurement taskTimeUs would use, or nullptr (another device, or not profiled).

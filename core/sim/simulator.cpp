@@ -16,9 +16,7 @@ namespace rammer::sim {
 
 namespace {
 
-std::string slotText(schedule::Slot s) {
-  return "vEU " + std::to_string(s.veu) + " order " + std::to_string(s.order);
-}
+std::string slotText(schedule::Slot s) { return "vEU " + std::to_string(s.veu) + " order " + std::to_string(s.order); }
 
 // Runs the programs of one plan one at a time. Its buffers are reused from
 // program to program (RammerBase plans have thousands of small programs on a
@@ -69,8 +67,8 @@ class ProgramRunner {
       const auto vi = static_cast<size_t>(v);
       end = std::max(end, clock_[vi]);
       if (pc_[vi] >= length_[vi]) continue;
-      if (++numStuck <= 4) stuck += (stuck.empty() ? "" : "; ") + slotText({v, pc_[vi]}) + " waits for " +
-                                    slotText(blockedOn_[vi]);
+      if (++numStuck <= 4)
+        stuck += (stuck.empty() ? "" : "; ") + slotText({v, pc_[vi]}) + " waits for " + slotText(blockedOn_[vi]);
     }
     if (numStuck > 0)
       return ir::makeError("program " + std::to_string(index_) + " deadlocks: " + std::to_string(numStuck) +
@@ -281,31 +279,31 @@ class ProgramRunner {
   // The program being run.
   int32_t index_ = -1;
   int veusPerSM_ = 0;
-  int busyVEUs_ = 0;            // vEUs running an rTask now
-  std::vector<int> busyOnSM_;   // the same per SM
-  std::vector<int> aliveOnSM_;  // per SM, vEUs whose streams have not ended
+  int busyVEUs_ = 0;                 // vEUs running an rTask now
+  std::vector<int> busyOnSM_;        // the same per SM
+  std::vector<int> aliveOnSM_;       // per SM, vEUs whose streams have not ended
   std::vector<double> smBusySince_;  // when each SM's count last went from 0 to 1
   double busySMUs_ = 0;
   using Event = std::pair<double, int>;  // (time, vEU): the vEU's current instruction ends, or it is woken
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  std::vector<int32_t> pc_;        // current instruction per vEU
-  std::vector<double> clock_;      // when each vEU completed its last instruction
-  std::vector<char> running_;      // its current instruction is in progress (an event is queued)
+  std::vector<int32_t> pc_;    // current instruction per vEU
+  std::vector<double> clock_;  // when each vEU completed its last instruction
+  std::vector<char> running_;  // its current instruction is in progress (an event is queued)
   // The program's instructions, each vEU's in order from slotBase_[v]: the
   // time-ordered walk over vEUs touches this compact copy, not the plan's
   // per-vEU vectors of variants.
   struct Flat {
-    int64_t arg = 0;                         // rTask id
-    const schedule::Slot* waits = nullptr;   // a barrier's slots (in the plan)
-    int32_t op = -1;                         // op index; -1: a barrier
+    int64_t arg = 0;                        // rTask id
+    const schedule::Slot* waits = nullptr;  // a barrier's slots (in the plan)
+    int32_t op = -1;                        // op index; -1: a barrier
     int32_t numWaits = 0;
-    double done = 0;                         // completion time
+    double done = 0;  // completion time
   };
   std::vector<Flat> flat_;
-  std::vector<size_t> slotBase_;   // first slot of each vEU in flat_
-  std::vector<int32_t> length_;    // instructions per vEU
-  std::vector<size_t> taskNext_;     // where each vEU's next TaskEvent goes in the trace
-  std::vector<size_t> barrierNext_;  // where its next BarrierEvent goes
+  std::vector<size_t> slotBase_;                              // first slot of each vEU in flat_
+  std::vector<int32_t> length_;                               // instructions per vEU
+  std::vector<size_t> taskNext_;                              // where each vEU's next TaskEvent goes in the trace
+  std::vector<size_t> barrierNext_;                           // where its next BarrierEvent goes
   std::vector<std::vector<std::pair<int32_t, int>>> parked_;  // per vEU u: (order of u awaited, waiting vEU)
   std::vector<Partial> partial_;
   std::vector<schedule::Slot> blockedOn_;  // the slot each vEU last parked on, for the deadlock message
@@ -341,9 +339,8 @@ ir::Result<Trace> Simulator::run(const schedule::Plan& plan) const {
   trace.totalUs = now;
   // The union of each SM's rTask intervals, accumulated while simulating
   // (the same as computeSmEfficiency(trace.tasks, ...) without a sort).
-  trace.smEfficiency = trace.sms > 0 && trace.totalUs > 0
-                           ? std::clamp(runner.busySMUs() / (trace.sms * trace.totalUs), 0.0, 1.0)
-                           : 0.0;
+  trace.smEfficiency =
+      trace.sms > 0 && trace.totalUs > 0 ? std::clamp(runner.busySMUs() / (trace.sms * trace.totalUs), 0.0, 1.0) : 0.0;
   // Dynamic programs keep no running union: measure it from their events.
   if (dynamic) trace.smEfficiency = computeSmEfficiency(trace.tasks, trace.sms, trace.totalUs);
 
@@ -353,7 +350,8 @@ ir::Result<Trace> Simulator::run(const schedule::Plan& plan) const {
   trace.metrics["rtasks"] = static_cast<double>(trace.tasks.size());
   trace.metrics["barriers"] = static_cast<double>(trace.barriers.size());
   trace.metrics["programs"] = static_cast<double>(trace.programs.size());
-  trace.metrics["launch_overhead_us"] = model_->launchOverheadUs(plan.device) * static_cast<double>(plan.programs.size());
+  trace.metrics["launch_overhead_us"] =
+      model_->launchOverheadUs(plan.device) * static_cast<double>(plan.programs.size());
   trace.metrics["barrier_wait_veu_us"] = barrierWaitUs;
   trace.metrics["rtask_veu_us"] = taskUs;
   if (dynamic) {
@@ -361,7 +359,7 @@ ir::Result<Trace> Simulator::run(const schedule::Plan& plan) const {
     for (const auto& p : plan.programs)
       if (p.dynamic) dispatches += static_cast<size_t>(p.dynamic->numRTasks());
     trace.metrics["dispatches"] = static_cast<double>(dispatches);
-    trace.metrics["dispatch_veu_us"] = static_cast<double>(dispatches) * model_->barrierOverheadUs(plan.device);
+    trace.metrics["dispatch_veu_us"] = static_cast<double>(dispatches) * model_->dispatchOverheadUs(plan.device);
   }
   return trace;
 }
@@ -374,7 +372,8 @@ double computeSmEfficiency(const std::vector<TaskEvent>& tasks, int sms, double 
     if (t.sm >= 0 && t.sm < sms) ++counts[static_cast<size_t>(t.sm)];
   for (size_t i = 0; i < perSM.size(); ++i) perSM[i].reserve(counts[i]);
   for (const auto& t : tasks)
-    if (t.sm >= 0 && t.sm < sms && t.endUs > t.startUs) perSM[static_cast<size_t>(t.sm)].emplace_back(t.startUs, t.endUs);
+    if (t.sm >= 0 && t.sm < sms && t.endUs > t.startUs)
+      perSM[static_cast<size_t>(t.sm)].emplace_back(t.startUs, t.endUs);
   double busy = 0;
   for (auto& iv : perSM) {
     std::sort(iv.begin(), iv.end());

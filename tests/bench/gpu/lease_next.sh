@@ -1,62 +1,75 @@
 #!/usr/bin/env bash
-# What the next lease owes (written 2026-11-27 after the fourth lease), in
-# one call, most valuable first, each step writing under OUT as it goes:
-#   san/   compute-sanitizer racecheck and synccheck, then memcheck, on the
-#          barrier wait that polls all of a barrier's counters at once
-#          (440baac) and the split-K arena (67853b1): inception_block's
-#          sequential, wavefront and greedy plans, and lstm_tc's wavefront
-#          plan (barriers of up to 64 wait runs, 1,000 split-K outputs)
-#   t1/    record_lease.sh tier 1 and the RNN models' other policies: the
-#          traces that show what the two fixes did (lstm_tc, seq2seq and
-#          deepspeech2 lost 1.0-1.6 ms of clears; hand-offs of many runs)
-#   b16/   the batch-16 rows the fourth lease did not reach, torch.compile
-#          at batch 1 (tests/bench/gpu/lease_2026-11-27b.sh's loop)
-#   dyn/   issue #31 item 5: the dynamic policy's kernels (the ready queue)
-#          under racecheck and synccheck on inception_block, then dynamic
-#          against wavefront at batch 1 on the paper models: latency and the
-#          measured per-rTask trace (each record names the vEU that took it)
+# What the next lease owes (written 2026-11-27 after the fifth lease,
+# tests/data/gpu_traces/2026-11-27b-h100), in one call, most valuable first,
+# each step writing under OUT as it goes (at most 8 files come back: each
+# step packs its folder into one .tgz):
+#   veus.tgz  issue #31 item 1: is the ready queue's 3.3 us per rTask the
+#             contention of every vEU on one claim and one gate counter?
+#             The dynamic plans of resnext29_cifar, nasnet_cifar and lstm_tc
+#             at 1, 2 and 4 vEUs per SM (a `vdevice` schedule edit), each
+#             with its measured trace: tests/bench/gpu/dynamic_table.py's
+#             rTask-to-rTask gap against the vEUs that contend. If it falls
+#             with fewer vEUs, per-SM queues are worth building.
+#   eager.tgz PyTorch eager at batch 1 on the paper models and the tiny
+#             transformers, beside the fifth lease's dynamic and wavefront
+#             rows (eager depends on the lease's host CPU: rerun in the lease
+#             that compares)
+#   b16.tgz   the batch-16 rows and torch.compile at batch 1 that the fourth
+#             lease did not reach (tests/bench/gpu/lease_2026-11-27b.sh)
+#   san.tgz   racecheck on lstm_tc's wavefront plan (barriers of up to 64
+#             wait runs), which did not finish in 75 s on the fifth lease
 # Usage: source .gpu/env.sh; tests/bench/gpu/lease_next.sh SECONDS
 set -u
 end=$((SECONDS + ${1:-540}))
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 g=$root/tests/bench/gpu
 out=${OUT:-/tmp/lease-out}
-mkdir -p "$out"
-left() { echo $((end - SECONDS)); }
-
-echo "### sanitizers (left $(left) s)"
-$g/run_gpu_checks.sh --build .gpu --budget 150 --steps sanitize --sanitizers "racecheck synccheck memcheck" \
-  --policies "wavefront sequential greedy dynamic" --out "$out/san" > "$out/san.log" 2>&1
-tail -n 12 "$out/san.log"
 w=$(mktemp -d)
-rammer-samples --only lstm_tc "$w" > /dev/null 2>&1
-for tool in racecheck synccheck; do
-  (( $(left) > 200 )) || break
-  timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 rammer -q run "$w/lstm_tc.onnx" --backend cuda \
-    --policy wavefront --random --repeat 1 --watchdog 60 > "$out/san_lstm_$tool.log" 2>&1
-  echo "lstm_tc wavefront $tool: exit $? $(grep -m1 -E '(ERROR|RACECHECK) SUMMARY' "$out/san_lstm_$tool.log")"
-done
+mkdir -p "$out" "$w/veus" "$w/eager" "$w/san"
+left() { echo $((end - SECONDS)); }
+pack() { tar czf "$out/$1.tgz.part" -C "$w" "$1" && mv "$out/$1.tgz.part" "$out/$1.tgz"; }
 
-echo "### dynamic against wavefront (left $(left) s)"
-mkdir -p "$out/dyn"
-rammer-samples --only resnext29_cifar,nasnet_cifar,alexnet,deepspeech2,lstm_tc,seq2seq "$w" > /dev/null 2>&1
-for m in resnext29_cifar nasnet_cifar alexnet deepspeech2 lstm_tc seq2seq; do
-  for policy in wavefront dynamic; do
-    (( $(left) > 300 )) || break 2
-    timeout 60 rammer -q run "$w/$m.onnx" --backend cuda --policy $policy --random --batch 1 --repeat 50 --json \
-      --trace "$out/dyn/${m}_$policy.trace.json" --outputs "$out/dyn/out" > "$out/dyn/${m}_$policy.json" 2> "$out/dyn/${m}_$policy.err"
-    echo "$m $policy: exit $? $(grep -o '"median": *[0-9.e+]*' "$out/dyn/${m}_$policy.json" | head -1)"
+echo "### dynamic at 1, 2 and 4 vEUs per SM (left $(left) s)"
+rammer-samples --only resnext29_cifar,nasnet_cifar,lstm_tc,alexnet,deepspeech2,seq2seq "$w/m" > /dev/null 2>&1
+for spec in resnext29_cifar:stem.conv nasnet_cifar:stem.conv lstm_tc:rnn.lstm0/l0/t0/x; do
+  m=${spec%%:*} node=${spec#*:}
+  for k in 1 2 4; do
+    (( $(left) > 360 )) || break 2
+    e=$w/veus/$m.$k.edits.json
+    echo "{\"version\": 1, \"edits\": [{\"op\": \"vdevice\", \"node\": \"$node\", \"veus_per_sm\": $k}]}" > "$e"
+    timeout 90 rammer -q run "$w/m/$m.onnx" --backend cuda --policy dynamic --schedule "$e" --random --seed 1 \
+      --repeat 50 --json --trace "$w/veus/$m.dynamic$k.trace.json" > "$w/veus/$m.dynamic$k.run.json" 2> "$w/veus/$m.$k.err"
+    echo "$m dynamic, $k vEUs/SM: exit $? $(grep -o '"median": *[0-9.]*' "$w/veus/$m.dynamic$k.run.json" | head -1)"
+    python3 "$g/compact_trace.py" "$w/veus/$m.dynamic$k.trace.json" "$w/veus/$m.dynamic$k.trace.json.xz" &&
+      rm -f "$w/veus/$m.dynamic$k.trace.json"
   done
 done
-xz -9 "$out"/dyn/*.trace.json 2>/dev/null
+pack veus
 
-echo "### t1 (left $(left) s)"
-b=$(( $(left) - 90 ))
-(( b > 60 )) && $g/record_lease.sh --seconds "$b" --tiers "1 3" --jobs 4 --repeat 50 --out "$out/t1" |
-  grep -E "^(alexnet|resnext29|nasnet|deepspeech2|lstm_tc|seq2seq)|done"
+echo "### PyTorch eager at batch 1 (left $(left) s)"
+for m in alexnet resnext29_cifar nasnet_cifar deepspeech2 lstm_tc seq2seq vit_tiny encoder decoder swin_tiny; do
+  (( $(left) > 260 )) || break
+  f=$w/m/$m.onnx d=$w/eager/$m
+  [[ -f $f ]] || f=$root/tests/data/transformers/$m/model.onnx
+  python3 "$g/torch_baseline.py" "$f" --write-inputs "$d/in" && timeout 60 rammer -q run "$f" --backend reference \
+    --inputs "$d/in" --outputs "$d/ref" > /dev/null 2>&1 || { echo "$m: no reference"; continue; }
+  timeout 60 python3 "$g/torch_baseline.py" "$f" --inputs "$d/in" --expected "$d/ref" --modes eager --repeat 200 |
+    tee -a "$w/eager/pytorch.jsonl" | cut -c1-160
+  rm -rf "$d"
+done
+pack eager
 
 echo "### batch 16 and torch.compile (left $(left) s)"
+b=$(( $(left) - 110 ))
+(( b > 40 )) && OUT=$w/b16 "$g/lease_2026-11-27b.sh" "$b" "16 1" > "$w/b16.log" 2>&1
+mkdir -p "$w/b16" && mv "$w/b16.log" "$w/b16/" 2>/dev/null
+tail -n 5 "$w/b16/b16.log" 2>/dev/null
+pack b16
+
+echo "### racecheck on lstm_tc wavefront (left $(left) s)"
 b=$(( $(left) - 10 ))
-(( b > 40 )) && $g/lease_2026-11-27b.sh "$b" "16 1" > "$out/b16.log" 2>&1
-tail -n 5 "$out/b16.log" 2>/dev/null
+(( b > 60 )) && timeout "$b" compute-sanitizer --tool racecheck --error-exitcode 9 rammer -q run "$w/m/lstm_tc.onnx" \
+  --backend cuda --policy wavefront --random --repeat 1 --watchdog 600 > "$w/san/lstm_racecheck.log" 2>&1
+echo "lstm_tc wavefront racecheck: exit $? $(grep -m1 'RACECHECK SUMMARY' "$w/san/lstm_racecheck.log")"
+pack san
 echo "lease done, $(left) s left"

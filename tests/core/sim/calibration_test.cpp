@@ -1,7 +1,8 @@
 // The calibration (issue #28 item 2): runs simulated with a known
 // calibration are fitted back to it, and the fitted model predicts them to
 // the microsecond; the JSON round-trips and bad files are refused by field;
-// the model answers from the fit only for its device and its families.
+// the model answers from the fit only for its device and its families; a
+// dynamic run's gaps are fitted as its ready queue's dispatches.
 #include "core/sim/calibration.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <set>
 
 #include "core/sim/analytic_cost_model.h"
+#include "core/sim/measured_plan.h"
 #include "core/sim/simulator.h"
 #include "tests/core/codegen/codegen_fixtures.h"
 
@@ -83,8 +85,8 @@ TEST(Calibration, AFitRecoversTheModelTheRunsWereSimulatedWith) {
   // The fitted model predicts the run it was fitted on: to 1%, since a
   // family of one operator gets a one-term fit through its median rTask,
   // which the rTasks of a partial last wave (fewer vEUs sharing DRAM) miss.
-  auto again = Simulator(std::make_shared<const CalibratedCostModel>(std::make_shared<const Calibration>(*fit)))
-                   .run(sequential);
+  auto again =
+      Simulator(std::make_shared<const CalibratedCostModel>(std::make_shared<const Calibration>(*fit))).run(sequential);
   ASSERT_TRUE(again.ok());
   EXPECT_NEAR(again->totalUs, measured.totalUs, 0.01 * measured.totalUs);
 }
@@ -99,6 +101,46 @@ TEST(Calibration, BarrierHandOffsAreMeasuredWhereAVEUWaited) {
   EXPECT_NEAR(fit->taskGapUs, 0, 1e-9);  // back to back
 }
 
+// A dynamic plan "measured" by simulating it with a known dispatch cost:
+// replayed where its rTasks ran, the run's gaps between two rTasks of one
+// operator are that cost (none is a static fetch or a barrier hand-off),
+// and the fit predicts the run, simulated again as the dynamic program it was.
+TEST(Calibration, ADynamicRunsGapsAreItsDispatches) {
+  const ir::Graph graph = testing::optimizedSampleGraph("inception_block");
+  const schedule::Plan plan = testing::planSample(graph, "dynamic");
+  Calibration truth = truthFor({&plan});
+  truth.dispatchUs = 2.5;
+  truth.dispatchSamples = 1;
+  auto model = std::make_shared<const CalibratedCostModel>(std::make_shared<const Calibration>(truth));
+  auto measured = Simulator(model).run(plan);
+  ASSERT_TRUE(measured.ok()) << measured.errorText();
+  measured->measured = true;
+  auto device = device::loadDevice("h100");
+  ASSERT_TRUE(device.ok());
+  const auto options = policyOptions(std::make_shared<const AnalyticCostModel>());
+  auto replay = planOfMeasuredTrace(*measured, graph, *device, options);
+  ASSERT_TRUE(replay.ok()) << replay.errorText();
+
+  auto fit = fitCalibration({MeasuredRun{"inception_block.dynamic", &*replay, &*measured, 0, true}}, *device);
+  ASSERT_TRUE(fit.ok()) << fit.errorText();
+  EXPECT_GT(fit->dispatchSamples, 50);
+  EXPECT_NEAR(fit->dispatchUs, 2.5, 1e-6);
+  EXPECT_EQ(fit->gapSamples, 0);
+  EXPECT_EQ(fit->barrierSamples, 0) << "the replay's barriers are the dataflow's, not waits the run had";
+  // As a static run, the same gaps would have been fetches.
+  auto asStatic = fitCalibration({MeasuredRun{"inception_block.dynamic", &*replay, &*measured, 0, false}}, *device);
+  ASSERT_TRUE(asStatic.ok());
+  EXPECT_EQ(asStatic->dispatchSamples, 0);
+  EXPECT_NEAR(asStatic->taskGapUs, 2.5, 1e-6);
+
+  auto queue = planOfMeasuredTrace(*measured, graph, *device, options, MeasuredPlanForm::Dynamic);
+  ASSERT_TRUE(queue.ok()) << queue.errorText();
+  auto again =
+      Simulator(std::make_shared<const CalibratedCostModel>(std::make_shared<const Calibration>(*fit))).run(*queue);
+  ASSERT_TRUE(again.ok()) << again.errorText();
+  EXPECT_NEAR(again->totalUs, measured->totalUs, 0.05 * measured->totalUs);
+}
+
 TEST(Calibration, JsonRoundTripsAndBadFilesNameTheField) {
   Calibration c;
   c.device = "h100";
@@ -109,7 +151,8 @@ TEST(Calibration, JsonRoundTripsAndBadFilesNameTheField) {
   c.taskGapUs = 0.375;
   c.launchUs = 4.5;
   c.barrierUs = 1.5;
-  c.gapSamples = 10, c.launchSamples = 2, c.barrierSamples = 7;
+  c.dispatchUs = 2.75;
+  c.gapSamples = 10, c.launchSamples = 2, c.barrierSamples = 7, c.dispatchSamples = 5;
   auto back = parseCalibration(calibrationToJson(c), "c.json");
   ASSERT_TRUE(back.ok()) << back.errorText();
   EXPECT_EQ(back->gpu, c.gpu);
@@ -118,6 +161,8 @@ TEST(Calibration, JsonRoundTripsAndBadFilesNameTheField) {
   EXPECT_EQ(back->families.at("gemm").ops, 9);
   EXPECT_DOUBLE_EQ(back->taskGapUs, 0.375);
   EXPECT_EQ(back->barrierSamples, 7);
+  EXPECT_DOUBLE_EQ(back->dispatchUs, 2.75);
+  EXPECT_EQ(back->dispatchSamples, 5);
 
   auto error = [](const std::string& text) { return parseCalibration(text, "c.json").errorText(); };
   EXPECT_NE(error("{").find("not valid JSON"), std::string::npos);
@@ -152,6 +197,17 @@ TEST(Calibration, TheModelAnswersFromTheFitOnlyForItsDeviceAndFamilies) {
   c->launchUs = 7, c->launchSamples = 3;
   EXPECT_DOUBLE_EQ(model.launchOverheadUs(*h100), 7);
   EXPECT_DOUBLE_EQ(model.launchOverheadUs(*a100), a100->launchOverheadUs);
+  EXPECT_DOUBLE_EQ(model.dispatchOverheadUs(*h100), h100->dispatchLatencyUs);
+  c->dispatchUs = 2.25, c->dispatchSamples = 40;
+  EXPECT_DOUBLE_EQ(model.dispatchOverheadUs(*h100), 2.25);
+  EXPECT_DOUBLE_EQ(model.dispatchOverheadUs(*a100), a100->dispatchLatencyUs);
+  // A calibration written before dynamic runs were fitted keeps the device's dispatch.
+  std::string old = calibrationToJson(*c);
+  old.replace(old.find("\"dispatch_samples\": 40"), 22, "\"dispatch_samples\": 0");
+  auto parsed = parseCalibration(old, "old.json");
+  ASSERT_TRUE(parsed.ok()) << parsed.errorText();
+  EXPECT_DOUBLE_EQ(CalibratedCostModel(std::make_shared<const Calibration>(*parsed)).dispatchOverheadUs(*h100),
+                   h100->dispatchLatencyUs);
 }
 
 }  // namespace

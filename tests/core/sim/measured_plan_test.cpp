@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 
 #include "core/device/device_spec.h"
+#include "core/schedule/dynamic_program.h"
 #include "core/schedule/validator.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/measured_trace.h"
@@ -29,6 +31,23 @@ ir::Graph leaseGraph(const std::string& sample) {
 }
 
 schedule::PolicyOptions analyticOptions() { return policyOptions(std::make_shared<const AnalyticCostModel>()); }
+
+// A run of a lease of this build's graph (epilogues fused), on the H100 preset.
+struct LeaseRun {
+  Trace measured;
+  ir::Graph graph;
+  device::DeviceSpec device;
+};
+LeaseRun leaseRun(const std::string& lease, const std::string& key) {
+  auto measured = loadMeasuredTrace(fs::path(RAMMER_SOURCE_DIR) / "tests/data/gpu_traces" / lease / "runs" /
+                                    (key + ".trace.json.xz"));
+  if (!measured) throw std::runtime_error(measured.errorText());
+  auto device = device::loadDevice("h100");
+  if (!device) throw std::runtime_error(device.errorText());
+  return {std::move(measured).value(),
+          testing::optimizedSampleGraph(key.substr(0, key.find('.')), {.fuseEpilogues = true}),
+          std::move(device).value()};
+}
 
 class MeasuredPlanOfSample : public ::testing::TestWithParam<std::string> {};
 
@@ -107,8 +126,7 @@ TEST(MeasuredPlan, RefusesWhatThisBuildCannotRebuild) {
   wide.programs.front().numVEUs = 100000;
   auto w = planOfMeasuredTrace(wide, graph, *device, analyticOptions());
   ASSERT_FALSE(w.ok());
-  EXPECT_NE(w.errorText().find("more than h100 holds, and more than one operator"), std::string::npos)
-      << w.errorText();
+  EXPECT_NE(w.errorText().find("more than h100 holds, and more than one operator"), std::string::npos) << w.errorText();
 
   Trace partial = *measured;  // one operator's rTasks lost
   const int32_t lost = partial.tasks.front().task.op;
@@ -123,12 +141,10 @@ TEST(MeasuredPlan, RefusesWhatThisBuildCannotRebuild) {
 // The plan keeps the 264 slots and gives each rTask the slot that freed
 // first, so no slot runs two rTasks at once.
 TEST(MeasuredPlan, ARammerBaseGridLargerThanTheSlotsRunsInWaves) {
-  const fs::path lease = fs::path(RAMMER_SOURCE_DIR) / "tests/data/gpu_traces/2026-11-27-h100/runs";
-  auto measured = loadMeasuredTrace(lease / "alexnet.sequential.trace.json.xz");
-  ASSERT_TRUE(measured.ok()) << measured.errorText();
-  const ir::Graph graph = testing::optimizedSampleGraph("alexnet", {.fuseEpilogues = true});
-  auto device = device::loadDevice("h100");
-  ASSERT_TRUE(device.ok());
+  const LeaseRun run = leaseRun("2026-11-27-h100", "alexnet.sequential");
+  const Trace* const measured = &run.measured;
+  const ir::Graph& graph = run.graph;
+  const device::DeviceSpec* const device = &run.device;
   auto plan = planOfMeasuredTrace(*measured, graph, *device, analyticOptions());
   ASSERT_TRUE(plan.ok()) << plan.errorText();
   EXPECT_TRUE(schedule::validate(*plan, graph).empty());
@@ -159,6 +175,53 @@ TEST(MeasuredPlan, ARammerBaseGridLargerThanTheSlotsRunsInWaves) {
           end = e->endUs;
         }
     }
+  }
+}
+
+// A dynamic run (2026-11-27b lease, the ready queue of this build) rebuilt
+// both ways: replayed, each rTask on the vEU that took it, in the order it
+// took them; as its queue, one dynamic program per launch with the
+// measured rKernels, vDevice and the same rTasks, valid for the validator.
+TEST(MeasuredPlan, ADynamicRunIsReplayedWhereItRanAndRebuiltAsItsQueue) {
+  const LeaseRun run = leaseRun("2026-11-27b-h100", "inception_block.dynamic");
+  const Trace* const measured = &run.measured;
+  const ir::Graph& graph = run.graph;
+  const device::DeviceSpec* const device = &run.device;
+  auto replay = planOfMeasuredTrace(*measured, graph, *device, analyticOptions());
+  ASSERT_TRUE(replay.ok()) << replay.errorText();
+  EXPECT_TRUE(schedule::validate(*replay, graph).empty());
+  ASSERT_EQ(replay->programs.size(), 1u);
+  EXPECT_FALSE(replay->programs[0].dynamic);
+  std::map<std::string, int32_t> veuOf;  // "op[rtask]" -> vEU
+  for (const TaskEvent& e : measured->tasks)
+    veuOf[measured->opNames[static_cast<size_t>(e.task.op)] + "[" + std::to_string(e.task.rtask) + "]"] = e.veu;
+  const schedule::RProgram& prog = replay->programs[0].program;
+  size_t checked = 0;
+  for (int v = 0; v < prog.numVEUs(); ++v)
+    for (const schedule::Instr& in : prog.stream(v))
+      if (const auto* x = std::get_if<schedule::Exec>(&in)) {
+        const std::string key =
+            replay->ops[static_cast<size_t>(x->task.op)].name + "[" + std::to_string(x->task.rtask) + "]";
+        EXPECT_EQ(veuOf.at(key), v) << key;
+        ++checked;
+      }
+  EXPECT_EQ(checked, measured->tasks.size());
+
+  auto queue = planOfMeasuredTrace(*measured, graph, *device, analyticOptions(), MeasuredPlanForm::Dynamic);
+  ASSERT_TRUE(queue.ok()) << queue.errorText();
+  const auto problems = schedule::validate(*queue, graph);
+  EXPECT_TRUE(problems.empty()) << problems.front().message;
+  ASSERT_EQ(queue->programs.size(), 1u);
+  ASSERT_TRUE(queue->programs[0].dynamic);
+  EXPECT_TRUE(schedule::checkDynamicProgram(*queue, 0).empty());
+  EXPECT_EQ(queue->programs[0].program.numVEUs(), measured->programs[0].numVEUs);
+  EXPECT_EQ(queue->programs[0].veusPerSM, measured->programs[0].veusPerSM);
+  EXPECT_EQ(queue->numRTasks(), measured->tasks.size());
+  for (const schedule::DynamicOp& d : queue->programs[0].dynamic->ops) {
+    const schedule::PlannedOp& op = queue->ops[static_cast<size_t>(d.op)];
+    const auto at = std::find(measured->opNames.begin(), measured->opNames.end(), op.name);
+    ASSERT_NE(at, measured->opNames.end()) << op.name;
+    EXPECT_EQ(op.kernel.name, measured->kernelNames[static_cast<size_t>(at - measured->opNames.begin())]);
   }
 }
 

@@ -25,6 +25,8 @@ class FixedCostModel : public sim::CostModel {
   }
   double launchOverheadUs(const device::DeviceSpec&) const override { return launchUs_; }
   double barrierOverheadUs(const device::DeviceSpec&) const override { return barrierUs_; }
+  // A dispatch costs what a barrier does here: one overhead to set in tests.
+  double dispatchOverheadUs(const device::DeviceSpec&) const override { return barrierUs_; }
 
   struct Call {
     std::string kernel;
