@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Dynamic against wavefront in one recorded lease (issue #31 item 5).
 
-dynamic_table.py LEASE_DIR [--baseline wavefront] [--json]
+dynamic_table.py LEASE_DIR [--baseline wavefront] [--policy dynamic] [--json]
 
 Per model with both runs: the median latency (CUDA events, p10-p90), the
 ratio, the vEUs that ran an rTask, the per-rTask dispatch cost and the SM
@@ -104,25 +104,26 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("lease")
     ap.add_argument("--baseline", default="wavefront")
+    ap.add_argument("--policy", default="dynamic", help="the run set against the baseline (a key's last part)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     runs = os.path.join(a.lease, "runs")
     rows = []
     for m in MODELS:
-        keys = {p: f"{m}.{p}" for p in (a.baseline, "dynamic")}
+        keys = {p: f"{m}.{p}" for p in (a.baseline, a.policy)}
         if not all(os.path.exists(os.path.join(runs, k + ".run.json.xz")) for k in keys.values()):
             continue
-        rows.append({"model": m, **{p: summary(runs, k) for p, k in keys.items()}})
+        rows.append({"model": m, "baseline": summary(runs, keys[a.baseline]), "policy": summary(runs, keys[a.policy])})
     if a.json:
         print(json.dumps(rows, indent=1))
         return
-    b = a.baseline
-    print(f"| model | rTasks | {b} us (p10-p90) | dynamic us (p10-p90) | dynamic / {b} | vEUs that ran rTasks, "
-          f"{b} / dynamic (of) | rTask to rTask of one op, ns: {b} / dynamic (p90) | idle between ops, vEU-ms: "
-          f"{b} / dynamic | SM efficiency %, CUPTI: {b} / dynamic | trace: {b} / dynamic |")
+    b, o = a.baseline, a.policy
+    print(f"| model | rTasks | {b} us (p10-p90) | {o} us (p10-p90) | {o} / {b} | vEUs that ran rTasks, "
+          f"{b} / {o} (of) | rTask to rTask of one op, ns: {b} / {o} (p90) | idle between ops, vEU-ms: "
+          f"{b} / {o} | SM efficiency %, CUPTI: {b} / {o} | trace: {b} / {o} |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        s, d = r[b], r["dynamic"]
+        s, d = r["baseline"], r["policy"]
         print(f"| {r['model']} | {d['rtasks']:,} | {s['median_us']:,.1f} ({s['p10_us']:,.0f}-{s['p90_us']:,.0f}) | "
               f"{d['median_us']:,.1f} ({d['p10_us']:,.0f}-{d['p90_us']:,.0f}) | {d['median_us'] / s['median_us']:.2f}x | "
               f"{s['veus_used']} / {d['veus_used']} ({d['veus']}) | {s['same_op_gap_ns']:,.0f} / "

@@ -7,9 +7,11 @@
 #             contention of every vEU on one claim and one gate counter?
 #             The dynamic plans of resnext29_cifar, nasnet_cifar and lstm_tc
 #             at 1, 2 and 4 vEUs per SM (a `vdevice` schedule edit), each
-#             with its measured trace: tests/bench/gpu/dynamic_table.py's
-#             rTask-to-rTask gap against the vEUs that contend. If it falls
-#             with fewer vEUs, per-SM queues are worth building.
+#             with its measured trace (veus/runs/MODEL.dynamicK.*, the
+#             lease format: `dynamic_table.py veus --baseline dynamic1
+#             --policy dynamic4`):
+#             the rTask-to-rTask gap against the vEUs that contend. If it
+#             falls with fewer vEUs, per-SM queues are worth building.
 #   eager.tgz PyTorch eager at batch 1 on the paper models and the tiny
 #             transformers, beside the fifth lease's dynamic and wavefront
 #             rows (eager depends on the lease's host CPU: rerun in the lease
@@ -25,7 +27,7 @@ root=$(cd "$(dirname "$0")/../../.." && pwd)
 g=$root/tests/bench/gpu
 out=${OUT:-/tmp/lease-out}
 w=$(mktemp -d)
-mkdir -p "$out" "$w/veus" "$w/eager" "$w/san"
+mkdir -p "$out" "$w/veus/runs" "$w/eager" "$w/san"
 left() { echo $((end - SECONDS)); }
 pack() { tar czf "$out/$1.tgz.part" -C "$w" "$1" && mv "$out/$1.tgz.part" "$out/$1.tgz"; }
 
@@ -35,13 +37,15 @@ for spec in resnext29_cifar:stem.conv nasnet_cifar:stem.conv lstm_tc:rnn.lstm0/l
   m=${spec%%:*} node=${spec#*:}
   for k in 1 2 4; do
     (( $(left) > 360 )) || break 2
-    e=$w/veus/$m.$k.edits.json
+    r=$w/veus/runs/$m.dynamic$k e=$w/veus/$m.$k.edits.json
     echo "{\"version\": 1, \"edits\": [{\"op\": \"vdevice\", \"node\": \"$node\", \"veus_per_sm\": $k}]}" > "$e"
     timeout 90 rammer -q run "$w/m/$m.onnx" --backend cuda --policy dynamic --schedule "$e" --random --seed 1 \
-      --repeat 50 --json --trace "$w/veus/$m.dynamic$k.trace.json" > "$w/veus/$m.dynamic$k.run.json" 2> "$w/veus/$m.$k.err"
-    echo "$m dynamic, $k vEUs/SM: exit $? $(grep -o '"median": *[0-9.]*' "$w/veus/$m.dynamic$k.run.json" | head -1)"
-    python3 "$g/compact_trace.py" "$w/veus/$m.dynamic$k.trace.json" "$w/veus/$m.dynamic$k.trace.json.xz" &&
-      rm -f "$w/veus/$m.dynamic$k.trace.json"
+      --repeat 50 --json --trace "$r.trace.json" > "$r.run.json" 2> "$w/veus/$m.$k.err"
+    echo "$m dynamic, $k vEUs/SM: exit $? $(grep -o '"median": *[0-9.]*' "$r.run.json" | head -1)"
+    [[ -f $r.trace.json ]] && python3 "$g/compact_trace.py" "$r.trace.json" "$r.trace.json.xz" && rm -f "$r.trace.json"
+    python3 -c 'import lzma, shutil, sys
+with open(sys.argv[1], "rb") as i, lzma.open(sys.argv[1] + ".xz", "wb") as o: shutil.copyfileobj(i, o)' "$r.run.json" &&
+      rm -f "$r.run.json"
   done
 done
 pack veus
