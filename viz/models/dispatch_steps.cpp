@@ -79,8 +79,9 @@ std::vector<TeachingStep> dispatchSteps(const schedule::Plan& plan, const sim::T
       trace.source + ").";
   if (take >= 0)
     intro.explanation += "\n\nEach take costs a vEU " + us(take) +
-                         " (the dispatch: an atomic claim and the "
-                         "queue entry's read), " +
+                         " (the dispatch: the finished rTask's arrivals at its consumers' gates, the atomic claim "
+                         "of the next rTask that every vEU contends for, two fences and two block barriers; 3.3 us "
+                         "measured on an H100), " +
                          us(take * static_cast<double>(trace.tasks.size())) + " of vEU time over the run.";
   if (!intro.notes.empty()) {
     intro.explanation += "\n\nThe policy's log:";
