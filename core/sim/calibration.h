@@ -23,8 +23,9 @@
 //     on a vEU (the ready queue's gate arrivals and claim, which the next
 //     rTask never waits for), less `taskGapUs`, which the model adds anyway;
 //   - `queueHandoffUs`: in the dynamic runs, from the end of an operator's
-//     last producer rTask to its first rTask's start, less a dispatch and
-//     `taskGapUs` (the push seen by a vEU polling the queue).
+//     last producer rTask to its first rTask's start where the vEU that took
+//     it was idle by then, less a dispatch and `taskGapUs` (the push seen by
+//     a vEU polling the queue; elsewhere the wait was for a vEU).
 // Each fit is over operators (the median of its rTasks, measured against
 // the same rTasks simulated), weighted by relative error: a 2 us rTask
 // counts as much as a 2 ms one.

@@ -4,7 +4,8 @@
 // whenever a vEU is free it takes the next rTask of the operator at the
 // ready queue's head, paying one dispatch first; a finishing rTask opens
 // its consumers' gates, and an operator whose gate reaches zero joins the
-// queue's tail at that moment. The dispatch costs what the cost model says
+// queue's tail, seen by the vEUs a hand-off later
+// (CostModel::queueHandoffUs). The dispatch costs what the cost model says
 // (CostModel::dispatchOverheadUs: measured on an H100, fitted by `rammer
 // calibrate` from a lease's dynamic runs); an rTask's time comes from the
 // model under the load when it starts, as in the static programs.
