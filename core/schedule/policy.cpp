@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/kernels/kernel_efficiency.h"
 #include "core/schedule/dynamic_policy.h"
 #include "core/schedule/graphturbo_policy.h"
 #include "core/schedule/greedy_policy.h"
@@ -29,7 +30,7 @@ RooflineTerms rooflineTerms(const kernels::RKernel& kernel, const device::Device
 double estimateTaskTimeUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, int veusPerSM) {
   const int perSM = std::max(1, veusPerSM);
   const RooflineTerms t = rooflineTerms(kernel, device, perSM, perSM * std::max(1, device.sms));
-  return std::max(t.computeUs, t.memoryUs) / device.efficiencyOf(kernel.family);
+  return std::max(t.computeUs, t.memoryUs) / kernels::kernelEfficiency(kernel, device);
 }
 
 double rtaskMemoryUs(const kernels::RKernel& kernel, const device::DeviceSpec& device) {
@@ -52,12 +53,18 @@ ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOp
   std::string n = name;
   std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   std::unique_ptr<Policy> p;
-  if (n == "sequential" || n == "rammerbase") p = std::make_unique<SequentialPolicy>(std::move(options));
-  else if (n == "wavefront" || n == "rammer") p = std::make_unique<WavefrontPolicy>(std::move(options));
-  else if (n == "greedy") p = std::make_unique<GreedyPolicy>(std::move(options));
-  else if (n == "ios") p = std::make_unique<IosPolicy>(std::move(options));
-  else if (n == "graphturbo") p = std::make_unique<GraphTurboPolicy>(std::move(options));
-  else if (n == "dynamic") p = std::make_unique<DynamicPolicy>(std::move(options));
+  if (n == "sequential" || n == "rammerbase")
+    p = std::make_unique<SequentialPolicy>(std::move(options));
+  else if (n == "wavefront" || n == "rammer")
+    p = std::make_unique<WavefrontPolicy>(std::move(options));
+  else if (n == "greedy")
+    p = std::make_unique<GreedyPolicy>(std::move(options));
+  else if (n == "ios")
+    p = std::make_unique<IosPolicy>(std::move(options));
+  else if (n == "graphturbo")
+    p = std::make_unique<GraphTurboPolicy>(std::move(options));
+  else if (n == "dynamic")
+    p = std::make_unique<DynamicPolicy>(std::move(options));
   if (!p) {
     std::string names;
     for (const auto& s : policyNames()) names += (names.empty() ? "" : ", ") + s;

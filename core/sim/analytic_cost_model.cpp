@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/kernels/kernel_efficiency.h"
 #include "core/schedule/policy.h"
 
 namespace rammer::sim {
@@ -26,7 +27,7 @@ double AnalyticCostModel::taskTimeUs(const kernels::RKernel& kernel, const devic
     memory = std::max(t.memoryUs, std::ceil(bytes / perTrip) * latencyUs);
   }
   // The family's measured (or estimated) share of this roofline on the device.
-  return std::max(t.computeUs, memory) / device.efficiencyOf(kernel.family);
+  return std::max(t.computeUs, memory) / kernels::kernelEfficiency(kernel, device);
 }
 
 }  // namespace rammer::sim

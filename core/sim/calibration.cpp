@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 
+#include "core/kernels/kernel_efficiency.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/json_fields.h"
 #include "core/sim/measured_trace.h"
@@ -260,7 +261,7 @@ ir::Result<bool> gather(const MeasuredRun& run, Samples& s) {
 
 double rooflineUs(const kernels::RKernel& kernel, const device::DeviceSpec& device, const TaskContext& context) {
   static const AnalyticCostModel analytic;
-  return analytic.taskTimeUs(kernel, device, context) * device.efficiencyOf(kernel.family);
+  return analytic.taskTimeUs(kernel, device, context) * kernels::kernelEfficiency(kernel, device);
 }
 
 const RTaskFit* Calibration::fitFor(const kernels::RKernel& kernel) const {

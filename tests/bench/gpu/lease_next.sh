@@ -12,6 +12,11 @@
 #             --policy dynamic4`):
 #             the rTask-to-rTask gap against the vEUs that contend. If it
 #             falls with fewer vEUs, per-SM queues are worth building.
+#   t1/       record_lease.sh tier 1 (RammerBase and Rammer of the six paper
+#             models): the plans the skinny-tile efficiency changed (alexnet's
+#             fc1/fc2 back on the GEMV, seq2seq's steps; PERFORMANCE.md "A
+#             skinny tile's efficiency"): predicted 369 us for alexnet's Rammer
+#             plan, which ran 585 us on the fifth lease
 #   eager.tgz PyTorch eager at batch 1 on the paper models and the tiny
 #             transformers, beside the fifth lease's dynamic and wavefront
 #             rows (eager depends on the lease's host CPU: rerun in the lease
@@ -49,6 +54,11 @@ with open(sys.argv[1], "rb") as i, lzma.open(sys.argv[1] + ".xz", "wb") as o: sh
   done
 done
 pack veus
+
+echo "### tier 1: the paper models' RammerBase and Rammer plans (left $(left) s)"
+b=$(( $(left) - 300 ))
+(( b > 60 )) && "$g/record_lease.sh" --seconds "$b" --tiers 1 --jobs 4 --repeat 50 --out "$out/t1" 2>&1 |
+  grep -E "^(alexnet|resnext29|nasnet|deepspeech2|lstm_tc|seq2seq)|done"
 
 echo "### PyTorch eager at batch 1 (left $(left) s)"
 for m in alexnet resnext29_cifar nasnet_cifar deepspeech2 lstm_tc seq2seq vit_tiny encoder decoder swin_tiny; do

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <stdexcept>
+#include <vector>
 
 #include "core/device/device_spec.h"
 #include "core/schedule/dynamic_program.h"
@@ -223,6 +224,46 @@ TEST(MeasuredPlan, ADynamicRunIsReplayedWhereItRanAndRebuiltAsItsQueue) {
     ASSERT_NE(at, measured->opNames.end()) << op.name;
     EXPECT_EQ(op.kernel.name, measured->kernelNames[static_cast<size_t>(at - measured->opNames.begin())]);
   }
+}
+
+// The fifth lease's alexnet wavefront plan ran fc1 (M = 1) as
+// gemm_32x32_splitk4 at 4 vEUs/SM: a 32-row tile for one row, 190 us per
+// rTask where the family's efficiency had predicted 133 us, so the planner
+// had preferred it (one wave of 512 rTasks) to the GEMV (two waves of 90
+// us predicted, 47 us measured). Priced with the H100's skinny-tile
+// efficiency (kernels/kernel_efficiency.h), the analytic model lands
+// within 10% of the measurement, and this build's wavefront plan takes the
+// GEMV for fc1 and fc2.
+TEST(MeasuredPlan, TheAnalyticModelPricesASkinnyTileAsTheLeaseMeasuredIt) {
+  const LeaseRun run = leaseRun("2026-11-27b-h100", "alexnet.wavefront");
+  auto replay = planOfMeasuredTrace(run.measured, run.graph, run.device, analyticOptions());
+  ASSERT_TRUE(replay.ok()) << replay.errorText();
+  const auto fc1 = std::find_if(replay->ops.begin(), replay->ops.end(),
+                                [](const schedule::PlannedOp& o) { return o.name == "classifier.fc1"; });
+  ASSERT_NE(fc1, replay->ops.end());
+  ASSERT_EQ(fc1->kernel.name, "gemm_32x32_splitk4");
+  const auto at = std::find(run.measured.opNames.begin(), run.measured.opNames.end(), "classifier.fc1");
+  ASSERT_NE(at, run.measured.opNames.end());
+  std::vector<double> us;
+  int veusPerSM = 0, veus = 0;
+  for (const TaskEvent& e : run.measured.tasks)
+    if (e.task.op == static_cast<int32_t>(at - run.measured.opNames.begin())) {
+      us.push_back(e.endUs - e.startUs);
+      veusPerSM = run.measured.programs.at(static_cast<size_t>(e.program)).veusPerSM;
+      veus = run.measured.programs.at(static_cast<size_t>(e.program)).numVEUs;
+    }
+  ASSERT_EQ(us.size(), 512u);
+  std::sort(us.begin(), us.end());
+  const double measured = us[us.size() / 2];
+  EXPECT_GT(measured, 150.0);
+  const double predicted = AnalyticCostModel().taskTimeUs(fc1->kernel, run.device, {veusPerSM, veusPerSM, veus, 0});
+  EXPECT_NEAR(predicted, measured, 0.10 * measured) << "veus/SM " << veusPerSM;
+
+  // As `rammer schedule` plans it: with the analytic model's estimates.
+  auto plan = schedule::makePolicy("wavefront", analyticOptions()).value()->schedule(run.graph, run.device, {});
+  ASSERT_TRUE(plan.ok()) << plan.errorText();
+  for (const schedule::PlannedOp& o : plan->ops)
+    if (o.name == "classifier.fc1" || o.name == "classifier.fc2") EXPECT_EQ(o.kernel.family, "gemv") << o.name;
 }
 
 }  // namespace
