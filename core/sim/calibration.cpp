@@ -436,7 +436,7 @@ double CalibratedCostModel::barrierOverheadUs(const device::DeviceSpec& device) 
 double CalibratedCostModel::queueHandoffUs(const device::DeviceSpec& device) const {
   return device.id == calibration_->device && calibration_->queueHandoffSamples > 0
              ? calibration_->queueHandoffUs
-             : barrierOverheadUs(device);  // CostModel's default, on this calibration's barrier
+             : CostModel::queueHandoffUs(device);  // a barrier hand-off, this calibration's
 }
 
 double CalibratedCostModel::dispatchOverheadUs(const device::DeviceSpec& device) const {

@@ -143,25 +143,25 @@ TEST(MeasuredPlan, RefusesWhatThisBuildCannotRebuild) {
 // first, so no slot runs two rTasks at once.
 TEST(MeasuredPlan, ARammerBaseGridLargerThanTheSlotsRunsInWaves) {
   const LeaseRun run = leaseRun("2026-11-27-h100", "alexnet.sequential");
-  const Trace* const measured = &run.measured;
+  const Trace& measured = run.measured;
   const ir::Graph& graph = run.graph;
-  const device::DeviceSpec* const device = &run.device;
-  auto plan = planOfMeasuredTrace(*measured, graph, *device, analyticOptions());
+  const device::DeviceSpec& device = run.device;
+  auto plan = planOfMeasuredTrace(measured, graph, device, analyticOptions());
   ASSERT_TRUE(plan.ok()) << plan.errorText();
   EXPECT_TRUE(schedule::validate(*plan, graph).empty());
-  EXPECT_EQ(plan->numRTasks(), measured->tasks.size());
+  EXPECT_EQ(plan->numRTasks(), measured.tasks.size());
   bool waves = false;
   for (size_t p = 0; p < plan->programs.size(); ++p) {
     const schedule::RProgram& prog = plan->programs[p].program;
-    const int slots = measured->programs[p].veusPerSM * device->sms;
-    EXPECT_EQ(prog.numVEUs(), std::min(measured->programs[p].numVEUs, slots));
-    waves = waves || measured->programs[p].numVEUs > slots;
+    const int slots = measured.programs[p].veusPerSM * device.sms;
+    EXPECT_EQ(prog.numVEUs(), std::min(measured.programs[p].numVEUs, slots));
+    waves = waves || measured.programs[p].numVEUs > slots;
   }
   EXPECT_TRUE(waves) << "the trace has no program with more blocks than slots";
   // No slot runs two rTasks at once: on each vEU the measured intervals of
   // its rTasks, in stream order, do not overlap.
   std::map<std::pair<int32_t, int32_t>, const TaskEvent*> byTask;
-  for (const TaskEvent& e : measured->tasks) byTask[{e.task.op, e.task.rtask}] = &e;
+  for (const TaskEvent& e : measured.tasks) byTask[{e.task.op, e.task.rtask}] = &e;
   for (size_t p = 0; p < plan->programs.size(); ++p) {
     const schedule::RProgram& prog = plan->programs[p].program;
     for (int v = 0; v < prog.numVEUs(); ++v) {
@@ -169,9 +169,9 @@ TEST(MeasuredPlan, ARammerBaseGridLargerThanTheSlotsRunsInWaves) {
       for (const schedule::Instr& in : prog.stream(v))
         if (const auto* x = std::get_if<schedule::Exec>(&in)) {
           const std::string name = plan->ops[static_cast<size_t>(x->task.op)].name;
-          const auto at = std::find(measured->opNames.begin(), measured->opNames.end(), name);
-          ASSERT_NE(at, measured->opNames.end()) << name;
-          const TaskEvent* e = byTask.at({static_cast<int32_t>(at - measured->opNames.begin()), x->task.rtask});
+          const auto at = std::find(measured.opNames.begin(), measured.opNames.end(), name);
+          ASSERT_NE(at, measured.opNames.end()) << name;
+          const TaskEvent* e = byTask.at({static_cast<int32_t>(at - measured.opNames.begin()), x->task.rtask});
           EXPECT_GE(e->startUs, end) << name << " on vEU " << v << " of program " << p;
           end = e->endUs;
         }
@@ -185,17 +185,17 @@ TEST(MeasuredPlan, ARammerBaseGridLargerThanTheSlotsRunsInWaves) {
 // measured rKernels, vDevice and the same rTasks, valid for the validator.
 TEST(MeasuredPlan, ADynamicRunIsReplayedWhereItRanAndRebuiltAsItsQueue) {
   const LeaseRun run = leaseRun("2026-11-27b-h100", "inception_block.dynamic");
-  const Trace* const measured = &run.measured;
+  const Trace& measured = run.measured;
   const ir::Graph& graph = run.graph;
-  const device::DeviceSpec* const device = &run.device;
-  auto replay = planOfMeasuredTrace(*measured, graph, *device, analyticOptions());
+  const device::DeviceSpec& device = run.device;
+  auto replay = planOfMeasuredTrace(measured, graph, device, analyticOptions());
   ASSERT_TRUE(replay.ok()) << replay.errorText();
   EXPECT_TRUE(schedule::validate(*replay, graph).empty());
   ASSERT_EQ(replay->programs.size(), 1u);
   EXPECT_FALSE(replay->programs[0].dynamic);
   std::map<std::string, int32_t> veuOf;  // "op[rtask]" -> vEU
-  for (const TaskEvent& e : measured->tasks)
-    veuOf[measured->opNames[static_cast<size_t>(e.task.op)] + "[" + std::to_string(e.task.rtask) + "]"] = e.veu;
+  for (const TaskEvent& e : measured.tasks)
+    veuOf[measured.opNames[static_cast<size_t>(e.task.op)] + "[" + std::to_string(e.task.rtask) + "]"] = e.veu;
   const schedule::RProgram& prog = replay->programs[0].program;
   size_t checked = 0;
   for (int v = 0; v < prog.numVEUs(); ++v)
@@ -206,23 +206,23 @@ TEST(MeasuredPlan, ADynamicRunIsReplayedWhereItRanAndRebuiltAsItsQueue) {
         EXPECT_EQ(veuOf.at(key), v) << key;
         ++checked;
       }
-  EXPECT_EQ(checked, measured->tasks.size());
+  EXPECT_EQ(checked, measured.tasks.size());
 
-  auto queue = planOfMeasuredTrace(*measured, graph, *device, analyticOptions(), MeasuredPlanForm::Dynamic);
+  auto queue = planOfMeasuredTrace(measured, graph, device, analyticOptions(), MeasuredPlanForm::Dynamic);
   ASSERT_TRUE(queue.ok()) << queue.errorText();
   const auto problems = schedule::validate(*queue, graph);
   EXPECT_TRUE(problems.empty()) << problems.front().message;
   ASSERT_EQ(queue->programs.size(), 1u);
   ASSERT_TRUE(queue->programs[0].dynamic);
   EXPECT_TRUE(schedule::checkDynamicProgram(*queue, 0).empty());
-  EXPECT_EQ(queue->programs[0].program.numVEUs(), measured->programs[0].numVEUs);
-  EXPECT_EQ(queue->programs[0].veusPerSM, measured->programs[0].veusPerSM);
-  EXPECT_EQ(queue->numRTasks(), measured->tasks.size());
+  EXPECT_EQ(queue->programs[0].program.numVEUs(), measured.programs[0].numVEUs);
+  EXPECT_EQ(queue->programs[0].veusPerSM, measured.programs[0].veusPerSM);
+  EXPECT_EQ(queue->numRTasks(), measured.tasks.size());
   for (const schedule::DynamicOp& d : queue->programs[0].dynamic->ops) {
     const schedule::PlannedOp& op = queue->ops[static_cast<size_t>(d.op)];
-    const auto at = std::find(measured->opNames.begin(), measured->opNames.end(), op.name);
-    ASSERT_NE(at, measured->opNames.end()) << op.name;
-    EXPECT_EQ(op.kernel.name, measured->kernelNames[static_cast<size_t>(at - measured->opNames.begin())]);
+    const auto at = std::find(measured.opNames.begin(), measured.opNames.end(), op.name);
+    ASSERT_NE(at, measured.opNames.end()) << op.name;
+    EXPECT_EQ(op.kernel.name, measured.kernelNames[static_cast<size_t>(at - measured.opNames.begin())]);
   }
 }
 
