@@ -285,8 +285,8 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
                 "Skip the reference run that checks a plan's outputs (emulator, host, cuda; every backend is checked "
                 "by one rule otherwise, and a mismatch exits with 1)");
   sub->add_flag("--tsan", opts->tsan,
-                "Build the host program with ThreadSanitizer and fail on any data race (host; plan for a small "
-                "device, every CUDA thread becomes a fiber)");
+                "Build the host program with ThreadSanitizer and fail on any data race (host; every CUDA thread "
+                "becomes a fiber, so a plan for a small device runs faster)");
   // The reference backend reads given inputs and writes outputs; the GPU
   // defaults to seeded random inputs and only checks its outputs.
   sub->parse_complete_callback([opts] {

@@ -11,11 +11,13 @@
 #include <fmt/core.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/onnx/exporter.h"
 #include "core/passes/pass_manager.h"
 #include "core/pipeline/pipeline.h"
 #include "core/schedule/policy.h"
@@ -32,18 +34,20 @@ struct Tally {
   std::vector<std::string> firstProblems;
 };
 
-void record(Tally& t, const pipeline::StagesResult& r, double seconds, const std::string& what) {
+// Returns whether the run matched the reference.
+bool record(Tally& t, const pipeline::StagesResult& r, double seconds, const std::string& what) {
   ++t.runs;
   t.seconds += seconds;
   const bool ran = r.report.ok() && r.artifacts.run && r.artifacts.run->check;
   if (ran && r.artifacts.run->check->match) {
     ++t.matched;
-    return;
+    return true;
   }
   if (ran) ++t.mismatched;
   else ++t.failed;
   if (t.firstProblems.size() < 5)
     t.firstProblems.push_back(what + ": " + (ran ? "outputs differ" : ir::formatDiagnostics(r.report.errors())));
+  return false;
 }
 
 }  // namespace
@@ -52,7 +56,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Random NAS-Bench cells through every policy on the emulator and the host target"};
   int cells = 5000, hostCells = 500, tsanCells = 50, channels = 16, size = 8;
   uint32_t seed = 1;
-  std::string cache, tsanDevice = "h100";
+  std::string cache, tsanDevice = "h100", failingDir;
   app.add_option("--cells", cells, "Cells on the emulator, every policy")->capture_default_str();
   app.add_option("--host", hostCells, "Of them, cells also run as generated code on the host")->capture_default_str();
   app.add_option("--tsan", tsanCells, "Of those, cells built with ThreadSanitizer")->capture_default_str();
@@ -61,9 +65,11 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "First cell's seed (cell k uses seed + k)")->capture_default_str();
   app.add_option("--cache", cache, "Build cache of the host target (default: rammer's)");
   app.add_option("--tsan-device", tsanDevice,
-                 "Device the ThreadSanitizer runs plan for: TSan runs at most 8128 fibers (one per CUDA thread of "
-                 "every vEU), which a plan for many SMs can pass")
+                 "Device the ThreadSanitizer runs plan for (one TSan fiber per CUDA thread of a vEU in an rTask; "
+                 "a worker retires the least recently used vEUs' fibers to stay under TSan's 8128)")
       ->capture_default_str();
+  app.add_option("--write-failing", failingDir,
+                 "Folder to write each cell with a mismatch or failure to, as cell_K.onnx (rammer run reproduces it)");
   CLI11_PARSE(app, argc, argv);
 
   const std::vector<std::string> policies = schedule::policyNames();
@@ -78,6 +84,7 @@ int main(int argc, char** argv) {
     pipeline::Artifacts given;
     given.original =
         std::make_shared<const ir::Graph>(samples::buildNasBenchCell(cell, seed + static_cast<uint32_t>(k), channels, size));
+    bool cellClean = true;
     for (size_t p = 0; p < policies.size(); ++p) {
       const std::string& policy = policies[p];
       auto runOn = [&](pipeline::RunTarget target, bool threadSanitizer) {
@@ -96,13 +103,20 @@ int main(int argc, char** argv) {
       };
       const std::string what = fmt::format("cell {} ({} vertices, {} edges) {}", k, cell.vertices(), cell.edges(), policy);
       auto [r, s] = runOn(pipeline::RunTarget::Emulator, false);
-      record(emulator[policy], r, s, what);
+      cellClean = record(emulator[policy], r, s, what) && cellClean;
       // The host target: one policy per cell, in turn.
       if (k < hostCells && static_cast<size_t>(k) % policies.size() == p) {
         const bool sanitized = k < tsanCells;
         auto [h, hs] = runOn(pipeline::RunTarget::Host, sanitized);
-        record((sanitized ? tsan : host)[policy], h, hs, what + (sanitized ? " (host, TSan)" : " (host)"));
+        cellClean =
+            record((sanitized ? tsan : host)[policy], h, hs, what + (sanitized ? " (host, TSan)" : " (host)")) && cellClean;
       }
+    }
+    if (!cellClean && !failingDir.empty()) {
+      std::filesystem::create_directories(failingDir);
+      const auto file = std::filesystem::path(failingDir) / fmt::format("cell_{}.onnx", k);
+      for (const ir::Diagnostic& d : onnx_export::exportModel(*given.original, file))
+        fmt::print(stderr, "  writing {}: {}\n", file.string(), d.message);
     }
     if ((k + 1) % 250 == 0)
       fmt::print(stderr, "{} cells, {:.0f} s\n", k + 1,

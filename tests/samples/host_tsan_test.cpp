@@ -9,9 +9,13 @@
 // __syncthreads barriers order them (core/codegen/host/rammer_host_runtime.cpp).
 // The same for the dynamic policy's ready queue, and dropping one of its
 // dependency edges is reported.
-// The plans are made for a 2-SM device: TSan holds at most 8128 fibers.
+// The plans are made for a 2-SM device: TSan holds at most 8128 fibers. A
+// plan that needs more runs too: each worker retires the thread fibers of
+// the vEUs it used least recently; the tests at the end force that at almost
+// every fan-out and show that it hides no race.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <optional>
 #include <regex>
 
@@ -129,30 +133,36 @@ TEST(HostTsanNegative, DroppingADependencyEdgeOfTheReadyQueueIsADataRace) {
   std::cout << "dropped the edge " << from << " -> " << to << ":\n" << got.errorText().substr(0, 600) << "\n";
 }
 
+// The first barrier whose removal leaves a consumer unordered after its
+// producer, and why the analysis says so.
+struct NeededBarrier {
+  int program = 0;
+  schedule::Slot slot;
+  std::string why;
+};
+std::optional<NeededBarrier> firstNeededBarrier(const schedule::Plan& plan, const ir::Graph& g) {
+  auto analysis = schedule::BarrierRemoval::analyse(plan, g);
+  if (!analysis.ok()) throw std::runtime_error(analysis.errorText());
+  for (const auto& [program, slot] : analysis->barriers()) {
+    auto v = analysis->without(program, slot);
+    if (v.ok() && v->needed) return NeededBarrier{program, slot, v->problem.message};
+  }
+  return std::nullopt;
+}
+
 TEST(HostTsanNegative, RemovingANeededBarrierIsADataRace) {
   const ir::Graph g = optimized("sample_cnn");
   const schedule::Plan plan = wavefront(g);
-  auto analysis = schedule::BarrierRemoval::analyse(plan, g);
-  ASSERT_TRUE(analysis.ok()) << analysis.errorText();
-  // The first barrier whose removal leaves a consumer unordered after its producer.
-  std::optional<std::pair<int, schedule::Slot>> needed;
-  std::string why;
-  for (const auto& [program, slot] : analysis->barriers()) {
-    auto v = analysis->without(program, slot);
-    if (v.ok() && v->needed) {
-      needed = std::make_pair(program, slot);
-      why = v->problem.message;
-      break;
-    }
-  }
+  const std::optional<NeededBarrier> needed = firstNeededBarrier(plan, g);
   ASSERT_TRUE(needed.has_value()) << "no needed barrier in the plan";
-  const schedule::Plan broken = testing::withoutBarrier(plan, static_cast<size_t>(needed->first), needed->second);
+  const std::string& why = needed->why;
+  const schedule::Plan broken = testing::withoutBarrier(plan, static_cast<size_t>(needed->program), needed->slot);
   auto got = runtime::executeOnHost(broken, g, testing::seededInputs(g), tsanOptions());
   ASSERT_FALSE(got.ok()) << "the race of a missing barrier was not seen (" << why << ")";
   EXPECT_NE(got.errorText().find("ThreadSanitizer reported"), std::string::npos) << got.errorText();
   EXPECT_NE(got.errorText().find("data race"), std::string::npos) << got.errorText();
-  std::cout << "removed the barrier at program " << needed->first << ", vEU " << needed->second.veu << ", order "
-            << needed->second.order << " (" << why << "):\n" << got.errorText().substr(0, 600) << "\n";
+  std::cout << "removed the barrier at program " << needed->program << ", vEU " << needed->slot.veu << ", order "
+            << needed->slot.order << " (" << why << "):\n" << got.errorText().substr(0, 600) << "\n";
 }
 
 TEST(HostTsanNegative, RemovingASyncthreadsFromAnRKernelIsADataRace) {
@@ -196,6 +206,58 @@ TEST(HostTsanNegative, RemovingASyncthreadsFromAnRKernelIsADataRace) {
   EXPECT_NE(got.errorText().find("ThreadSanitizer reported"), std::string::npos) << got.errorText();
   EXPECT_NE(got.errorText().find(function), std::string::npos) << "the race is in " << function << ":\n"
                                                                << got.errorText();
+}
+
+// RAMMER_HOST_TSAN_FIBERS set for one scope (the host program inherits it).
+class ScopedFiberLimit {
+ public:
+  explicit ScopedFiberLimit(int limit) { setenv("RAMMER_HOST_TSAN_FIBERS", std::to_string(limit).c_str(), 1); }
+  ~ScopedFiberLimit() { unsetenv("RAMMER_HOST_TSAN_FIBERS"); }
+  ScopedFiberLimit(const ScopedFiberLimit&) = delete;
+  ScopedFiberLimit& operator=(const ScopedFiberLimit&) = delete;
+};
+
+// A fiber limit that leaves each of tsanOptions()'s 2 workers room for one
+// block's threads and a few more: every fan-out on another vEU of the worker
+// retires a set. Needs `grow` more than the vEU fibers (one per vEU of the
+// largest launch) and fails if the plan's blocks would fit without retiring.
+int recyclingLimit(const schedule::Plan& plan, const ir::Graph& g) {
+  auto gp = codegen::generateProgram(plan, g, {codegen::Target::Host, true});
+  if (!gp.ok()) throw std::runtime_error(gp.errorText());
+  int veus = 0, threads = 0, fanningVeus = 0;
+  for (const codegen::KernelLaunch& l : gp->launches) {
+    veus = std::max(veus, l.gridBlocks);
+    threads = std::max(threads, l.blockThreads);
+    fanningVeus += l.gridBlocks;
+  }
+  const int workers = tsanOptions().workers;
+  EXPECT_GT(fanningVeus * threads, workers * (threads + 32)) << "a plan whose blocks would fit without retiring";
+  return veus + workers * (threads + 32);
+}
+
+TEST(HostTsanRecycled, RetiringThreadFibersAtEveryFanOutKeepsThePlanRaceFreeAndRight) {
+  for (const std::string policy : {"wavefront", "dynamic"}) {
+    const ir::Graph g = optimized("inception_block");
+    const schedule::Plan plan = testing::planSample(g, policy, smallDevice());
+    const int limit = recyclingLimit(plan, g);
+    ScopedFiberLimit scoped(limit);
+    double seconds = 0;
+    expectRaceFreeAndRight(plan, g, &seconds);
+    std::cout << policy << " under a limit of " << limit << " fibers: 0 ThreadSanitizer reports, run " << seconds
+              << " s\n";
+  }
+}
+
+TEST(HostTsanRecycled, RemovingANeededBarrierIsStillADataRace) {
+  const ir::Graph g = optimized("sample_cnn");
+  const schedule::Plan plan = wavefront(g);
+  const std::optional<NeededBarrier> needed = firstNeededBarrier(plan, g);
+  ASSERT_TRUE(needed.has_value()) << "no needed barrier in the plan";
+  const schedule::Plan broken = testing::withoutBarrier(plan, static_cast<size_t>(needed->program), needed->slot);
+  ScopedFiberLimit scoped(recyclingLimit(broken, g));
+  auto got = runtime::executeOnHost(broken, g, testing::seededInputs(g), tsanOptions());
+  ASSERT_FALSE(got.ok()) << "with thread fibers retired, the race of a missing barrier was not seen";
+  EXPECT_NE(got.errorText().find("data race"), std::string::npos) << got.errorText();
 }
 
 }  // namespace

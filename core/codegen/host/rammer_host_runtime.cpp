@@ -17,7 +17,8 @@
 // the leader, so a round of the chain is one barrier at one switch per
 // thread (a switch to the leader and back after each thread cost twice
 // that, half of a host run's time on GEMM mainloops). Fibers never move between OS
-// threads (TLS stays valid) and never end. They are Boost.Context's
+// threads (TLS stays valid) and never end, except the CUDA thread fibers a
+// ThreadSanitizer build retires to stay under TSan's limit (ensureThreads). They are Boost.Context's
 // fcontext (make_fcontext / jump_fcontext): an uninstrumented jump, so the
 // ThreadSanitizer annotation sits immediately before the switch.
 //
@@ -31,7 +32,8 @@
 // boundary. Scheduler bookkeeping shared between a worker and its fibers
 // is atomic, so it adds no edges. CUDA thread fibers belong to one vEU
 // (not shared by the worker's vEUs), so one vEU's work is never program-
-// ordered before another's. Blocks of an ordinary launch that share a
+// ordered before another's; when a worker retires them, the vEU's next ones
+// are new TSan fibers on renewed stacks. Blocks of an ordinary launch that share a
 // worker are ordered: races between them are not seen. An rTask without
 // __syncthreads runs its threads as a loop in TSan builds too (its threads
 // share no shared memory; a race between two of them on global memory,
@@ -67,6 +69,10 @@
 #endif
 #ifdef RAMMER_HOST_TSAN
 #include <sanitizer/tsan_interface.h>
+#include <sys/mman.h>
+// Exported by every ThreadSanitizer runtime, declared by no header of GCC 12's.
+extern "C" void __tsan_ignore_thread_begin();
+extern "C" void __tsan_ignore_thread_end();
 #endif
 
 namespace rammer_host {
@@ -88,6 +94,29 @@ void* tsanCreate(const std::string& name) {
 void tsanSwitch(void* fiber) { __tsan_switch_to_fiber(fiber, __tsan_switch_to_fiber_no_sync); }
 void tsanRelease(void* sync) { __tsan_release(sync); }
 void tsanAcquire(void* sync) { __tsan_acquire(sync); }
+void tsanDestroy(void* fiber) { __tsan_destroy_fiber(fiber); }
+// The runtime's own bookkeeping across vEUs of one worker (one OS thread):
+// not part of the program, so neither a race nor an edge.
+struct TsanIgnore {
+  TsanIgnore() { __tsan_ignore_thread_begin(); }
+  ~TsanIgnore() { __tsan_ignore_thread_end(); }
+};
+// A stack a retired fiber ran on, made new for the next one: a fresh
+// anonymous mapping, which ThreadSanitizer records as the caller's write
+// (ordered before a fiber the caller then creates) in place of the old
+// fiber's accesses. In pieces under its clear_shadow_mmap_threshold (64 KiB):
+// a larger range has its shadow remapped, and those mappings add up past
+// vm.max_map_count over thousands of stacks.
+void tsanRenewStack(const bc::stack_context& s) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE)), piece = 32 << 10;
+  char* top = static_cast<char*>(s.sp);
+  char* bottom = top - s.size + page;  // above the guard page
+  for (char* p = bottom; p < top; p += piece) {
+    const size_t n = std::min(piece, static_cast<size_t>(top - p));
+    if (mmap(p, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+      trap("a ThreadSanitizer build could not renew a CUDA thread fiber's stack (mmap failed)");
+  }
+}
 constexpr size_t kLeaderStack = 512 << 10, kThreadStack = 128 << 10;
 #else
 constexpr bool kTsan = false;
@@ -96,6 +125,9 @@ void* tsanCreate(const std::string&) { return nullptr; }
 void tsanSwitch(void*) {}
 void tsanRelease(void*) {}
 void tsanAcquire(void*) {}
+void tsanDestroy(void*) {}
+struct TsanIgnore {};
+void tsanRenewStack(const bc::stack_context&) {}
 // Guarded stacks; only touched pages cost memory.
 constexpr size_t kLeaderStack = 256 << 10, kThreadStack = 64 << 10;
 #endif
@@ -155,6 +187,7 @@ struct ThreadSet {
   std::atomic<int> count{0};
   std::atomic<int> from{-1};
   bool poisoned = false;  // threads left mid-rTask by a divergence: never resumed again
+  uint64_t lastUse = 0;   // ThreadSanitizer: the owner worker's fan-out count at its last fan-out
   char start = 0, end = 0, phase[2] = {0, 0};  // ThreadSanitizer sync addresses
 };
 
@@ -187,6 +220,11 @@ struct Worker {
   std::atomic<ThreadFiber*> thread{nullptr};   // the CUDA thread fiber running now
   std::atomic<int> mode{kLeader};
   ThreadSet threads;  // shared by this worker's vEUs (non-ThreadSanitizer builds)
+  // ThreadSanitizer builds: the CUDA thread fibers its vEUs' sets hold, the
+  // stacks of retired ones, and its fan-outs so far (the sets' recency).
+  int threadFibers = 0;
+  std::vector<bc::stack_context> spareStacks;
+  uint64_t fanouts = 0;
   Block slot;         // ordinary launches
   std::vector<std::unique_ptr<Block>> veus;  // persistent launches: a pool of vEU fibers
   size_t active = 0;  // of them, in this launch
@@ -339,25 +377,78 @@ void threadEntry(bcd::transfer_t t) {
   threadMain(f);
 }
 
-// ThreadSanitizer holds at most 8128 threads and fibers at once.
+// ThreadSanitizer holds at most 8128 threads and fibers at once, and a plan
+// may fan out on more vEUs x CUDA threads than that (a GraphTurbo group on
+// 30 vEUs of 256 threads). A worker keeps the thread sets of its vEUs within
+// its share of kTsanFiberLimit (less the vEU fibers; RAMMER_HOST_TSAN_FIBERS
+// lowers it, for tests): to grow one set it retires the sets of the vEUs it
+// fanned out on least recently (their TSan fibers destroyed, their stacks
+// kept), and a retired stack is renewed before a new fiber starts on it.
+// A retired set's vEU gets new fibers at its next fan-out: fresh TSan
+// identities, ordered after nothing but their creator, so recycling hides no
+// race (it costs about 0.5 ms per fiber).
 constexpr int kTsanFiberLimit = 7000;
-int tsanFibers = 0;
+std::atomic<int> tsanVeuFibers{0};
 
-void ensureThreads(ThreadSet& set, int count, const Worker& w, const Block* owner) {
-  if (kTsan && static_cast<int>(set.fibers.size()) < count) {
-    static std::mutex m;
-    std::lock_guard<std::mutex> lock(m);
-    tsanFibers += count - static_cast<int>(set.fibers.size());
-    if (tsanFibers > kTsanFiberLimit)
-      trap(("a ThreadSanitizer build gives every CUDA thread of every vEU a fiber, and this program needs more than " +
-            std::to_string(kTsanFiberLimit) + " (ThreadSanitizer's limit is 8128): plan it for a device with fewer SMs")
-               .c_str());
+int tsanFiberLimit() {
+  static const int limit = [] {
+    const char* e = std::getenv("RAMMER_HOST_TSAN_FIBERS");
+    const int n = e ? std::atoi(e) : 0;
+    return n > 0 ? std::min(n, kTsanFiberLimit) : kTsanFiberLimit;
+  }();
+  return limit;
+}
+
+void retireThreads(Worker& w, ThreadSet& set) {
+  for (auto& f : set.fibers) {
+    tsanDestroy(f->tsan);
+    w.spareStacks.push_back(f->context.stack);
+  }
+  w.threadFibers -= static_cast<int>(set.fibers.size());
+  set.fibers.clear();
+}
+
+// Makes room in worker `w`'s share for `grow` more fibers of `owner`'s set.
+void makeRoom(Worker& w, const Block& owner, int grow) {
+  const int share = (tsanFiberLimit() - tsanVeuFibers.load(std::memory_order_relaxed)) / rt().workerCount;
+  while (w.threadFibers + grow > share) {
+    Block* oldest = nullptr;
+    for (auto& v : w.veus)
+      if (v.get() != &owner && !v->threads.fibers.empty() && (!oldest || v->threads.lastUse < oldest->threads.lastUse))
+        oldest = v.get();
+    if (!oldest) break;
+    retireThreads(w, oldest->threads);
+  }
+  if (w.threadFibers + grow > share)
+    trap(("a ThreadSanitizer build gives every CUDA thread a fiber, and ThreadSanitizer holds at most 8128: this "
+          "block's " + std::to_string(static_cast<int>(owner.threads.fibers.size()) + grow) +
+          " threads pass a worker's share of " + std::to_string(share) + " (" + std::to_string(rt().workerCount) +
+          " workers, " + std::to_string(tsanVeuFibers.load()) + " vEU fibers): run with fewer workers")
+             .c_str());
+  w.threadFibers += grow;
+}
+
+void ensureThreads(ThreadSet& set, int count, Worker& w, const Block* owner) {
+  if (kTsan && owner) {
+    TsanIgnore ignore;
+    set.lastUse = ++w.fanouts;
+    if (static_cast<int>(set.fibers.size()) < count) makeRoom(w, *owner, count - static_cast<int>(set.fibers.size()));
   }
   while (static_cast<int>(set.fibers.size()) < count) {
     auto f = std::make_unique<ThreadFiber>();
     f->tid = static_cast<int>(set.fibers.size());
     f->set = &set;
-    makeContext(f->context, kThreadStack, threadEntry);
+    if (kTsan && !w.spareStacks.empty()) {
+      {
+        TsanIgnore ignore;
+        f->context.stack = w.spareStacks.back();
+        w.spareStacks.pop_back();
+      }
+      tsanRenewStack(f->context.stack);
+      f->context.fctx = bcd::make_fcontext(f->context.stack.sp, f->context.stack.size, threadEntry);
+    } else {
+      makeContext(f->context, kThreadStack, threadEntry);
+    }
     f->resumeAt.store(f->context.fctx, std::memory_order_relaxed);
     // Created after the record is written: TSan orders the creator's writes before the fiber.
     f->tsan = tsanCreate((owner ? "vEU " + std::to_string(owner->index.load()) : "worker " + std::to_string(w.id)) +
@@ -413,6 +504,7 @@ void ensureVeus(Worker& w, size_t count) {
     b->index = static_cast<int>(w.id + w.veus.size() * static_cast<size_t>(rt().workerCount));
     makeContext(b->context, kLeaderStack, veuEntry);
     b->tsan = tsanCreate("vEU " + std::to_string(b->index.load()));
+    if (kTsan) tsanVeuFibers.fetch_add(1, std::memory_order_relaxed);
     w.veus.push_back(std::move(b));
   }
 }
@@ -643,7 +735,8 @@ void start() {
   if (r.workerCount <= 0) {
     int n = 0;
     if (const char* e = std::getenv("RAMMER_HOST_THREADS")) n = std::atoi(e);
-    r.workerCount = n > 0 ? n : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    // Under ThreadSanitizer each worker needs a share of its fibers (ensureThreads): at most 4 unless asked.
+    r.workerCount = n > 0 ? n : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kTsan ? 4 : INT_MAX);
   }
   struct sigaction sa {};
   sa.sa_sigaction = onFault;
