@@ -33,7 +33,8 @@
 // rKernels' global-memory traffic less their L2 re-reads), attention (null
 // unless --fuse-attention=auto planned both ways: {fused, fused_us,
 // unfused_us}), programs[] {index,
-// veus_per_sm, veus, rtasks, barriers, start_us, end_us, cut_reason},
+// veus_per_sm, veus, rtasks, barriers, start_us, end_us, cut_reason,
+// claim_shards (null unless dynamic)},
 // kernels[] per operator {op, type, view, kernel (null for views), family,
 // rule, rtasks, threads, shared_bytes, flops, bytes, l2_bytes, program}, and with
 // --decisions decisions[], with --trace the trace file, with
@@ -182,6 +183,8 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
     e["start_us"] = trace.programs.at(p).startUs;
     e["end_us"] = trace.programs.at(p).endUs;
     e["cut_reason"] = info.cutReason;
+    // A dynamic program's claim counters per operator (null: a static program).
+    e["claim_shards"] = info.dynamic ? Json(info.dynamic->claimShards) : Json(nullptr);
     j["programs"].push_back(std::move(e));
   }
   j["kernels"] = Json::array();
@@ -320,6 +323,10 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
                trace.programs[p].endUs, shortReason(info.cutReason));
   }
   printMore(np, plan.programs.size());
+  for (size_t p = 0; p < np; ++p)
+    if (const auto& d = plan.programs[p].dynamic)
+      fmt::print("  program {} is dynamic: {} operators in its ready queue ({} at launch), {} claim shard{} each\n", p,
+                 d->ops.size(), d->initial.size(), d->claimShards, d->claimShards == 1 ? "" : "s");
 
   fmt::print("rKernels\n");
   const std::vector<int> programOf = sim::programOfOps(plan);

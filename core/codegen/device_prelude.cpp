@@ -155,30 +155,42 @@ __device__ __forceinline__ void rammer_publish(unsigned long long* step, unsigne
 // Every target: the dispatch of a dynamic program (schedule/dynamic_program.h,
 // docs/CODEGEN.md "Dynamic programs"), run by thread 0 of a vEU.
 //   q   the program's queue table: q[0] operators, q[1] of them queued at
-//       launch (listed from q[4]), q[2] where the operator entries start (8
+//       launch (listed from q[5]), q[2] where the operator entries start (8
 //       words: fn, args, rTasks, gate, first consumer, consumers, first
-//       event, 0), q[3] where the consumer lists start; offsets from q
+//       event, 0), q[3] where the consumer lists start, q[4] claim shards
+//       K; offsets from q
 //   st  the program's state, zeroed before each launch: st[0] the shared
 //       queue position (every operator before it has handed out all its
 //       rTasks), st[1] entries pushed, st[2 + 2i] rTasks of operator i
-//       claimed, st[3 + 2i] producer rTasks of i finished, from st[2 + 2n]
-//       the pushed entries (operator + 1; 0 while empty)
+//       claimed from shard 0, st[3 + 2i] producer rTasks of i finished,
+//       from st[2 + 2n] the pushed entries (operator + 1; 0 while empty),
+//       after them K - 1 claim counters per operator (shards 1..K-1)
 constexpr const char* kDynamic = R"(
-// The next rTask for this vEU: operator and rTask index, or false when every
-// rTask has been handed out. `h` is the vEU's own queue position: it moves
-// past an operator only when a claim finds it exhausted, and jumps to the
-// shared position so that late vEUs skip exhausted operators without a claim.
+// The next rTask for vEU `veu`: operator and rTask index, or false when
+// every rTask has been handed out. `h` is the vEU's own queue position: it
+// moves past an operator only when its claims find every shard exhausted,
+// and jumps to the shared position so that late vEUs skip exhausted
+// operators without a claim. Shard s holds rTasks s, s + K, ...; a vEU
+// claims from shard veu mod K first, then steals from the next ones.
 __device__ __forceinline__ bool rammer_next(const int* q, unsigned long long* st, unsigned long long* h, int* op,
-                                            int* rtask) {
+                                            int* rtask, int veu) {
   const unsigned long long n = (unsigned long long)q[0], queued = (unsigned long long)q[1];
+  const unsigned long long shards = (unsigned long long)q[4], home = (unsigned long long)veu % shards;
+  unsigned long long* const extra = st + 2 + 2 * n + (n - queued);  // claim shards 1..K-1
   for (;;) {
     if (*h >= n) return false;
-    const int e = *h < queued ? q[4 + *h] : (int)rammer_wait_entry(st + 2 + 2 * n + (*h - queued), (int)*h) - 1;
-    const unsigned long long r = atomicAdd(st + 2 + 2 * e, 1ull);
-    if (r < (unsigned long long)q[q[2] + 8 * e + 2]) {
-      *op = e;
-      *rtask = (int)r;
-      return true;
+    const int e = *h < queued ? q[5 + *h] : (int)rammer_wait_entry(st + 2 + 2 * n + (*h - queued), (int)*h) - 1;
+    const unsigned long long tasks = (unsigned long long)q[q[2] + 8 * e + 2];
+    for (unsigned long long k = 0; k < shards; ++k) {
+      const unsigned long long s = home + k < shards ? home + k : home + k - shards;
+      if (s >= tasks) continue;  // an empty shard
+      unsigned long long* const claim = s == 0 ? st + 2 + 2 * e : extra + (shards - 1) * e + (s - 1);
+      const unsigned long long r = atomicAdd(claim, 1ull);
+      if (r < (tasks - s + shards - 1) / shards) {
+        *op = e;
+        *rtask = (int)(s + r * shards);
+        return true;
+      }
     }
     const unsigned long long shared = atomicMax(st, *h + 1);  // the position before; now at least *h + 1
     *h = shared > *h + 1 ? shared : *h + 1;

@@ -20,11 +20,13 @@ ir::Result<QueueTable> buildQueueTable(const schedule::DynamicProgram& program, 
   const auto queued = static_cast<int64_t>(program.initial.size());
   QueueTable t;
   std::vector<int32_t>& w = t.words;
-  const int64_t opsAt = 4 + queued;
+  const int64_t shards = program.claimShards;
+  if (shards < 1 || shards > kMaxField) return ir::makeError(fmt::format("{} claim shards", shards));
+  const int64_t opsAt = 5 + queued;
   int64_t consumersAt = opsAt + 8 * n;
   if (consumersAt > kMaxField) return ir::makeError("the ready queue's table exceeds 2^31 words");
   w = {static_cast<int32_t>(n), static_cast<int32_t>(queued), static_cast<int32_t>(opsAt),
-       static_cast<int32_t>(consumersAt)};
+       static_cast<int32_t>(consumersAt), static_cast<int32_t>(shards)};
   w.insert(w.end(), program.initial.begin(), program.initial.end());
   std::vector<int32_t> consumers;
   int64_t events = 0;
@@ -44,9 +46,10 @@ ir::Result<QueueTable> buildQueueTable(const schedule::DynamicProgram& program, 
     events += d.rtasks;
   }
   w.insert(w.end(), consumers.begin(), consumers.end());
-  // 64-bit words: the shared position, entries pushed, a claim and a gate
-  // count per operator, and an entry per operator not queued at launch.
-  t.stateWords = 2 * (2 + 2 * n + (n - queued));
+  // 64-bit words: the shared position, entries pushed, a claim (shard 0)
+  // and a gate count per operator, an entry per operator not queued at
+  // launch, and claim shards 1..K-1 per operator.
+  t.stateWords = 2 * (2 + 2 * n + (n - queued) + (shards - 1) * n);
   return t;
 }
 
@@ -69,11 +72,10 @@ std::string dynamicKernel(const CodegenOptions& options, const KernelLaunch& l, 
   // past what the rKernels use.
   s += fmt::format("  int* const slot = reinterpret_cast<int*>(rammer_smem + {});\n", at.sharedWords);
   s += "  unsigned long long h = 0;  // thread 0's queue position\n";
-  s += "  (void)veu;\n";
   s += "  for (;;) {\n"
        "    if (tid == 0) {\n"
        "      int op = -1, rtask = 0;\n"
-       "      rammer_next(q, st, &h, &op, &rtask);\n"
+       "      rammer_next(q, st, &h, &op, &rtask, veu);\n"
        "      slot[0] = op;\n"
        "      slot[1] = rtask;\n"
        "      __threadfence();  // what the entry's acquire saw, for the whole block\n"

@@ -16,7 +16,7 @@ namespace rammer::codegen {
 
 struct QueueTable {
   // Offsets from the table's first word: header {operators, queued at
-  // launch, operator entries, consumer lists}, the launch queue, the
+  // launch, operator entries, consumer lists, claim shards}, the launch queue, the
   // operator entries (8 words: fn, args, rTasks, gate, first consumer,
   // consumers, first event, 0), the consumer lists.
   std::vector<int32_t> words;

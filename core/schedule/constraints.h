@@ -24,9 +24,13 @@ struct Constraints {
   // node name -> vEUs per SM of the program that runs it (the vDevice
   // shape: 1, 2 or 4 vEUs of 256 threads get up to 255, 128 or 64 registers).
   std::map<std::string, int> shapeFor;
+  // node name -> claim shards of the dynamic program that runs it
+  // (DynamicProgram::claimShards; the dynamic policy only).
+  std::map<std::string, int> claimShardsFor;
 
   bool empty() const {
-    return kernelFor.empty() && pins.empty() && cutBefore.empty() && noCutBefore.empty() && shapeFor.empty();
+    return kernelFor.empty() && pins.empty() && cutBefore.empty() && noCutBefore.empty() && shapeFor.empty() &&
+           claimShardsFor.empty();
   }
 };
 

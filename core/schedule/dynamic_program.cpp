@@ -102,6 +102,9 @@ std::vector<std::string> checkDynamicProgram(const Plan& plan, size_t program) {
   if (initial != ready)
     errors.push_back(where + "the queue at launch holds " + std::to_string(initial.size()) + " operators, but " +
                      std::to_string(ready.size()) + " have no producer in the program");
+  if (dp.claimShards < 1 || dp.claimShards > std::max(1, info.program.numVEUs()))
+    errors.push_back(where + std::to_string(dp.claimShards) + " claim shards for " +
+                     std::to_string(info.program.numVEUs()) + " vEUs: a shard per vEU at most, and at least one");
   if (dp.queueCapacity < static_cast<int64_t>(dp.ops.size()))
     errors.push_back(where + "the ready queue holds " + std::to_string(dp.queueCapacity) + " entries, fewer than its " +
                      std::to_string(dp.ops.size()) + " operators: it could overflow");

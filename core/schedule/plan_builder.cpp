@@ -121,6 +121,11 @@ ir::Result<PlanBuilder> PlanBuilder::start(std::string policy, const ir::Graph& 
                                          " vEUs per SM; the shapes are 1, 2 and 4",
                                      node));
   }
+  for (const auto& [node, shards] : constraints.claimShardsFor) {
+    checkOp(node, "claim shards");
+    if (shards < 1)
+      errors.push_back(ir::makeError("claim shards of '" + node + "': " + std::to_string(shards) + "; at least 1", node));
+  }
   if (!errors.empty()) return errors;
   return b;
 }
@@ -425,6 +430,11 @@ ir::Diagnostic PlanBuilder::cancelledError() { return ir::makeError("scheduling 
 
 ir::Result<Plan> PlanBuilder::finish(std::vector<ProgramDraft> drafts) && {
   std::vector<ir::Diagnostic> errors;
+  for (const auto& [node, shards] : constraints_.claimShardsFor)
+    errors.push_back(ir::makeError("claim shards of '" + node + "': a " + plan_.policy +
+                                       " plan places every rTask at compile time and claims none at run time; "
+                                       "claim_shards applies to the dynamic policy",
+                                   node));
   for (const TaskPin& p : constraints_.pins) {
     auto op = dag_.find(p.node);
     if (!op || p.rtask < 0) continue;
@@ -459,8 +469,27 @@ ir::Result<Plan> PlanBuilder::finishDynamic(std::vector<ProgramDraft> drafts) &&
     const int shape = d.layout.veusPerSM;
     auto dp = std::make_shared<DynamicProgram>(
         buildDynamicProgram(plan_, d.ops, [&](int32_t op) { return estimate(kernel(op), shape).opUs; }));
+    // Claim shards: the value the edits give any operator of the program.
+    std::string shardsFrom;
+    for (int32_t op : d.ops) {
+      auto it = constraints_.claimShardsFor.find(opName(op));
+      if (it == constraints_.claimShardsFor.end()) continue;
+      if (!shardsFrom.empty() && it->second != dp->claimShards)
+        errors.push_back(ir::makeError("claim shards of '" + it->first + "': " + std::to_string(it->second) +
+                                           ", but '" + shardsFrom + "' in the same program asks for " +
+                                           std::to_string(dp->claimShards),
+                                       it->first));
+      else if (it->second > d.layout.numVEUs)
+        errors.push_back(ir::makeError("claim shards of '" + it->first + "': " + std::to_string(it->second) +
+                                           " for a program of " + std::to_string(d.layout.numVEUs) +
+                                           " vEUs; a shard per vEU at most",
+                                       it->first));
+      shardsFrom = it->first;
+      dp->claimShards = it->second;
+    }
     plan_.programs.push_back(ProgramInfo{RProgram(d.layout.numVEUs), shape, d.cutReason, std::move(dp)});
   }
+  if (!errors.empty()) return errors;
   return std::move(plan_);
 }
 

@@ -10,7 +10,9 @@ namespace {
 
 using nlohmann::json;
 
-const char* kOps = "pin_kernel, move, cut_before, merge_before, vdevice";
+const char* kOps = "pin_kernel, move, cut_before, merge_before, vdevice, claim_shards";
+// Claim shards an edit may ask for: more than any device's vEUs is a typo.
+constexpr int64_t kMaxClaimShards = 4096;
 
 // Reads one edit; an empty string on success, else the problem.
 std::string readEdit(const json& e, const std::set<std::string>* nodes, Constraints& c) {
@@ -33,7 +35,8 @@ std::string readEdit(const json& e, const std::set<std::string>* nodes, Constrai
   std::string op, node;
   if (auto err = str("op", op); !err.empty()) return err;
   if (auto err = str("node", node); !err.empty()) return err;
-  if (op != "pin_kernel" && op != "move" && op != "cut_before" && op != "merge_before" && op != "vdevice")
+  if (op != "pin_kernel" && op != "move" && op != "cut_before" && op != "merge_before" && op != "vdevice" &&
+      op != "claim_shards")
     return "unknown op '" + op + "' (expected one of " + kOps + ")";
   if (nodes && !nodes->count(node)) return "unknown node '" + node + "'";
   if (op == "pin_kernel") {
@@ -53,6 +56,12 @@ std::string readEdit(const json& e, const std::set<std::string>* nodes, Constrai
     if (auto err = integer("veus_per_sm", true, veus); !err.empty()) return err;
     if (veus != 1 && veus != 2 && veus != 4) return "\"veus_per_sm\" must be 1, 2 or 4";
     c.shapeFor[node] = static_cast<int>(veus);
+  } else if (op == "claim_shards") {
+    int64_t shards = 0;
+    if (auto err = integer("shards", true, shards); !err.empty()) return err;
+    if (shards < 1 || shards > kMaxClaimShards)
+      return "\"shards\" must be 1 to " + std::to_string(kMaxClaimShards);
+    c.claimShardsFor[node] = static_cast<int>(shards);
   } else if (op == "cut_before") {
     c.noCutBefore.erase(node);
     c.cutBefore.insert(node);
@@ -122,6 +131,8 @@ std::string scheduleEditsToJson(const Constraints& c) {
   for (const auto& node : c.cutBefore) edits.push_back({{"op", "cut_before"}, {"node", node}});
   for (const auto& node : c.noCutBefore) edits.push_back({{"op", "merge_before"}, {"node", node}});
   for (const auto& [node, veus] : c.shapeFor) edits.push_back({{"op", "vdevice"}, {"node", node}, {"veus_per_sm", veus}});
+  for (const auto& [node, shards] : c.claimShardsFor)
+    edits.push_back({{"op", "claim_shards"}, {"node", node}, {"shards", shards}});
   return json{{"version", 1}, {"edits", std::move(edits)}}.dump(2) + "\n";
 }
 

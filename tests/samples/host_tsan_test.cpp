@@ -105,6 +105,21 @@ TEST_P(HostTsanDynamic, TheReadyQueueHasNoDataRace) {
 INSTANTIATE_TEST_SUITE_P(Samples, HostTsanDynamic, ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
                          rammer::testing::ParamName());
 
+// Claim shards, one per vEU: each vEU claims from its own counter and
+// steals from the others'; the claims order nothing (relaxed adds), so the
+// gates and queue entries still must.
+TEST(HostTsanDynamicShards, ClaimingFromShardsAndStealingHasNoDataRace) {
+  const ir::Graph g = optimized("inception_block");
+  const int veus = testing::planSample(g, "dynamic", smallDevice()).programs.at(0).program.numVEUs();
+  schedule::Constraints c;
+  c.claimShardsFor["concat"] = veus;
+  const schedule::Plan plan = testing::planSample(g, "dynamic", smallDevice(), c);
+  ASSERT_EQ(plan.programs.at(0).dynamic->claimShards, veus);
+  double seconds = 0;
+  expectRaceFreeAndRight(plan, g, &seconds);
+  std::cout << veus << " claim shards: 0 ThreadSanitizer reports, run " << seconds << " s\n";
+}
+
 // One dependency edge dropped: the consumer is queued at launch and reads
 // its producer's output with nothing ordering the two.
 TEST(HostTsanNegative, DroppingADependencyEdgeOfTheReadyQueueIsADataRace) {

@@ -126,7 +126,9 @@ void tsanSwitch(void*) {}
 void tsanRelease(void*) {}
 void tsanAcquire(void*) {}
 void tsanDestroy(void*) {}
-struct TsanIgnore {};
+struct TsanIgnore {
+  TsanIgnore() {}  // user-provided: a scope guard, not an unused variable
+};
 void tsanRenewStack(const bc::stack_context&) {}
 // Guarded stacks; only touched pages cost memory.
 constexpr size_t kLeaderStack = 256 << 10, kThreadStack = 64 << 10;

@@ -10,8 +10,12 @@
 #             with its measured trace (veus/runs/MODEL.dynamicK.*, the
 #             lease format: `dynamic_table.py veus --baseline dynamic1
 #             --policy dynamic4`):
-#             the rTask-to-rTask gap against the vEUs that contend. If it
-#             falls with fewer vEUs, per-SM queues are worth building.
+#             the rTask-to-rTask gap against the vEUs that contend; then
+#             the claim shards (per-SM queues with stealing, a `claim_shards`
+#             edit) at 4 vEUs per SM: 8 shards and one per SM (132),
+#             as MODEL.dynamicS8 and MODEL.dynamicS132 (`--baseline
+#             dynamic4 --policy dynamicS132`). If the gap falls with
+#             fewer contenders, the shards are the default to choose.
 #   t1/       record_lease.sh tier 1 (RammerBase and Rammer of the six paper
 #             models): the plans the skinny-tile efficiency changed (alexnet's
 #             fc1/fc2 back on the GEMV, seq2seq's steps; PERFORMANCE.md "A
@@ -40,13 +44,16 @@ echo "### dynamic at 1, 2 and 4 vEUs per SM (left $(left) s)"
 rammer-samples --only resnext29_cifar,nasnet_cifar,lstm_tc,alexnet,deepspeech2,seq2seq "$w/m" > /dev/null 2>&1
 for spec in resnext29_cifar:stem.conv nasnet_cifar:stem.conv lstm_tc:rnn.lstm0/l0/t0/x; do
   m=${spec%%:*} node=${spec#*:}
-  for k in 1 2 4; do
-    (( $(left) > 360 )) || break 2
-    r=$w/veus/runs/$m.dynamic$k e=$w/veus/$m.$k.edits.json
-    echo "{\"version\": 1, \"edits\": [{\"op\": \"vdevice\", \"node\": \"$node\", \"veus_per_sm\": $k}]}" > "$e"
+  for run in 1 2 4 S8 S132; do
+    (( $(left) > 330 )) || break 2
+    k=4 shards=1 label=$run
+    [[ $run == S* ]] && shards=${run#S} || k=$run
+    r=$w/veus/runs/$m.dynamic$label e=$w/veus/$m.$label.edits.json
+    echo "{\"version\": 1, \"edits\": [{\"op\": \"vdevice\", \"node\": \"$node\", \"veus_per_sm\": $k}," \
+      "{\"op\": \"claim_shards\", \"node\": \"$node\", \"shards\": $shards}]}" > "$e"
     timeout 90 rammer -q run "$w/m/$m.onnx" --backend cuda --policy dynamic --schedule "$e" --random --seed 1 \
-      --repeat 50 --json --trace "$r.trace.json" > "$r.run.json" 2> "$w/veus/$m.$k.err"
-    echo "$m dynamic, $k vEUs/SM: exit $? $(grep -o '"median": *[0-9.]*' "$r.run.json" | head -1)"
+      --repeat 50 --json --trace "$r.trace.json" > "$r.run.json" 2> "$w/veus/$m.$label.err"
+    echo "$m dynamic, $k vEUs/SM, $shards claim shards: exit $? $(grep -o '"median": *[0-9.]*' "$r.run.json" | head -1)"
     [[ -f $r.trace.json ]] && python3 "$g/compact_trace.py" "$r.trace.json" "$r.trace.json.xz" && rm -f "$r.trace.json"
     python3 -c 'import lzma, shutil, sys
 with open(sys.argv[1], "rb") as i, lzma.open(sys.argv[1] + ".xz", "wb") as o: shutil.copyfileobj(i, o)' "$r.run.json" &&

@@ -332,12 +332,16 @@ TEST(CodeGenerator, RefusesAFloatValueWithoutKnownShape) {
 // A dynamic plan (issue #31): one persistent kernel per program whose queue
 // table states the dynamic program word for word, a state buffer zeroed
 // before each launch, every vEU of the program launched, and a timing
-// event per rTask in operator order.
+// event per rTask in operator order. With 4 claim shards (a schedule edit):
+// the header says so and the state has 3 more claim counters per operator.
 TEST(CodeGenerator, ADynamicPlanGetsItsQueueTableAndZeroedState) {
   const ir::Graph g = testing::optimizedSampleGraph("inception_block");
-  const schedule::Plan plan = testing::planSample(g, "dynamic");
+  schedule::Constraints shards;
+  shards.claimShardsFor["branch1x1.conv"] = 4;
+  const schedule::Plan plan = testing::planSample(g, "dynamic", "h100", shards);
   ASSERT_EQ(plan.programs.size(), 1u);
   const schedule::DynamicProgram& dp = *plan.programs.at(0).dynamic;
+  ASSERT_EQ(dp.claimShards, 4);
   auto gp = generateProgram(plan, g, {Target::Cuda, true});
   ASSERT_TRUE(gp.ok()) << gp.errorText();
   ASSERT_EQ(gp->launches.size(), 1u);
@@ -369,13 +373,15 @@ TEST(CodeGenerator, ADynamicPlanGetsItsQueueTableAndZeroedState) {
     }
   EXPECT_GT(l.zeroBuffers.size(), 1u) << "inception_block's dynamic plan has split-K convolutions";
   const auto n = static_cast<int64_t>(dp.ops.size()), queued = static_cast<int64_t>(dp.initial.size());
-  EXPECT_EQ(gp->buffers[static_cast<size_t>(state)].numel, 2 * (2 + 2 * n + (n - queued)));
+  EXPECT_EQ(gp->buffers[static_cast<size_t>(state)].numel, 2 * (2 + 2 * n + (n - queued) + 3 * n));
   // The queue table, read back from the table words.
   ASSERT_GE(l.table.queue, 0);
   const int32_t* q = gp->tableWords.data() + l.table.queue;
   ASSERT_EQ(q[0], n);
   ASSERT_EQ(q[1], queued);
-  for (int64_t i = 0; i < queued; ++i) EXPECT_EQ(q[4 + i], dp.initial[static_cast<size_t>(i)]);
+  ASSERT_EQ(q[2], 5 + queued);
+  ASSERT_EQ(q[4], 4) << "claim shards";
+  for (int64_t i = 0; i < queued; ++i) EXPECT_EQ(q[5 + i], dp.initial[static_cast<size_t>(i)]);
   int64_t events = 0;
   for (int64_t i = 0; i < n; ++i) {
     const schedule::DynamicOp& d = dp.ops[static_cast<size_t>(i)];
@@ -397,7 +403,7 @@ TEST(CodeGenerator, ADynamicPlanGetsItsQueueTableAndZeroedState) {
   EXPECT_EQ(events, static_cast<int64_t>(plan.numRTasks()));
   EXPECT_EQ(gp->numTimedEvents, events);
   // The kernel dispatches and counts gates; it has no instruction table.
-  EXPECT_NE(gp->source.find("rammer_next(q, st, &h, &op, &rtask)"), std::string::npos);
+  EXPECT_NE(gp->source.find("rammer_next(q, st, &h, &op, &rtask, veu)"), std::string::npos);
   EXPECT_NE(gp->source.find("rammer_finish(q, st, slot[0], tid)"), std::string::npos);
   EXPECT_EQ(l.table.code, -1);
 }

@@ -17,9 +17,10 @@
 namespace rammer::runtime {
 namespace {
 
-TEST(DynamicHostRun, EveryWorkerCountMatchesAndTheRecordsSayWhichVEURanWhat) {
-  const ir::Graph g = testing::optimizedSampleGraph("inception_block");
-  const schedule::Plan plan = testing::planSample(g, "dynamic");
+// The dynamic plan's host program at each worker count: outputs match the
+// reference, every rTask runs once, each vEU one at a time, none before
+// its producers.
+void expectEveryRTaskOnceAndRight(const schedule::Plan& plan, const ir::Graph& g, std::initializer_list<int> workerCounts) {
   ASSERT_EQ(plan.programs.size(), 1u);
   ASSERT_TRUE(plan.programs[0].dynamic);
   const int veus = plan.programs[0].program.numVEUs();
@@ -30,7 +31,7 @@ TEST(DynamicHostRun, EveryWorkerCountMatchesAndTheRecordsSayWhichVEURanWhat) {
   o.measureTrace = true;
   auto built = buildHostPlan(plan, g, o);
   ASSERT_TRUE(built.ok()) << built.errorText();
-  for (int workers : {1, 2, 5}) {
+  for (int workers : workerCounts) {
     o.workers = workers;
     auto got = runHostProgram(*built, plan, g, inputs, o);
     ASSERT_TRUE(got.ok()) << workers << " workers: " << got.errorText();
@@ -64,6 +65,27 @@ TEST(DynamicHostRun, EveryWorkerCountMatchesAndTheRecordsSayWhichVEURanWhat) {
         if (lastEnd.count(p)) EXPECT_GE(start, lastEnd[p]) << plan.ops[static_cast<size_t>(op)].name;
     std::cout << workers << " workers: " << byVEU.size() << " of " << veus << " vEUs ran rTasks, " << got->meanRunMs
               << " ms\n";
+  }
+}
+
+TEST(DynamicHostRun, EveryWorkerCountMatchesAndTheRecordsSayWhichVEURanWhat) {
+  const ir::Graph g = testing::optimizedSampleGraph("inception_block");
+  expectEveryRTaskOnceAndRight(testing::planSample(g, "dynamic"), g, {1, 2, 5});
+}
+
+// Claim shards (a queue per SM with stealing, DynamicProgram::claimShards):
+// 4 shards, and one per vEU, where a vEU finds its own shard empty after
+// one rTask at most and steals the rest; still every rTask once, in order.
+TEST(DynamicHostRun, ClaimShardsHandOutEveryRTaskOnce) {
+  const ir::Graph g = testing::optimizedSampleGraph("inception_block");
+  const int veus = testing::planSample(g, "dynamic").programs.at(0).program.numVEUs();
+  for (int shards : {4, veus}) {
+    schedule::Constraints c;
+    c.claimShardsFor["concat"] = shards;
+    const schedule::Plan plan = testing::planSample(g, "dynamic", "h100", c);
+    ASSERT_EQ(plan.programs.at(0).dynamic->claimShards, shards);
+    std::cout << shards << " claim shards:\n";
+    expectEveryRTaskOnceAndRight(plan, g, {2, 5});
   }
 }
 

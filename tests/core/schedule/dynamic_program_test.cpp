@@ -92,6 +92,10 @@ TEST(DynamicPolicy, TheValidatorCatchesEveryBrokenGateQueueAndOrder) {
                        "the order is not topological"));
   EXPECT_TRUE(mentions(edit([&](DynamicProgram& d) { d.initial.pop_back(); }), "the queue at launch holds"));
   EXPECT_TRUE(mentions(edit([&](DynamicProgram& d) { d.ops[producer].rtasks += 1; }), "rTasks, its rKernel"));
+  EXPECT_TRUE(mentions(edit([&](DynamicProgram& d) { d.claimShards = 0; }), "claim shards for"));
+  const int veus = good.programs[0].program.numVEUs();
+  EXPECT_TRUE(mentions(edit([&](DynamicProgram& d) { d.claimShards = veus + 1; }), "a shard per vEU at most"));
+  EXPECT_TRUE(checkPlan(testing::withDynamicEdit(good, 0, [&](DynamicProgram& d) { d.claimShards = veus; }), *g).ok());
 }
 
 TEST(DynamicPolicy, TakesPinnedKernelsAndCutsButRefusesAVEUPin) {
@@ -130,6 +134,35 @@ TEST(DynamicPolicy, TakesPinnedKernelsAndCutsButRefusesAVEUPin) {
   ASSERT_EQ(one->programs.size(), 1u);
   EXPECT_EQ(one->programs[0].veusPerSM, 1);
   EXPECT_TRUE(checkPlan(*one, *g).ok());
+
+  // Claim shards hold for the whole program; two counts in one program, more
+  // shards than vEUs, or the edit given to a static policy are refused.
+  EXPECT_EQ(plain.programs[0].dynamic->claimShards, 1) << "one claim counter per operator unless edited";
+  Constraints sharded;
+  sharded.claimShardsFor[second] = 8;
+  auto eight = analyticPlan("dynamic", *g, sharded);
+  ASSERT_TRUE(eight.ok()) << eight.errorText();
+  EXPECT_EQ(eight->programs[0].dynamic->claimShards, 8);
+  EXPECT_TRUE(checkPlan(*eight, *g).ok());
+  const std::string first = plain.ops[static_cast<size_t>(plain.programs[0].dynamic->ops.front().op)].name;
+  sharded.claimShardsFor[first] = 4;
+  auto conflicting = analyticPlan("dynamic", *g, sharded);
+  ASSERT_FALSE(conflicting.ok());
+  EXPECT_NE(conflicting.errorText().find("in the same program asks for"), std::string::npos)
+      << conflicting.errorText();
+  Constraints tooMany;
+  tooMany.claimShardsFor[second] = plain.programs[0].program.numVEUs() + 1;
+  auto refusedShards = analyticPlan("dynamic", *g, tooMany);
+  ASSERT_FALSE(refusedShards.ok());
+  EXPECT_NE(refusedShards.errorText().find("a shard per vEU at most"), std::string::npos) << refusedShards.errorText();
+  Constraints eightOnly;
+  eightOnly.claimShardsFor[second] = 8;
+  for (const std::string& policy : staticPolicyNames()) {
+    auto staticPlan = analyticPlan(policy, *g, eightOnly);
+    ASSERT_FALSE(staticPlan.ok()) << policy;
+    EXPECT_NE(staticPlan.errorText().find("claim_shards applies to the dynamic policy"), std::string::npos)
+        << policy << ": " << staticPlan.errorText();
+  }
 
   Constraints v;
   v.pins.push_back(TaskPin{second, 0, 1, -1});

@@ -16,7 +16,8 @@ const char* kExample = R"({"version": 1, "edits": [
   {"op": "move", "node": "a1", "veu": 7},
   {"op": "cut_before", "node": "a2"},
   {"op": "merge_before", "node": "a1"},
-  {"op": "vdevice", "node": "a2", "veus_per_sm": 2}]})";
+  {"op": "vdevice", "node": "a2", "veus_per_sm": 2},
+  {"op": "claim_shards", "node": "a1", "shards": 8}]})";
 }  // namespace
 
 TEST(ScheduleEdits, ParsesEveryEditKind) {
@@ -35,6 +36,7 @@ TEST(ScheduleEdits, ParsesEveryEditKind) {
   EXPECT_EQ(c->cutBefore, (std::set<std::string>{"a2"}));
   EXPECT_EQ(c->noCutBefore, (std::set<std::string>{"a1"}));
   EXPECT_EQ(c->shapeFor, (std::map<std::string, int>{{"a2", 2}}));
+  EXPECT_EQ(c->claimShardsFor, (std::map<std::string, int>{{"a1", 8}}));
 }
 
 TEST(ScheduleEdits, LaterEditsOverrideEarlierOnes) {
@@ -58,6 +60,7 @@ TEST(ScheduleEdits, RoundTripsThroughJson) {
   EXPECT_EQ(again->cutBefore, c->cutBefore);
   EXPECT_EQ(again->noCutBefore, c->noCutBefore);
   EXPECT_EQ(again->shapeFor, c->shapeFor);
+  EXPECT_EQ(again->claimShardsFor, c->claimShardsFor);
   ASSERT_EQ(again->pins.size(), c->pins.size());
   for (size_t i = 0; i < c->pins.size(); ++i) {
     EXPECT_EQ(again->pins[i].node, c->pins[i].node);
@@ -93,6 +96,14 @@ TEST(ScheduleEdits, ErrorsNameTheEditAndTheProblem) {
                 .find("edit 0: \"veus_per_sm\" must be 1, 2 or 4"),
             std::string::npos);
   EXPECT_NE(err(R"({"version":1,"edits":[{"op":"vdevice","node":"a0"}]})").find("missing \"veus_per_sm\""),
+            std::string::npos);
+  EXPECT_NE(err(R"({"version":1,"edits":[{"op":"claim_shards","node":"a0","shards":0}]})")
+                .find("edit 0: \"shards\" must be 1 to 4096"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"version":1,"edits":[{"op":"claim_shards","node":"a0","shards":5000}]})")
+                .find("\"shards\" must be 1 to 4096"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"version":1,"edits":[{"op":"claim_shards","node":"a0"}]})").find("missing \"shards\""),
             std::string::npos);
   EXPECT_NE(err(R"({"version":1,"edits":[3]})").find("edit 0: an edit must be an object"), std::string::npos);
   // Without a graph, node names are not checked.
