@@ -382,7 +382,8 @@ void threadEntry(bcd::transfer_t t) {
 // ThreadSanitizer holds at most 8128 threads and fibers at once, and a plan
 // may fan out on more vEUs x CUDA threads than that (a GraphTurbo group on
 // 30 vEUs of 256 threads). A worker keeps the thread sets of its vEUs within
-// its share of kTsanFiberLimit (less the vEU fibers; RAMMER_HOST_TSAN_FIBERS
+// its share of kTsanFiberLimit (less the fibers never retired: the vEUs',
+// and the workers' threads for ordinary launches; RAMMER_HOST_TSAN_FIBERS
 // lowers it, for tests): to grow one set it retires the sets of the vEUs it
 // fanned out on least recently (their TSan fibers destroyed, their stacks
 // kept), and a retired stack is renewed before a new fiber starts on it.
@@ -390,7 +391,7 @@ void threadEntry(bcd::transfer_t t) {
 // identities, ordered after nothing but their creator, so recycling hides no
 // race (it costs about 0.5 ms per fiber).
 constexpr int kTsanFiberLimit = 7000;
-std::atomic<int> tsanVeuFibers{0};
+std::atomic<int> tsanFixedFibers{0};
 
 int tsanFiberLimit() {
   static const int limit = [] {
@@ -412,7 +413,7 @@ void retireThreads(Worker& w, ThreadSet& set) {
 
 // Makes room in worker `w`'s share for `grow` more fibers of `owner`'s set.
 void makeRoom(Worker& w, const Block& owner, int grow) {
-  const int share = (tsanFiberLimit() - tsanVeuFibers.load(std::memory_order_relaxed)) / rt().workerCount;
+  const int share = (tsanFiberLimit() - tsanFixedFibers.load(std::memory_order_relaxed)) / rt().workerCount;
   while (w.threadFibers + grow > share) {
     Block* oldest = nullptr;
     for (auto& v : w.veus)
@@ -425,7 +426,7 @@ void makeRoom(Worker& w, const Block& owner, int grow) {
     trap(("a ThreadSanitizer build gives every CUDA thread a fiber, and ThreadSanitizer holds at most 8128: this "
           "block's " + std::to_string(static_cast<int>(owner.threads.fibers.size()) + grow) +
           " threads pass a worker's share of " + std::to_string(share) + " (" + std::to_string(rt().workerCount) +
-          " workers, " + std::to_string(tsanVeuFibers.load()) + " vEU fibers): run with fewer workers")
+          " workers, " + std::to_string(tsanFixedFibers.load()) + " other fibers): run with fewer workers")
              .c_str());
   w.threadFibers += grow;
 }
@@ -435,6 +436,8 @@ void ensureThreads(ThreadSet& set, int count, Worker& w, const Block* owner) {
     TsanIgnore ignore;
     set.lastUse = ++w.fanouts;
     if (static_cast<int>(set.fibers.size()) < count) makeRoom(w, *owner, count - static_cast<int>(set.fibers.size()));
+  } else if (kTsan && static_cast<int>(set.fibers.size()) < count) {
+    tsanFixedFibers.fetch_add(count - static_cast<int>(set.fibers.size()), std::memory_order_relaxed);
   }
   while (static_cast<int>(set.fibers.size()) < count) {
     auto f = std::make_unique<ThreadFiber>();
@@ -506,7 +509,7 @@ void ensureVeus(Worker& w, size_t count) {
     b->index = static_cast<int>(w.id + w.veus.size() * static_cast<size_t>(rt().workerCount));
     makeContext(b->context, kLeaderStack, veuEntry);
     b->tsan = tsanCreate("vEU " + std::to_string(b->index.load()));
-    if (kTsan) tsanVeuFibers.fetch_add(1, std::memory_order_relaxed);
+    if (kTsan) tsanFixedFibers.fetch_add(1, std::memory_order_relaxed);
     w.veus.push_back(std::move(b));
   }
 }
