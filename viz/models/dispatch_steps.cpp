@@ -77,11 +77,17 @@ std::vector<TeachingStep> dispatchSteps(const schedule::Plan& plan, const sim::T
       "its producers in the rProgram finishes (its gate), and leaves it when every one of its rTasks has been taken. "
       "The next steps follow the operators in the order their first rTask was taken, in this trace (" +
       trace.source + ").";
+  int shards = 1;  // the most claim counters an operator of the plan has
+  for (const schedule::ProgramInfo& p : plan.programs)
+    if (p.dynamic) shards = std::max(shards, static_cast<int>(p.dynamic->claimShards));
+  const std::string claim = shards == 1 ? "the atomic claim of the next rTask that every vEU contends for"
+                                        : "the atomic claim of the next rTask on one of " + std::to_string(shards) +
+                                              " claim shards (a vEU claims from its own and steals from the others "
+                                              "when it is empty)";
   if (take >= 0)
-    intro.explanation += "\n\nEach take costs a vEU " + us(take) +
-                         " (the dispatch: the finished rTask's arrivals at its consumers' gates, the atomic claim "
-                         "of the next rTask that every vEU contends for, two fences and two block barriers; 3.3 us "
-                         "measured on an H100), " +
+    intro.explanation += "\n\nEach take costs a vEU " + us(take) + " (the dispatch: the finished rTask's arrivals at its "
+                         "consumers' gates, " + claim + ", two fences and two block barriers; 3.3 us measured on an "
+                         "H100 with one claim counter), " +
                          us(take * static_cast<double>(trace.tasks.size())) + " of vEU time over the run.";
   if (!intro.notes.empty()) {
     intro.explanation += "\n\nThe policy's log:";

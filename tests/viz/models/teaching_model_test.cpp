@@ -11,6 +11,7 @@
 #include <set>
 #include <variant>
 
+#include "tests/support/plan_mutation.h"
 #include "tests/viz/editing_fixtures.h"
 
 namespace rammer::viz {
@@ -115,6 +116,13 @@ TEST(TeachingSteps, ADynamicRunIsASequenceOfDispatchDecisions) {
   ASSERT_EQ(steps.size(), ops + 1) << "an introduction, then one step per operator";
   EXPECT_NE(steps[0].explanation.find("ready queue"), std::string::npos) << steps[0].explanation;
   EXPECT_NE(steps[0].explanation.find("Each take costs a vEU"), std::string::npos) << steps[0].explanation;
+  EXPECT_NE(steps[0].explanation.find("that every vEU contends for"), std::string::npos) << steps[0].explanation;
+  // With claim shards the take is explained as a claim on one of them.
+  const schedule::Plan sharded =
+      rammer::testing::withDynamicEdit(plan, 0, [](schedule::DynamicProgram& d) { d.claimShards = 8; });
+  const std::string shardedIntro = teachingSteps(sharded, &trace).at(0).explanation;
+  EXPECT_NE(shardedIntro.find("on one of 8 claim shards"), std::string::npos) << shardedIntro;
+  EXPECT_EQ(shardedIntro.find("every vEU contends"), std::string::npos) << shardedIntro;
   int64_t rtasks = 0;
   double lastFirstTake = -1;
   std::set<int32_t> seen;
