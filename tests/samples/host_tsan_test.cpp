@@ -232,10 +232,11 @@ class ScopedFiberLimit {
   ScopedFiberLimit& operator=(const ScopedFiberLimit&) = delete;
 };
 
-// A fiber limit that leaves each of tsanOptions()'s 2 workers room for one
-// block's threads and a few more: every fan-out on another vEU of the worker
-// retires a set. Needs `grow` more than the vEU fibers (one per vEU of the
-// largest launch) and fails if the plan's blocks would fit without retiring.
+// A fiber limit that leaves each of tsanOptions()'s 2 workers, after the
+// vEU fibers (one per vEU of the largest launch), room for one block's
+// threads and a few more: a fan-out on another vEU of the worker retires a
+// set. Fails the test if the plan's launches together have too few vEUs to
+// need more than that (a lower bound: not every vEU runs an rTask on fibers).
 int recyclingLimit(const schedule::Plan& plan, const ir::Graph& g) {
   auto gp = codegen::generateProgram(plan, g, {codegen::Target::Host, true});
   if (!gp.ok()) throw std::runtime_error(gp.errorText());
