@@ -104,9 +104,9 @@ struct TsanIgnore {
 // A stack a retired fiber ran on, made new for the next one: a fresh
 // anonymous mapping, which ThreadSanitizer records as the caller's write
 // (ordered before a fiber the caller then creates) in place of the old
-// fiber's accesses. In pieces under its clear_shadow_mmap_threshold (64 KiB):
-// a larger range has its shadow remapped, and those mappings add up past
-// vm.max_map_count over thousands of stacks.
+// fiber's accesses. In pieces under its clear_shadow_mmap_threshold (64 KiB),
+// so that TSan writes the shadow rather than remapping it: stacks unmapped
+// and mapped whole passed vm.max_map_count (docs/RELIABILITY.md).
 void tsanRenewStack(const bc::stack_context& s) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE)), piece = 32 << 10;
   char* top = static_cast<char*>(s.sp);
