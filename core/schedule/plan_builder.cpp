@@ -124,7 +124,8 @@ ir::Result<PlanBuilder> PlanBuilder::start(std::string policy, const ir::Graph& 
   for (const auto& [node, shards] : constraints.claimShardsFor) {
     checkOp(node, "claim shards");
     if (shards < 1)
-      errors.push_back(ir::makeError("claim shards of '" + node + "': " + std::to_string(shards) + "; at least 1", node));
+      errors.push_back(
+          ir::makeError("claim shards of '" + node + "': " + std::to_string(shards) + "; at least 1", node));
   }
   if (!errors.empty()) return errors;
   return b;

@@ -59,8 +59,7 @@ std::string readEdit(const json& e, const std::set<std::string>* nodes, Constrai
   } else if (op == "claim_shards") {
     int64_t shards = 0;
     if (auto err = integer("shards", true, shards); !err.empty()) return err;
-    if (shards < 1 || shards > kMaxClaimShards)
-      return "\"shards\" must be 1 to " + std::to_string(kMaxClaimShards);
+    if (shards < 1 || shards > kMaxClaimShards) return "\"shards\" must be 1 to " + std::to_string(kMaxClaimShards);
     c.claimShardsFor[node] = static_cast<int>(shards);
   } else if (op == "cut_before") {
     c.noCutBefore.erase(node);

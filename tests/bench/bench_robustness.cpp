@@ -7,9 +7,12 @@
 // executor on the imported graph. Counts plans, matches, mismatches and
 // failures (a deadlock, a refused plan, a crash) per policy and prints the
 // table for docs/RELIABILITY.md. Exits 1 on any mismatch or failure.
+// --claim-shards runs the dynamic policy's host programs with claim shards
+// (per-SM queues with stealing), the one place they change what runs.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -57,6 +60,7 @@ int main(int argc, char** argv) {
   int cells = 5000, hostCells = 500, tsanCells = 50, channels = 16, size = 8;
   uint32_t seed = 1;
   std::string cache, tsanDevice = "h100", failingDir;
+  int claimShards = 1;
   app.add_option("--cells", cells, "Cells on the emulator, every policy")->capture_default_str();
   app.add_option("--host", hostCells, "Of them, cells also run as generated code on the host")->capture_default_str();
   app.add_option("--tsan", tsanCells, "Of those, cells built with ThreadSanitizer")->capture_default_str();
@@ -70,11 +74,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--write-failing", failingDir,
                  "Folder to write each cell with a mismatch or failure to, as cell_K.onnx (rammer run reproduces it)");
+  app.add_option("--claim-shards", claimShards,
+                 "Claim shards of the dynamic policy's host runs (a claim_shards edit per program; 0: one per vEU)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
 
   const std::vector<std::string> policies = schedule::policyNames();
   std::map<std::string, Tally> emulator, host, tsan;
   int vertices = 0, edges = 0;
+  int shardedPrograms = 0, fewestShards = 0, mostShards = 0;  // host programs run with claim shards
   const auto start = std::chrono::steady_clock::now();
   for (int k = 0; k < cells; ++k) {
     samples::WeightRng rng(seed + static_cast<uint32_t>(k));
@@ -87,8 +96,9 @@ int main(int argc, char** argv) {
     bool cellClean = true;
     for (size_t p = 0; p < policies.size(); ++p) {
       const std::string& policy = policies[p];
-      auto runOn = [&](pipeline::RunTarget target, bool threadSanitizer) {
+      auto runOn = [&](pipeline::RunTarget target, bool threadSanitizer, const schedule::Constraints& edits = {}) {
         pipeline::Options o;
+        o.constraints = edits;
         o.policy = policy;
         o.run.target = target;
         o.run.emulator.trace = false;
@@ -107,9 +117,27 @@ int main(int argc, char** argv) {
       // The host target: one policy per cell, in turn.
       if (k < hostCells && static_cast<size_t>(k) % policies.size() == p) {
         const bool sanitized = k < tsanCells;
-        auto [h, hs] = runOn(pipeline::RunTarget::Host, sanitized);
+        // The dynamic policy's claim shards: an edit naming each program's
+        // first operator in the emulator run's plan (the same graph and plan).
+        schedule::Constraints edits;
+        if (policy == "dynamic" && claimShards != 1 && r.artifacts.plan)
+          for (const schedule::ProgramInfo& info : r.artifacts.plan->programs)
+            if (info.dynamic && !info.dynamic->ops.empty()) {
+              const int veus = info.program.numVEUs();
+              edits.claimShardsFor[r.artifacts.plan->ops[static_cast<size_t>(info.dynamic->ops.front().op)].name] =
+                  claimShards == 0 ? veus : std::min(claimShards, veus);
+            }
+        auto [h, hs] = runOn(pipeline::RunTarget::Host, sanitized, edits);
+        if (h.artifacts.plan)
+          for (const schedule::ProgramInfo& info : h.artifacts.plan->programs)
+            if (info.dynamic && info.dynamic->claimShards > 1) {
+              const int k = info.dynamic->claimShards;
+              fewestShards = shardedPrograms++ == 0 ? k : std::min(fewestShards, k);
+              mostShards = std::max(mostShards, k);
+            }
         cellClean =
-            record((sanitized ? tsan : host)[policy], h, hs, what + (sanitized ? " (host, TSan)" : " (host)")) && cellClean;
+            record((sanitized ? tsan : host)[policy], h, hs, what + (sanitized ? " (host, TSan)" : " (host)")) &&
+            cellClean;
       }
     }
     if (!cellClean && !failingDir.empty()) {
@@ -128,6 +156,8 @@ int main(int argc, char** argv) {
              "{} channels, {}x{} input\n\n",
              cells, seed, seed + static_cast<uint32_t>(cells) - 1, static_cast<double>(vertices) / cells,
              static_cast<double>(edges) / cells, channels, size, size);
+  if (shardedPrograms > 0)
+    fmt::print("{} dynamic host programs ran with {} to {} claim shards\n\n", shardedPrograms, fewestShards, mostShards);
   fmt::print("| backend | policy | runs | outputs match | mismatches | failures (deadlock, refusal, crash) | s per run |\n");
   fmt::print("|---|---|---|---|---|---|---|\n");
   for (const auto& [label, table] : {std::pair<const char*, std::map<std::string, Tally>*>{"emulator", &emulator},

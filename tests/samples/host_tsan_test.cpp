@@ -26,8 +26,8 @@
 #include "core/schedule/barrier_removal.h"
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/support/host_run.h"
-#include "tests/support/plan_mutation.h"
 #include "tests/support/param_names.h"
+#include "tests/support/plan_mutation.h"
 
 namespace rammer {
 namespace {
@@ -177,7 +177,8 @@ TEST(HostTsanNegative, RemovingANeededBarrierIsADataRace) {
   EXPECT_NE(got.errorText().find("ThreadSanitizer reported"), std::string::npos) << got.errorText();
   EXPECT_NE(got.errorText().find("data race"), std::string::npos) << got.errorText();
   std::cout << "removed the barrier at program " << needed->program << ", vEU " << needed->slot.veu << ", order "
-            << needed->slot.order << " (" << why << "):\n" << got.errorText().substr(0, 600) << "\n";
+            << needed->slot.order << " (" << why << "):\n"
+            << got.errorText().substr(0, 600) << "\n";
 }
 
 TEST(HostTsanNegative, RemovingASyncthreadsFromAnRKernelIsADataRace) {

@@ -85,8 +85,11 @@ std::vector<TeachingStep> dispatchSteps(const schedule::Plan& plan, const sim::T
                                               " claim shards (a vEU claims from its own and steals from the others "
                                               "when it is empty)";
   if (take >= 0)
-    intro.explanation += "\n\nEach take costs a vEU " + us(take) + " (the dispatch: the finished rTask's arrivals at its "
-                         "consumers' gates, " + claim + ", two fences and two block barriers; 3.3 us measured on an "
+    intro.explanation += "\n\nEach take costs a vEU " + us(take) +
+                         " (the dispatch: the finished rTask's arrivals at its "
+                         "consumers' gates, " +
+                         claim +
+                         ", two fences and two block barriers; 3.3 us measured on an "
                          "H100 with one claim counter), " +
                          us(take * static_cast<double>(trace.tasks.size())) + " of vEU time over the run.";
   if (!intro.notes.empty()) {

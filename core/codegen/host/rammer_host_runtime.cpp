@@ -424,9 +424,10 @@ void makeRoom(Worker& w, const Block& owner, int grow) {
   }
   if (w.threadFibers + grow > share)
     trap(("a ThreadSanitizer build gives every CUDA thread a fiber, and ThreadSanitizer holds at most 8128: this "
-          "block's " + std::to_string(static_cast<int>(owner.threads.fibers.size()) + grow) +
-          " threads pass a worker's share of " + std::to_string(share) + " (" + std::to_string(rt().workerCount) +
-          " workers, " + std::to_string(tsanFixedFibers.load()) + " other fibers): run with fewer workers")
+          "block's " +
+          std::to_string(static_cast<int>(owner.threads.fibers.size()) + grow) + " threads pass a worker's share of " +
+          std::to_string(share) + " (" + std::to_string(rt().workerCount) + " workers, " +
+          std::to_string(tsanFixedFibers.load()) + " other fibers): run with fewer workers")
              .c_str());
   w.threadFibers += grow;
 }
@@ -741,7 +742,8 @@ void start() {
     int n = 0;
     if (const char* e = std::getenv("RAMMER_HOST_THREADS")) n = std::atoi(e);
     // Under ThreadSanitizer each worker needs a share of its fibers (ensureThreads): at most 4 unless asked.
-    r.workerCount = n > 0 ? n : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kTsan ? 4 : INT_MAX);
+    r.workerCount =
+        n > 0 ? n : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kTsan ? 4 : INT_MAX);
   }
   struct sigaction sa {};
   sa.sa_sigaction = onFault;

@@ -20,7 +20,8 @@ namespace {
 // The dynamic plan's host program at each worker count: outputs match the
 // reference, every rTask runs once, each vEU one at a time, none before
 // its producers.
-void expectEveryRTaskOnceAndRight(const schedule::Plan& plan, const ir::Graph& g, std::initializer_list<int> workerCounts) {
+void expectEveryRTaskOnceAndRight(const schedule::Plan& plan, const ir::Graph& g,
+                                  std::initializer_list<int> workerCounts) {
   ASSERT_EQ(plan.programs.size(), 1u);
   ASSERT_TRUE(plan.programs[0].dynamic);
   const int veus = plan.programs[0].program.numVEUs();

@@ -148,8 +148,7 @@ TEST(DynamicPolicy, TakesPinnedKernelsAndCutsButRefusesAVEUPin) {
   sharded.claimShardsFor[first] = 4;
   auto conflicting = analyticPlan("dynamic", *g, sharded);
   ASSERT_FALSE(conflicting.ok());
-  EXPECT_NE(conflicting.errorText().find("in the same program asks for"), std::string::npos)
-      << conflicting.errorText();
+  EXPECT_NE(conflicting.errorText().find("in the same program asks for"), std::string::npos) << conflicting.errorText();
   Constraints tooMany;
   tooMany.claimShardsFor[second] = plain.programs[0].program.numVEUs() + 1;
   auto refusedShards = analyticPlan("dynamic", *g, tooMany);
