@@ -86,11 +86,8 @@ std::vector<TeachingStep> dispatchSteps(const schedule::Plan& plan, const sim::T
                                               "when it is empty)";
   if (take >= 0)
     intro.explanation += "\n\nEach take costs a vEU " + us(take) +
-                         " (the dispatch: the finished rTask's arrivals at its "
-                         "consumers' gates, " +
-                         claim +
-                         ", two fences and two block barriers; 3.3 us measured on an "
-                         "H100 with one claim counter), " +
+                         " (the dispatch: the finished rTask's arrivals at its consumers' gates, " + claim +
+                         ", two fences and two block barriers; 3.3 us measured on an H100 with one claim counter), " +
                          us(take * static_cast<double>(trace.tasks.size())) + " of vEU time over the run.";
   if (!intro.notes.empty()) {
     intro.explanation += "\n\nThe policy's log:";
