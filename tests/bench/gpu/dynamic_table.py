@@ -15,21 +15,23 @@ barriers. Gaps between different operators also hold waits (barriers, empty
 queue) and are summed separately, as the time vEUs sat idle between rTasks.
 SM efficiency: CUPTI's (smsp__cycles_active, where the lease measured it)
 and the trace's (busy SM time over SMs x span).
+
+The lease is read through lease_rows.load_lease: a folder without a complete
+provenance.json, or a run without its output check, is refused (exit 1, the
+message names the file and the missing field).
 """
 import argparse
 import json
-import lzma
 import os
 import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lease_rows import ProvenanceError, load_lease  # noqa: E402
 
 MODELS = ["alexnet", "resnext29_cifar", "nasnet_cifar", "deepspeech2", "lstm_tc", "seq2seq", "sample_cnn",
           "inception_block", "nasbench_cells", "encoder", "encoder_opset14", "decoder", "vit_tiny", "swin_tiny",
           "bert_tokens", "gpt_tokens"]
-
-
-def load(path):
-    with lzma.open(path) as f:
-        return json.loads(f.read())
 
 
 def tasks_of(trace):
@@ -70,9 +72,9 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def summary(runs, key):
-    run = load(os.path.join(runs, key + ".run.json.xz"))
-    trace = load(os.path.join(runs, key + ".trace.json.xz"))
+def summary(lease, key):
+    lease.run_check(key)  # refuses a run without its output check
+    run, trace = lease.run(key), lease.trace(key)
     same, other, veus = gaps(trace)
     row = {
         "median_us": run["latency_us"]["median"],
@@ -81,6 +83,7 @@ def summary(runs, key):
         "rtasks": len(trace["tasks"]["op"]),
         "veus_used": veus,
         "veus": sum(p["veus"] for p in trace["programs"]),
+        "same_op_gaps_ns": same,
         "same_op_gap_ns": statistics.median(same) if same else float("nan"),
         "same_op_gap_p90_ns": percentile(same, 0.9),
         "idle_between_ops_us": sum(other) / 1e3,
@@ -88,9 +91,9 @@ def summary(runs, key):
         "cupti_sm_eff": None,
         "cupti_warp_act": None,
     }
-    metrics = os.path.join(runs, key + ".metrics.json.xz")
-    if os.path.exists(metrics):
-        total = load(metrics)["metrics"]["total"]
+    metrics = lease.metrics(key)
+    if metrics is not None:
+        total = metrics["metrics"]["total"]
         row["cupti_sm_eff"] = total["sm_efficiency_pct"]["value"]
         row["cupti_warp_act"] = total["warp_activity_pct"]["value"]
     return row
@@ -100,38 +103,78 @@ def pct(v):
     return "-" if v is None else f"{v:.0f}"
 
 
+def ns(v):
+    """A gap in ns; '-' where a run has no such gap (every operator's rTasks on other vEUs)."""
+    return "-" if v != v else f"{v:,.0f}"
+
+
+def compare(lease, baseline, policy):
+    """Per model with both runs: {"model", "baseline", "policy"} summaries."""
+    rows = []
+    for m in MODELS:
+        keys = {p: f"{m}.{p}" for p in (baseline, policy)}
+        if not all(lease.run(k) is not None for k in keys.values()):
+            continue
+        rows.append({"model": m, "baseline": summary(lease, keys[baseline]), "policy": summary(lease, keys[policy])})
+    return rows
+
+
+def render(argv):
+    """The table, then the same-operator gaps of the compared policy's runs
+    pooled (its per-rTask dispatch cost), then the lease's provenance."""
+    ap = argparse.ArgumentParser(prog="dynamic")
+    ap.add_argument("lease")
+    ap.add_argument("--baseline", default="wavefront")
+    ap.add_argument("--policy", default="dynamic", help="the run set against the baseline (a key's last part)")
+    a = ap.parse_args(argv)
+    lease = load_lease(a.lease)
+    rows = compare(lease, a.baseline, a.policy)
+    b, o = a.baseline, a.policy
+    out = [f"| model | rTasks | {b} us (p10-p90) | {o} us (p10-p90) | {o} / {b} | vEUs that ran rTasks, "
+           f"{b} / {o} (of) | rTask to rTask of one op, ns: {b} / {o} (p90) | idle between ops, vEU-ms: "
+           f"{b} / {o} | SM efficiency %, CUPTI: {b} / {o} | trace: {b} / {o} |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    pooled, models = [], []
+    for r in rows:
+        s, d = r["baseline"], r["policy"]
+        if d["same_op_gaps_ns"]:
+            pooled += d["same_op_gaps_ns"]
+            models.append(r["model"])
+        out.append(f"| {r['model']} | {d['rtasks']:,} | {s['median_us']:,.1f} ({s['p10_us']:,.0f}-{s['p90_us']:,.0f}) | "
+                   f"{d['median_us']:,.1f} ({d['p10_us']:,.0f}-{d['p90_us']:,.0f}) | "
+                   f"{d['median_us'] / s['median_us']:.2f}x | {s['veus_used']} / {d['veus_used']} ({d['veus']}) | "
+                   f"{ns(s['same_op_gap_ns'])} / {ns(d['same_op_gap_ns'])} ({ns(d['same_op_gap_p90_ns'])}) | "
+                   f"{s['idle_between_ops_us'] / 1e3:,.2f} / {d['idle_between_ops_us'] / 1e3:,.2f} | "
+                   f"{pct(s['cupti_sm_eff'])} / {pct(d['cupti_sm_eff'])} | "
+                   f"{100 * s['trace_sm_eff']:.0f} / {100 * d['trace_sm_eff']:.0f} |")
+    out.append("")
+    if pooled:
+        out.append(f"{o}: rTask to rTask of one op, pooled over {len(pooled):,} gaps of {len(models)} models "
+                   f"({', '.join(models)}): median {statistics.median(pooled) / 1e3:.2f} us, p10 "
+                   f"{percentile(pooled, 0.1) / 1e3:.2f}, p90 {percentile(pooled, 0.9) / 1e3:.2f}.")
+    out.append(f"Measured: {lease.describe()}.")
+    return "\n".join(out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("lease")
     ap.add_argument("--baseline", default="wavefront")
-    ap.add_argument("--policy", default="dynamic", help="the run set against the baseline (a key's last part)")
+    ap.add_argument("--policy", default="dynamic")
     ap.add_argument("--json", action="store_true")
-    a = ap.parse_args()
-    runs = os.path.join(a.lease, "runs")
-    rows = []
-    for m in MODELS:
-        keys = {p: f"{m}.{p}" for p in (a.baseline, a.policy)}
-        if not all(os.path.exists(os.path.join(runs, k + ".run.json.xz")) for k in keys.values()):
-            continue
-        rows.append({"model": m, "baseline": summary(runs, keys[a.baseline]), "policy": summary(runs, keys[a.policy])})
-    if a.json:
-        print(json.dumps(rows, indent=1))
+    a, _ = ap.parse_known_args()
+    if not a.json:
+        print(render(sys.argv[1:]))
         return
-    b, o = a.baseline, a.policy
-    print(f"| model | rTasks | {b} us (p10-p90) | {o} us (p10-p90) | {o} / {b} | vEUs that ran rTasks, "
-          f"{b} / {o} (of) | rTask to rTask of one op, ns: {b} / {o} (p90) | idle between ops, vEU-ms: "
-          f"{b} / {o} | SM efficiency %, CUPTI: {b} / {o} | trace: {b} / {o} |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    rows = compare(load_lease(a.lease), a.baseline, a.policy)
     for r in rows:
-        s, d = r["baseline"], r["policy"]
-        print(f"| {r['model']} | {d['rtasks']:,} | {s['median_us']:,.1f} ({s['p10_us']:,.0f}-{s['p90_us']:,.0f}) | "
-              f"{d['median_us']:,.1f} ({d['p10_us']:,.0f}-{d['p90_us']:,.0f}) | {d['median_us'] / s['median_us']:.2f}x | "
-              f"{s['veus_used']} / {d['veus_used']} ({d['veus']}) | {s['same_op_gap_ns']:,.0f} / "
-              f"{d['same_op_gap_ns']:,.0f} ({d['same_op_gap_p90_ns']:,.0f}) | "
-              f"{s['idle_between_ops_us'] / 1e3:,.2f} / {d['idle_between_ops_us'] / 1e3:,.2f} | "
-              f"{pct(s['cupti_sm_eff'])} / {pct(d['cupti_sm_eff'])} | "
-              f"{100 * s['trace_sm_eff']:.0f} / {100 * d['trace_sm_eff']:.0f} |")
+        for side in ("baseline", "policy"):
+            r[side].pop("same_op_gaps_ns")
+    print(json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ProvenanceError as e:
+        sys.exit(f"dynamic_table.py: {e}")

@@ -15,11 +15,13 @@ measured; the rows say how many shapes and how widely they spread. Only
 rTasks of at least 2 us count (shorter ones are launch noise). A family
 whose code changed since the lease is fitted against other code: leave it
 out of the table.
+
+The lease is read through lease_rows.load_lease: a folder without a complete
+provenance.json is refused (exit 1, the message names the missing field).
 """
 import argparse
 import collections
 import json
-import lzma
 import os
 import statistics
 import subprocess
@@ -27,6 +29,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lease_rows import ProvenanceError, load_lease  # noqa: E402
 from lease_table import model_path  # noqa: E402
 
 
@@ -54,7 +57,7 @@ def main():
     ap.add_argument("--device", required=True, help="the device JSON (its kernel_efficiency is ignored)")
     ap.add_argument("--min-us", type=float, default=2.0)
     a = ap.parse_args()
-    runs = os.path.join(a.lease, "runs")
+    lease = load_lease(a.lease)
     device = json.load(open(a.device))
     device.pop("kernel_efficiency", None)
     flat = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
@@ -64,14 +67,14 @@ def main():
     # (family, rKernel, predicted us) -> [predicted / measured per op]: an RNN
     # repeats one shape hundreds of times, so each shape counts once.
     shapes = collections.defaultdict(list)
-    for f in sorted(os.listdir(runs)):
-        if not f.endswith(".sequential.trace.json.xz"):
-            continue
-        model = f[: -len(".sequential.trace.json.xz")]
+    for key in lease.keys():
+        model, policy = key.rsplit(".", 1)
+        trace = lease.trace(key) if policy == "sequential" else None
         path = model_path(model, a.samples)
-        if not path:
+        if trace is None or not path:
             continue
-        measured = columns(json.loads(lzma.open(os.path.join(runs, f)).read()))
+        lease.run_check(key)  # refuses a run without its output check
+        measured = columns(trace)
         with tempfile.TemporaryDirectory() as tmp:
             pred_file = os.path.join(tmp, "p.json")
             p = subprocess.run([a.rammer, "-q", "schedule", path, "--policy", "sequential", "--device", a.device,
@@ -109,4 +112,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ProvenanceError as e:
+        sys.exit(f"fit_efficiency.py: {e}")

@@ -1,96 +1,239 @@
 #!/usr/bin/env bash
-# What the next lease owes (written 2026-11-27 after the fifth lease,
-# tests/data/gpu_traces/2026-11-27b-h100), in one call, most valuable first,
-# each step writing under OUT as it goes (at most 8 files come back: each
-# step packs its folder into one .tgz):
-#   veus.tgz  issue #31 item 1: is the ready queue's 3.3 us per rTask the
-#             contention of every vEU on one claim and one gate counter?
-#             The dynamic plans of resnext29_cifar, nasnet_cifar and lstm_tc
-#             at 1, 2 and 4 vEUs per SM (a `vdevice` schedule edit), each
-#             with its measured trace (veus/runs/MODEL.dynamicK.*, the
-#             lease format: `dynamic_table.py veus --baseline dynamic1
-#             --policy dynamic4`):
-#             the rTask-to-rTask gap against the vEUs that contend; then
-#             the claim shards (per-SM queues with stealing, a `claim_shards`
-#             edit) at 4 vEUs per SM: 8 shards and one per SM (132),
-#             as MODEL.dynamicS8 and MODEL.dynamicS132 (`--baseline
-#             dynamic4 --policy dynamicS132`). If the gap falls with
-#             fewer contenders, the shards are the default to choose.
-#   t1/       record_lease.sh tier 1 (RammerBase and Rammer of the six paper
-#             models): the plans the skinny-tile efficiency changed (alexnet's
-#             fc1/fc2 back on the GEMV, seq2seq's steps; PERFORMANCE.md "A
-#             skinny tile's efficiency"): predicted 369 us for alexnet's Rammer
-#             plan, which ran 585 us on the fifth lease
-#   eager.tgz PyTorch eager at batch 1 on the paper models and the tiny
-#             transformers, beside the fifth lease's dynamic and wavefront
-#             rows (eager depends on the lease's host CPU: rerun in the lease
-#             that compares)
-#   b16.tgz   the batch-16 rows and torch.compile at batch 1 that the fourth
-#             lease did not reach (tests/bench/gpu/lease_2026-11-27b.sh)
-#   san.tgz   racecheck on lstm_tc's wavefront plan (barriers of up to 64
-#             wait runs), which did not finish in 75 s on the fifth lease
+# What the next lease owes (issue #43 item 4), most valuable first, in one
+# call or two (`--steps`). Each step keeps to the deadline, writes its rows
+# with their provenance as it goes and packs its folder into OUT, so a call
+# cut short keeps what ran:
+#   traces   t/lease.tgz.NN: record_lease.sh tiers 1, 5, 2, 3: every
+#            sample and tiny transformer under every policy, the paper
+#            models' RammerBase, Rammer, dynamic and the other policies,
+#            with this build's kernels and per-rTask traces (the
+#            calibration's input), CUPTI beside a few
+#   shards   shards.tgz: the dynamic policy's claim shards (issue #31 item
+#            1): resnext29, nasnet and lstm_tc at 1, 2 and 4 vEUs per SM x
+#            K = 1, 8, 132 shards, traced (`dynamic_table.py DIR --baseline
+#            dynamicV4K1 --policy dynamicV4K132`): does the 3.3 us dispatch
+#            fall with fewer contenders on one counter?
+#   nodes    nodes.tgz: PyTorch eager (200 runs) and every Conv, Gemm,
+#            MatMul and LSTM node alone (torch_baseline.py --per-node) on
+#            the six paper models: the per-rKernel table against
+#            cuDNN/cuBLAS (rkernel_table.py) with tier 1's traces
+#   graph    graph.tgz: RammerBase and Rammer of the six paper models with
+#            their launches replayed as one CUDA graph (`rammer run --launch
+#            graph`), the baseline torch.compile's reduce-overhead and
+#            TensorRT pick, beside tier 1's stream launches
+#   compile  compile.tgz: torch.compile reduce-overhead, default and
+#            max-autotune on the six at batch 1, each with its compile time
+#   race     race.tgz: compute-sanitizer racecheck on lstm_tc's wavefront
+#            plan (barriers of up to 64 wait runs; 75 s did not do)
+# Then, here (no GPU): tests/bench/gpu/after_lease.sh OUT NAME unpacks
+# everything into tests/data/gpu_traces/NAME, refits the efficiencies and
+# the calibration from the rows and prints the tables (the doc's blocks
+# come from `doc_tables.py --write` once they name the lease).
+#
 # Usage: source .gpu/env.sh; tests/bench/gpu/lease_next.sh SECONDS
+#          [--steps "traces shards nodes graph compile race"] [--lease NAME]
+# The lease's two calls: `lease_next.sh 540 --steps "traces shards nodes
+# graph"`, then `lease_next.sh 240 --steps "compile race"`.
+# LEASE_MODELS="a b" narrows every step to those models (the dry run against
+# the stand-in driver, lease_dry_run.sh, keeps to small ones).
 set -u
-end=$((SECONDS + ${1:-540}))
+seconds=${1:-540}
+shift
+steps="traces shards nodes graph compile race"
+lease_name=auto
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --steps) steps=$2 ;;
+    --lease) lease_name=$2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift 2
+done
+end=$((SECONDS + seconds))
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 g=$root/tests/bench/gpu
 out=${OUT:-/tmp/lease-out}
 w=$(mktemp -d)
-mkdir -p "$out" "$w/veus/runs" "$w/eager" "$w/san"
+mkdir -p "$out"
+rammer=$(command -v rammer) || { echo "rammer is not on PATH (source .gpu/env.sh)" >&2; exit 2; }
+export LEASE_COMMAND="tests/bench/gpu/lease_next.sh $seconds --steps \"$steps\""
+prov=$w/provenance.json
+python3 "$g/provenance.py" --lease "$lease_name" --rammer "$rammer" --command "$LEASE_COMMAND" > "$prov" ||
+  { echo "provenance.py failed" >&2; exit 2; }
+lease_name=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["lease"])' "$prov")
+
+paper=${LEASE_MODELS:-alexnet resnext29_cifar nasnet_cifar deepspeech2 lstm_tc seq2seq}
+shard_models=${LEASE_MODELS:-resnext29_cifar nasnet_cifar lstm_tc}
+has() { [[ " $steps " == *" $1 "* ]]; }
 left() { echo $((end - SECONDS)); }
-pack() { tar czf "$out/$1.tgz.part" -C "$w" "$1" && mv "$out/$1.tgz.part" "$out/$1.tgz"; }
-
-echo "### dynamic at 1, 2 and 4 vEUs per SM (left $(left) s)"
-rammer-samples --only resnext29_cifar,nasnet_cifar,lstm_tc,alexnet,deepspeech2,seq2seq "$w/m" > /dev/null 2>&1
-for spec in resnext29_cifar:stem.conv nasnet_cifar:stem.conv lstm_tc:rnn.lstm0/l0/t0/x; do
-  m=${spec%%:*} node=${spec#*:}
-  for run in 1 2 4 S8 S132; do
-    (( $(left) > 330 )) || break 2
-    k=4 shards=1 label=$run
-    [[ $run == S* ]] && shards=${run#S} || k=$run
-    r=$w/veus/runs/$m.dynamic$label e=$w/veus/$m.$label.edits.json
-    echo "{\"version\": 1, \"edits\": [{\"op\": \"vdevice\", \"node\": \"$node\", \"veus_per_sm\": $k}," \
-      "{\"op\": \"claim_shards\", \"node\": \"$node\", \"shards\": $shards}]}" > "$e"
-    timeout 90 rammer -q run "$w/m/$m.onnx" --backend cuda --policy dynamic --schedule "$e" --random --seed 1 \
-      --repeat 50 --json --trace "$r.trace.json" > "$r.run.json" 2> "$w/veus/$m.$label.err"
-    echo "$m dynamic, $k vEUs/SM, $shards claim shards: exit $? $(grep -o '"median": *[0-9.]*' "$r.run.json" | head -1)"
-    [[ -f $r.trace.json ]] && python3 "$g/compact_trace.py" "$r.trace.json" "$r.trace.json.xz" && rm -f "$r.trace.json"
-    python3 -c 'import lzma, shutil, sys
-with open(sys.argv[1], "rb") as i, lzma.open(sys.argv[1] + ".xz", "wb") as o: shutil.copyfileobj(i, o)' "$r.run.json" &&
-      rm -f "$r.run.json"
+# The seconds the later steps of this call need at least, kept back from an
+# earlier one.
+reserve() {
+  local s=0 step
+  for step in "$@"; do
+    has "$step" || continue
+    case $step in shards) s=$((s + 90)) ;; nodes) s=$((s + 90)) ;; graph) s=$((s + 60)) ;;
+      compile) s=$((s + 60)) ;; race) s=$((s + 70)) ;; esac
   done
-done
-pack veus
+  echo $s
+}
+pack() { tar czf "$out/$1.tgz.part" -C "$w" "$1" && mv "$out/$1.tgz.part" "$out/$1.tgz"; }
+# step_provenance DIR STEP: DIR/provenance.json, the lease's with the step named.
+step_provenance() {
+  mkdir -p "$1"
+  python3 - "$prov" "$2" > "$1/provenance.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["command"] += " (its step %s)" % sys.argv[2]
+print(json.dumps(p, indent=1))
+PY
+}
+echo "lease $lease_name: $(python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); print(p["device"], "driver", p["driver"], "CUDA", p["cuda"], "torch", p["torch"], "commit", p["commit"])' "$prov")"
+models=$w/m
+# shellcheck disable=SC2086
+"$(dirname "$rammer")/rammer-samples" --only "$(echo $paper $shard_models | tr ' ' '\n' | sort -u | paste -sd,)" \
+  "$models" > /dev/null 2>&1
+model_file() {
+  local f=$models/$1.onnx
+  [[ -f $f ]] || f=$root/samples/models/$1.onnx
+  [[ -f $f ]] || f=$root/tests/data/transformers/$1/model.onnx
+  echo "$f"
+}
 
-echo "### tier 1: the paper models' RammerBase and Rammer plans (left $(left) s)"
-b=$(( $(left) - 300 ))
-(( b > 60 )) && "$g/record_lease.sh" --seconds "$b" --tiers 1 --jobs 4 --repeat 50 --out "$out/t1" 2>&1 |
-  grep -E "^(alexnet|resnext29|nasnet|deepspeech2|lstm_tc|seq2seq)|done"
+if has traces; then
+  b=$(( $(left) - $(reserve shards nodes graph compile race) ))
+  echo "### traces ($b s of $(left))"
+  if (( b > 60 )); then
+    "$g/record_lease.sh" --seconds "$b" --tiers "1 5 2 3" --jobs 4 --repeat 50 --metrics-seconds 40 \
+      --metrics-keys "alexnet.wavefront resnext29_cifar.wavefront lstm_tc.wavefront lstm_tc.dynamic" \
+      --lease "$lease_name" --out "$out/t" ${LEASE_MODELS:+--only "$LEASE_MODELS"} 2>&1 | grep -vE "^ *$" | cut -c1-150
+  fi
+fi
 
-echo "### PyTorch eager at batch 1 (left $(left) s)"
-for m in alexnet resnext29_cifar nasnet_cifar deepspeech2 lstm_tc seq2seq vit_tiny encoder decoder swin_tiny; do
-  (( $(left) > 260 )) || break
-  f=$w/m/$m.onnx d=$w/eager/$m
-  [[ -f $f ]] || f=$root/tests/data/transformers/$m/model.onnx
-  python3 "$g/torch_baseline.py" "$f" --write-inputs "$d/in" && timeout 60 rammer -q run "$f" --backend reference \
-    --inputs "$d/in" --outputs "$d/ref" > /dev/null 2>&1 || { echo "$m: no reference"; continue; }
-  timeout 60 python3 "$g/torch_baseline.py" "$f" --inputs "$d/in" --expected "$d/ref" --modes eager --repeat 200 |
-    tee -a "$w/eager/pytorch.jsonl" | cut -c1-160
-  rm -rf "$d"
-done
-pack eager
+# shard_run MODEL VEUS K: one dynamic run with its claim shards, traced.
+shard_run() {
+  local m=$1 v=$2 k=$3 node
+  case $m in lstm_tc) node=rnn.lstm0/l0/t0/x ;; *) node=stem.conv ;; esac
+  local key=$m.dynamicV${v}K$k d=$w/shards budget=$((shards_deadline - $(date +%s)))
+  (( budget > 15 )) || { echo "$key: no time"; return; }
+  echo "{\"version\": 1, \"edits\": [{\"op\": \"vdevice\", \"node\": \"$node\", \"veus_per_sm\": $v}," \
+    "{\"op\": \"claim_shards\", \"node\": \"$node\", \"shards\": $k}]}" > "$d/$key.edits.json"
+  timeout "$budget" rammer -q run "$(model_file "$m")" --backend cuda --policy dynamic \
+    --schedule "$d/$key.edits.json" --random --seed 1 --repeat 50 --gpu-lock "$d/gpu.lock" --json \
+    --trace "$d/$key.trace.json" > "$d/runs/$key.run.json" 2> "$d/$key.err"
+  echo "$key: exit $? $(grep -o '"median": *[0-9.]*' "$d/runs/$key.run.json" | head -1)"
+  [[ -f $d/$key.trace.json ]] && python3 "$g/compact_trace.py" "$d/$key.trace.json" "$d/runs/$key.trace.json.xz" &&
+    rm -f "$d/$key.trace.json"
+  if [[ -s $d/runs/$key.run.json ]]; then
+    python3 -c 'import lzma, shutil, sys
+with open(sys.argv[1], "rb") as i, lzma.open(sys.argv[1] + ".xz", "wb") as o: shutil.copyfileobj(i, o)' \
+      "$d/runs/$key.run.json"
+  fi
+  rm -f "$d/runs/$key.run.json"
+}
+export -f shard_run model_file
+export w g models root
 
-echo "### batch 16 and torch.compile (left $(left) s)"
-b=$(( $(left) - 110 ))
-(( b > 40 )) && OUT=$w/b16 "$g/lease_2026-11-27b.sh" "$b" "16 1" > "$w/b16.log" 2>&1
-mkdir -p "$w/b16" && mv "$w/b16.log" "$w/b16/" 2>/dev/null
-tail -n 5 "$w/b16/b16.log" 2>/dev/null
-pack b16
+if has shards; then
+  b=$(( $(left) - $(reserve nodes graph compile race) ))
+  echo "### claim shards ($b s of $(left))"
+  step_provenance "$w/shards" shards
+  mkdir -p "$w/shards/runs"
+  if (( b > 30 )); then
+    # Epoch seconds: the runs go on in child shells, where SECONDS restarts.
+    export shards_deadline=$(( $(date +%s) + b ))
+    for m in $shard_models; do for v in 4 1 2; do for k in 1 132 8; do echo "$m $v $k"; done; done; done |
+      xargs -P 3 -L 1 bash -c 'shard_run "$@"' _
+  fi
+  pack shards
+fi
 
-echo "### racecheck on lstm_tc wavefront (left $(left) s)"
-b=$(( $(left) - 10 ))
-(( b > 60 )) && timeout "$b" compute-sanitizer --tool racecheck --error-exitcode 9 rammer -q run "$w/m/lstm_tc.onnx" \
-  --backend cuda --policy wavefront --random --repeat 1 --watchdog 600 > "$w/san/lstm_racecheck.log" 2>&1
-echo "lstm_tc wavefront racecheck: exit $? $(grep -m1 'RACECHECK SUMMARY' "$w/san/lstm_racecheck.log")"
-pack san
-echo "lease done, $(left) s left"
+if has nodes; then
+  b=$(( $(left) - $(reserve graph compile race) ))
+  echo "### PyTorch eager and per node ($b s of $(left))"
+  d=$w/nodes
+  step_provenance "$d" nodes
+  stop=$((SECONDS + b))
+  for m in $paper; do
+    (( stop - SECONDS > 15 )) || { echo "$m: no time"; continue; }
+    f=$(model_file "$m") io=$w/io/$m
+    python3 "$g/torch_baseline.py" "$f" --write-inputs "$io/in" > /dev/null &&
+      timeout 60 rammer -q run "$f" --backend reference --inputs "$io/in" --outputs "$io/ref" > /dev/null 2>&1 ||
+      { echo "$m: no reference"; continue; }
+    timeout $((stop - SECONDS)) python3 "$g/torch_baseline.py" "$f" --inputs "$io/in" --expected "$io/ref" \
+      --modes eager --repeat 200 --provenance "$d/provenance.json" | tee -a "$d/pytorch.jsonl" | cut -c1-150
+    timeout $((stop - SECONDS)) python3 "$g/torch_baseline.py" "$f" --inputs "$io/in" --per-node --repeat 50 \
+      --warmup 5 --provenance "$d/provenance.json" >> "$d/pytorch_nodes.jsonl"
+    echo "$m: $(grep -c "\"model\": \"$m\"" "$d/pytorch_nodes.jsonl") nodes timed"
+  done
+  pack nodes
+fi
+
+if has graph; then
+  b=$(( $(left) - $(reserve compile race) ))
+  echo "### RammerBase and Rammer as one CUDA graph ($b s of $(left))"
+  d=$w/graph
+  step_provenance "$d" graph
+  stop=$((SECONDS + b))
+  for m in $paper; do
+    for p in sequential wavefront; do
+      (( stop - SECONDS > 10 )) || break 2
+      system=$([[ $p == sequential ]] && echo rammerbase-graph || echo rammer-graph)
+      timeout $((stop - SECONDS)) rammer -q run "$(model_file "$m")" --backend cuda --policy "$p" --launch graph \
+        --random --seed 1 --repeat 50 --json > "$d/$m.$p.json" 2> "$d/$m.$p.err"
+      python3 "$g/run_row.py" "$d/$m.$p.json" --model "$m" --system "$system" --provenance "$d/provenance.json" \
+        --error-file "$d/$m.$p.err" | tee -a "$d/graph.jsonl" | cut -c1-150
+    done
+  done
+  pack graph
+fi
+
+if has compile; then
+  b=$(( $(left) - $(reserve race) ))
+  echo "### torch.compile ($b s of $(left))"
+  d=$w/compile
+  step_provenance "$d" compile
+  stop=$((SECONDS + b))
+  for mode in reduce-overhead compile max-autotune; do
+    for m in $paper; do
+      (( stop - SECONDS > 20 )) || break 2
+      f=$(model_file "$m") io=$w/io/$m
+      [[ -d $io/ref ]] || { python3 "$g/torch_baseline.py" "$f" --write-inputs "$io/in" > /dev/null &&
+        timeout 60 rammer -q run "$f" --backend reference --inputs "$io/in" --outputs "$io/ref" > /dev/null 2>&1; } ||
+        continue
+      # One compile may take minutes (max-autotune): each gets at most 120 s.
+      t=$((stop - SECONDS)); (( t > 120 )) && t=120
+      timeout "$t" python3 "$g/torch_baseline.py" "$f" --inputs "$io/in" --expected "$io/ref" --modes "$mode" \
+        --repeat 100 --provenance "$d/provenance.json" | tee -a "$d/pytorch.jsonl" | cut -c1-150
+    done
+  done
+  pack compile
+fi
+
+if has race; then
+  b=$(( $(left) - 5 ))
+  echo "### racecheck on lstm_tc wavefront ($b s)"
+  d=$w/race
+  step_provenance "$d" race
+  if ! command -v compute-sanitizer > /dev/null; then
+    echo "compute-sanitizer is not on PATH: skipped"
+  elif (( b > 60 )); then
+    timeout "$b" compute-sanitizer --tool racecheck --error-exitcode 9 rammer -q run "$(model_file lstm_tc)" \
+      --backend cuda --policy wavefront --random --repeat 1 --watchdog 600 > "$d/lstm_racecheck.log" 2>&1
+    rc=$?
+    summary=$(grep -m1 'RACECHECK SUMMARY' "$d/lstm_racecheck.log")
+    echo "lstm_tc wavefront racecheck: exit $rc $summary"
+    python3 - "$rc" "$summary" "$d/provenance.json" > "$d/sanitizers.jsonl" <<'PY'
+import json, sys
+rc, summary, prov = int(sys.argv[1]), sys.argv[2], json.load(open(sys.argv[3]))
+check = "PASS" if rc == 0 else "ERROR" if rc == 124 else "FAIL"  # 124: stopped at the deadline, no report
+print(json.dumps({"model": "lstm_tc", "system": "compute-sanitizer racecheck", "policy": "wavefront", "check": check,
+                  "summary": summary or "no summary (exit %d)" % rc, "provenance": prov,
+                  "check_rule": "compute-sanitizer --tool racecheck --error-exitcode 9 around rammer run --backend cuda: "
+                                "PASS when it exits 0 (no hazard reported and the run finished), ERROR when it was "
+                                "stopped at the deadline, FAIL otherwise"}))
+PY
+  fi
+  pack race
+fi
+echo "lease $lease_name done, $(left) s left; here: tests/bench/gpu/after_lease.sh OUT $lease_name"

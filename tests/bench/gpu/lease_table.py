@@ -11,15 +11,21 @@ the plan must match the trace (rTasks per op, op names, programs) or the row
 says so. Error = (predicted - measured) / measured. --samples holds the
 rammer-samples models (the bundled samples and transformer exports are
 found in the tree).
+
+The lease is read through lease_rows.load_lease: a folder without a complete
+provenance.json, or a run without its output check, is refused (exit 1, the
+message names the file and the missing field).
 """
 import argparse
 import collections
 import json
-import lzma
 import os
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lease_rows import ProvenanceError, load_lease  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 POLICIES = ["sequential", "wavefront", "greedy", "ios", "graphturbo"]
@@ -50,13 +56,12 @@ def main():
     ap.add_argument("--samples", default="")
     ap.add_argument("--device", default="h100")
     a = ap.parse_args()
-    runs = os.path.join(a.lease, "runs")
-    keys = sorted(f[:-len(".run.json.xz")] for f in os.listdir(runs) if f.endswith(".run.json.xz"))
+    lease = load_lease(a.lease)
     rows, errors = [], []
-    for key in keys:
+    for key in lease.keys():
         model, policy = key.rsplit(".", 1)
-        run = json.loads(lzma.open(os.path.join(runs, key + ".run.json.xz")).read())
-        trace = json.loads(lzma.open(os.path.join(runs, key + ".trace.json.xz")).read())
+        lease.run_check(key)  # refuses a run without its output check
+        run, trace = lease.run(key), lease.trace(key)
         measured = run["latency_us"]["median"]
         path = model_path(model, a.samples)
         predicted, note = None, ""
@@ -94,4 +99,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except ProvenanceError as e:
+        sys.exit(f"lease_table.py: {e}")

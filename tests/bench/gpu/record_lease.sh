@@ -13,7 +13,11 @@
 #                       activity per program), in the metrics phase
 # The plans themselves are not recorded: `rammer schedule` remakes them
 # from the same commit (the run's source hash says whether it did).
-# plus machine.txt (nvidia-smi, nvcc, torch) and index.jsonl (one row per
+# plus machine.txt (nvidia-smi, nvcc, torch), provenance.json (what
+# tests/bench/gpu/lease_rows.py needs to read the folder: lease, commit,
+# device, driver, CUDA, PyTorch and this command line, from
+# tests/bench/gpu/provenance.py; LEASE_COMMAND in the environment names the
+# script that called this one) and index.jsonl (one row per
 # task: status, wall seconds), in a folder lease/ that is packed into
 # OUT/lease.tgz.NN after each task, so a lease cut short keeps what ran.
 #
@@ -28,10 +32,15 @@
 #
 # Usage: source .gpu/env.sh; tests/bench/gpu/record_lease.sh --seconds S
 #          [--metrics-seconds S] [--metrics-keys "M.P ..."] [--jobs N] [--repeat N] [--skip FILE]
-#          [--tiers "1 2 3 4"] [--out DIR] [--dry-run]
+#          [--tiers "1 2 3 4"] [--only "MODEL ..."] [--out DIR] [--lease NAME] [--dry-run]
 # --skip FILE: task keys (MODEL.POLICY) already recorded by an earlier call.
+# --only "MODEL ...": the tiers' tasks of these models alone (a dry run
+#   against the stand-in driver keeps to small models: lease_dry_run.sh).
+# --lease NAME: the name provenance.json gives the folder (default DATE-CARD
+#   of today and this card; commit the folder under the same name).
 # --dry-run: list the tasks and exit (no GPU needed).
 set -uo pipefail
+cmdline="tests/bench/gpu/record_lease.sh$(printf ' %q' "$@")"
 
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 seconds=480
@@ -45,8 +54,10 @@ metrics_keys="alexnet.wavefront resnext29_cifar.wavefront nasnet_cifar.wavefront
 jobs=3
 repeat=50
 skip=""
+only=""
 tiers="1 2 3 4"
 out=${OUT:-}
+lease_name=auto
 dry=no
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -57,7 +68,9 @@ while [[ $# -gt 0 ]]; do
     --repeat) repeat=$2 ;;
     --skip) skip=$2 ;;
     --tiers) tiers=$2 ;;
+    --only) only=$2 ;;
     --out) out=$2 ;;
+    --lease) lease_name=$2 ;;
     --dry-run) dry=yes; shift; continue ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -81,6 +94,11 @@ for t in $tiers; do
     5) for m in $paper $small; do tasks+=("$m.dynamic"); done ;;
   esac
 done
+if [[ -n $only ]]; then
+  kept=()
+  for k in "${tasks[@]}"; do [[ " $only " == *" ${k%.*} "* ]] && kept+=("$k"); done
+  tasks=("${kept[@]}")
+fi
 if [[ -n $skip && -f $skip ]]; then
   kept=()
   for k in "${tasks[@]}"; do grep -qxF "$k" "$skip" || kept+=("$k"); done
@@ -133,6 +151,10 @@ pack() {
   echo "repeat $repeat, jobs $jobs"
 } > "$lease/machine.txt" 2>&1
 cat "$lease/machine.txt"
+# Written before any task, so that a folder cut short still says what it is.
+python3 "$root/tests/bench/gpu/provenance.py" --lease "$lease_name" --rammer "$rammer" \
+  --command "${LEASE_COMMAND:+$LEASE_COMMAND, running: }$cmdline" > "$lease/provenance.json" ||
+  echo "provenance.py failed: the folder needs a provenance.json before it is committed" >&2
 
 # Where each model is: bundled, a committed transformer export, or
 # generated here in the background (the catalog's models are too large to

@@ -5,13 +5,26 @@ Runs an ONNX sample as the PyTorch program a user would write for it: each
 ONNX node becomes the matching torch call (Conv -> F.conv2d, LSTM ->
 nn.LSTM, so cuDNN), weights on the GPU, float32 with TF32 off so that every
 system computes in the same precision. Modes: eager, compile
-(torch.compile default) and reduce-overhead (torch.compile with CUDA
-graphs). Each mode's outputs are checked against the expected outputs (the
-project's CPU reference) by relative L2 error before it is timed with CUDA
-events. Prints one JSON line per mode.
+(torch.compile default), reduce-overhead (torch.compile with CUDA graphs)
+and max-autotune (torch.compile(mode="max-autotune"): Inductor benchmarks
+kernel configurations while it compiles, and uses CUDA graphs). Each mode's
+outputs are checked against the expected outputs (the project's CPU
+reference) by relative L2 error before it is timed with CUDA events. Prints
+one JSON line per mode: `latency_us` (the steady state: median, p10, p90,
+... of --repeat runs after --warmup), `first_run_s` (from making the
+callable through its first call) and, for the compile modes, `compile_s`
+(the first call, which compiles and runs once; reduce-overhead records its
+CUDA graph in the warm-up calls after it), `rel_l2`, and `check` ("PASS",
+"FAIL", or "ERROR" with `error` where the mode broke) with `check_rule`.
+
+Every row carries `provenance` (tests/data/gpu_traces/README.md,
+"Provenance"): --provenance FILE's (tests/bench/gpu/provenance.py's JSON
+of the lease machine), else asked of this machine; its `command` is this
+program's command line, after FILE's command where FILE names one.
 
   torch_baseline.py MODEL.onnx --inputs DIR --expected DIR [--repeat N]
-                    [--modes eager,compile,reduce-overhead] [--device cuda]
+                    [--modes eager,compile,reduce-overhead,max-autotune] [--device cuda]
+                    [--provenance FILE]
   torch_baseline.py MODEL.onnx --write-inputs DIR [--seed S]
   torch_baseline.py MODEL.onnx --compare DIR --expected DIR
                     (prints the relative L2 error of DIR's outputs)
@@ -19,12 +32,14 @@ events. Prints one JSON line per mode.
                     (times every Conv, Gemm, MatMul and LSTM node alone on
                     the values of one eager run: one JSON line per node with
                     its FLOPs and the bytes it must move, for the per-rKernel
-                    comparison with the sequential plan's measured trace)
+                    comparison with the sequential plan's measured trace;
+                    `check` "none": a node's output is not compared)
 """
 import argparse
 import glob
 import json
 import os
+import shlex
 import sys
 import time
 
@@ -33,6 +48,10 @@ import onnx
 from onnx import numpy_helper
 import torch
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lease_rows import short_float  # noqa: E402
+from provenance import machine_provenance  # noqa: E402
 
 
 def attrs(node):
@@ -374,7 +393,31 @@ def node_work(n, values):
     return 0, moved
 
 
-def per_node(net, inputs, name, repeat, warmup):
+CHECK_RULE = ("relative L2 error <= {tolerance} of every output against the expected outputs (--expected: the CPU "
+              "reference executor's on the same inputs)")
+NODE_RULE = ("one node timed alone on the values of an eager run (torch_baseline.py --per-node): its output is not "
+             "compared; the whole model's eager output is checked by --modes eager")
+# torch.compile's keyword arguments per mode.
+COMPILE_MODES = {"compile": {}, "reduce-overhead": {"mode": "reduce-overhead"},
+                 "max-autotune": {"mode": "max-autotune"}}
+
+
+def row_provenance(path):
+    """The rows' provenance: FILE's (or this machine's), with this command."""
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    me = os.path.abspath(sys.argv[0])
+    own = shlex.join([os.path.relpath(me, here) if me.startswith(here + os.sep) else sys.argv[0]] + sys.argv[1:])
+    if path:
+        with open(path) as f:
+            p = json.load(f)
+    else:
+        p = machine_provenance(torch=torch.__version__)
+    caller = p.get("command")
+    p["command"] = f"{caller}, running: {own}" if caller and caller != "unknown" else own
+    return p
+
+
+def per_node(net, inputs, name, repeat, warmup, provenance):
     with torch.no_grad():
         values = net.values(*inputs)
         for n, plan in zip(net.nodes, net.plans):
@@ -385,7 +428,8 @@ def per_node(net, inputs, name, repeat, warmup):
             us = lat["median"]
             print(json.dumps({"model": name, "node": n.name or n.output[0], "op": n.op_type,
                               "shape": list(values[n.output[0]].shape), "flops": flops, "bytes": moved,
-                              "latency_us": lat, "gflops": flops / us / 1e3, "gbps": moved / us / 1e3}), flush=True)
+                              "latency_us": lat, "gflops": flops / us / 1e3, "gbps": moved / us / 1e3,
+                              "provenance": provenance, "check": "none", "check_rule": NODE_RULE}), flush=True)
     return 0
 
 
@@ -403,6 +447,7 @@ def main():
     p.add_argument("--modes", default="eager,compile,reduce-overhead")
     p.add_argument("--device", default="cuda")
     p.add_argument("--tolerance", type=float, default=1e-4)
+    p.add_argument("--provenance", help="provenance.py's JSON of the machine, for every row")
     args = p.parse_args()
     if args.compare:
         got, want = read_pbs(args.compare, "output"), read_pbs(args.expected, "output")
@@ -417,14 +462,17 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     name = os.path.basename(args.model).rsplit(".", 1)[0]
+    provenance = row_provenance(args.provenance)
+    rule = CHECK_RULE.format(tolerance=short_float(args.tolerance))
     try:
         net = OnnxInTorch(model, args.device)
     except Unsupported as e:
-        print(json.dumps({"model": name, "error": "unsupported: %s" % e}))
+        print(json.dumps({"model": name, "error": "unsupported: %s" % e, "provenance": provenance, "check": "ERROR",
+                          "check_rule": rule}))
         return 1
     inputs = [torch.from_numpy(x.copy()).to(args.device) for x in read_pbs(args.inputs, "input")]
     if args.per_node:
-        return per_node(net, inputs, name, args.repeat, args.warmup)
+        return per_node(net, inputs, name, args.repeat, args.warmup, provenance)
     expected = read_pbs(args.expected, "output")
     status = 0
     for mode in args.modes.split(","):
@@ -433,17 +481,18 @@ def main():
             began = time.time()
             if mode == "eager":
                 fn = net
-            elif mode == "compile":
-                fn = torch.compile(net)
-            elif mode == "reduce-overhead":
-                fn = torch.compile(net, mode="reduce-overhead")
+            elif mode in COMPILE_MODES:
+                fn = torch.compile(net, **COMPILE_MODES[mode])  # compiles lazily, in the first call
             else:
                 raise ValueError("unknown mode " + mode)
             with torch.no_grad():
+                first = time.time()
                 outs = fn(*inputs)
                 if args.device == "cuda":
                     torch.cuda.synchronize()
                 row["first_run_s"] = round(time.time() - began, 2)
+                if mode in COMPILE_MODES:
+                    row["compile_s"] = round(time.time() - first, 2)
                 errs = [rel_l2(o.detach().cpu().numpy(), e) for o, e in zip(outs, expected)]
                 row["rel_l2"] = max(errs) if errs else float("nan")
                 row["check"] = "PASS" if len(errs) == len(expected) and all(e <= args.tolerance for e in errs) else "FAIL"
@@ -453,7 +502,9 @@ def main():
                     row["latency_us"] = time_events(fn, inputs, args.repeat, args.warmup)
         except Exception as e:  # a mode that breaks is reported, the others still run
             row["error"] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200] if str(e) else "")
+            row["check"] = "ERROR"
             status = 1
+        row.update(provenance=provenance, check=row.get("check", "ERROR"), check_rule=rule)
         print(json.dumps(row), flush=True)
     return status
 
