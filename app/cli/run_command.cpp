@@ -1,11 +1,11 @@
 // rammer run MODEL --backend reference (--inputs DIR | --random [--seed N])
 //            --outputs DIR [--json] [--batch N]
 // rammer run MODEL --backend cuda [--policy P] [--trace T.json] [--metrics]
-//            [--repeat N] (run_cuda.h)
+//            [--repeat N] [--launch stream|graph] (run_cuda.h)
 // rammer run MODEL --backend emulator [--policy P] [--threads N] [--trace T.json]
 //            with inputs and outputs as for reference (run_emulator.h)
 // rammer run MODEL --backend host [--policy P] [--threads N] [--trace T.json]
-//            [--repeat N] [--tsan], inputs and outputs as for reference: the
+//            [--repeat N] [--tsan] [--launch stream|graph], inputs and outputs as for reference: the
 //            generated program itself on the CPU (run_host.h)
 #include <fmt/core.h>
 
@@ -52,6 +52,7 @@ struct RunOptions {
   int threads = 0;  // emulator or host workers; 0: one per core
   bool tsan = false;  // host: build with ThreadSanitizer
   bool noCheck = false;  // emulator, host, cuda: skip the reference run and the output check
+  std::string launch;    // cuda, host: "stream" or "graph"; empty: not given (stream)
 };
 
 // The backends that run the inputs given and write outputs (cuda only checks them).
@@ -130,6 +131,7 @@ void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, do
     j["nodes"] = nodes;
     j["import_seconds"] = importSeconds;
     j["run_seconds"] = runSeconds;
+    if (host) j["launch"] = runtime::launchModeName(host->launch);
     if (host) j["host"] = host->json;
     if (check) j["output_check"] = outputCheckJson(*check);
     j["outputs"] = Json::array();
@@ -160,7 +162,17 @@ void printResult(const RunOptions& o, const std::vector<OutputFile>& outputs, do
                out.file);
 }
 
+// --launch: only the backends that launch generated kernels take it.
+runtime::LaunchMode launchModeOf(const RunOptions& o) {
+  if (o.launch.empty()) return runtime::LaunchMode::Stream;
+  if (o.backend != "cuda" && o.backend != "host")
+    throw CliError("--launch needs --backend cuda or host: it says how the generated kernels are launched, and the " +
+                   o.backend + " backend launches none");
+  return *runtime::parseLaunchMode(o.launch);  // CLI11 checked the spelling
+}
+
 int runRun(const RunOptions& o, const GlobalOptions& global) {
+  const runtime::LaunchMode launch = launchModeOf(o);
   if (o.backend == "cuda") {
     CudaRunRequest r{o.model, o.plan, o.inputsDir, o.seed, o.outputsDir, o.traceFile, o.metrics, o.repeat > 0 ? o.repeat : 10};
     r.plan.batch = o.batch;
@@ -169,6 +181,7 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     r.gpuLock = o.gpuLock;
     r.maxMemoryBytes = o.maxMemory;
     r.checkOutputs = !o.noCheck;
+    r.launch = launch;
     return runCudaBackend(r, global);
   }
   if (!writesOutputs(o.backend))
@@ -209,7 +222,7 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
   } else if (o.backend == "host") {
     host = runOnHost(imported, o.model, inputs,
                      HostRunRequest{o.plan, o.threads, o.repeat > 0 ? o.repeat : 1, o.traceFile, o.tsan, o.maxMemory,
-                                    !o.noCheck},
+                                    !o.noCheck, launch},
                      progress);
     ran = host->optimized;
     results = host->outputs;
@@ -284,6 +297,13 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--no-check", opts->noCheck,
                 "Skip the reference run that checks a plan's outputs (emulator, host, cuda; every backend is checked "
                 "by one rule otherwise, and a mismatch exits with 1)");
+  sub->add_option("--launch", opts->launch,
+                  "How a run's kernels are launched (cuda, host): stream (each program launched in turn, every "
+                  "run; the default) or graph (one run's memsets and launches captured once into a CUDA graph and "
+                  "replayed per run). A plan of many programs, such as --policy sequential's kernel per operator, "
+                  "then pays the launch cost torch.compile's reduce-overhead mode and TensorRT pay: one graph "
+                  "launch per run")
+      ->check(CLI::IsMember({"stream", "graph"}));
   sub->add_flag("--tsan", opts->tsan,
                 "Build the host program with ThreadSanitizer and fail on any data race (host; every CUDA thread "
                 "becomes a fiber, so a plan for a small device runs faster)");

@@ -191,6 +191,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   run.gpu.run.warmup = r.warmup;
   run.gpu.run.repeat = r.repeat;
   run.gpu.run.watchdogSeconds = r.watchdogSeconds;
+  run.gpu.run.launch = r.launch;
   run.gpu.lockFile = r.gpuLock;
   run.gpu.measureTrace = !r.traceFile.empty();  // --metrics profiles separately
   runStages(p, pipeline::Stage::Run, pipeline::Stage::Run, progress);
@@ -222,6 +223,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
     j["arch"] = gpu->arch;
     j["policy"] = r.plan.policy;
     j["programs"] = planned.plan->programs.size();
+    j["launch"] = runtime::launchModeName(gpu->run.launch);
     j["latency_us"] = {{"runs", gpu->run.latencyUs.size()}, {"median", us.median}, {"min", us.min},
                        {"max", us.max}, {"p10", us.p10}, {"p90", us.p90}};
     if (check) j["output_check"] = outputCheckJson(*check);
@@ -240,7 +242,8 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   fmt::print("device    {} ({}), plan for {}\n", gpu->deviceName, gpu->arch, planned.device.id);
   fmt::print("policy    {}: {} programs, {} rTasks\n", r.plan.policy, planned.plan->programs.size(),
              planned.plan->numRTasks());
-  fmt::print("kernels   {} launches, up to {} registers, {}\n", gpu->resources.size(), maxRegs,
+  fmt::print("kernels   {} launches{}, up to {} registers, {}\n", gpu->resources.size(),
+             gpu->run.launch == runtime::LaunchMode::Graph ? " replayed as one CUDA graph" : "", maxRegs,
              spilled ? fmt::format("{} B spilled", spilled) : std::string("no spills"));
   fmt::print("latency   median {:.1f} us over {} runs (min {:.1f}, p10 {:.1f}, p90 {:.1f}, max {:.1f})\n", us.median,
              gpu->run.latencyUs.size(), us.min, us.p10, us.p90, us.max);

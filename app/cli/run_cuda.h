@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_support.h"
 #include "app/cli/plan_loading.h"
+#include "core/runtime/launch_mode.h"
 
 namespace rammer::cli {
 
@@ -26,6 +27,7 @@ struct CudaRunRequest {
   std::string gpuLock;  // empty: none (runtime::GpuExecutionOptions::lockFile)
   int64_t maxMemoryBytes = 0;  // the CPU side (inputs, reference); 0: half this machine's memory
   bool checkOutputs = true;    // the Run stage's output check (core/pipeline/output_check.h)
+  runtime::LaunchMode launch = runtime::LaunchMode::Stream;  // graph: each run one CUDA graph replay
   bool json = false;
 };
 

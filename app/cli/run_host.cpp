@@ -16,6 +16,7 @@ HostRunReport runOnHost(std::shared_ptr<const ir::Graph> original, const std::st
   host.repeat = request.repeat;
   host.measureTrace = !request.traceFile.empty();
   host.build.threadSanitizer = request.threadSanitizer;
+  host.launch = request.launch;
   p.options().run.maxMemoryBytes = request.maxMemoryBytes;
   runStages(p, pipeline::Stage::Optimize, pipeline::Stage::Run, progress);
 
@@ -46,12 +47,15 @@ HostRunReport runOnHost(std::shared_ptr<const ir::Graph> original, const std::st
                                 plan.programs.size(), plan.numRTasks()));
   r.lines.push_back(b.cached ? fmt::format("compile  cached ({})", b.executable.string())
                              : fmt::format("compile  {} ({})", formatSeconds(b.compileSeconds), b.compiler));
-  r.lines.push_back(fmt::format("ran on   {}: {:.3f} ms per run (mean of {}){}", run->deviceName, run->meanRunMs,
-                                request.repeat, request.threadSanitizer ? ", ThreadSanitizer: no data race" : ""));
+  r.lines.push_back(fmt::format("ran on   {}: {:.3f} ms per run (mean of {}){}{}", run->deviceName, run->meanRunMs,
+                                request.repeat,
+                                run->launch == runtime::LaunchMode::Graph ? ", replayed as one graph" : "",
+                                request.threadSanitizer ? ", ThreadSanitizer: no data race" : ""));
   if (!request.traceFile.empty()) r.lines.push_back("trace    " + request.traceFile + " (measured on the CPU)");
   r.optimized = a.planGraph();
   r.outputs = a.run->outputs;
   r.check = a.run->check;
+  r.launch = run->launch;
   return r;
 }
 

@@ -14,6 +14,7 @@
 #include "app/cli/plan_loading.h"
 #include "core/ir/graph.h"
 #include "core/pipeline/output_check.h"
+#include "core/runtime/launch_mode.h"
 
 namespace rammer::cli {
 
@@ -25,12 +26,14 @@ struct HostRunRequest {
   bool threadSanitizer = false;  // build and run with -fsanitize=thread
   int64_t maxMemoryBytes = 0;    // --max-memory; 0: half this machine's memory
   bool checkOutputs = true;      // against the reference run of the imported graph
+  runtime::LaunchMode launch = runtime::LaunchMode::Stream;  // graph: each run one replay of the captured launches
 };
 
 struct HostRunReport {
   std::shared_ptr<const ir::Graph> optimized;  // what the plan ran
   std::vector<ir::Tensor> outputs;
   std::optional<pipeline::OutputCheck> check;  // when checked
+  runtime::LaunchMode launch = runtime::LaunchMode::Stream;  // how the program launched its timed runs
   Json json;                       // what --json adds: build and run figures
   std::vector<std::string> lines;  // the same as text lines
 };

@@ -10,6 +10,7 @@ namespace rammer::studio {
 
 namespace {
 const QString kRunTargetKey = QStringLiteral("run/target");
+const QString kLaunchKey = QStringLiteral("run/launch");
 }
 
 RunTargetActions::RunTargetActions(viz::StudioSession* session, QSettings* settings, QObject* parent)
@@ -41,6 +42,25 @@ RunTargetActions::RunTargetActions(viz::StudioSession* session, QSettings* setti
       tr("Build the generated kernels with the system C++ compiler and run them on the CPU: the code itself, "
          "not a GPU measurement"),
       viz::RunTarget::Host);
+
+  auto* separator = new QAction(this);
+  separator->setSeparator(true);
+  separator->setObjectName(QStringLiteral("runLaunchSeparator"));
+  actions_ << separator;
+  auto* graph = new QAction(tr("Launch as One CUDA &Graph"), this);
+  graph->setObjectName(QStringLiteral("runLaunchGraph"));
+  graph->setCheckable(true);
+  graph->setToolTip(tr("Capture one run's launches into a CUDA graph and replay it for the timed runs (GPU and "
+                       "generated code on the CPU): a plan of many programs, RammerBase's kernel per operator, then "
+                       "pays the launch cost torch.compile's reduce-overhead mode pays"));
+  session->setLaunchMode(settings->value(kLaunchKey, false).toBool() ? runtime::LaunchMode::Graph
+                                                                     : runtime::LaunchMode::Stream);
+  graph->setChecked(session->launchMode() == runtime::LaunchMode::Graph);
+  connect(graph, &QAction::toggled, this, [session, settings](bool on) {
+    session->setLaunchMode(on ? runtime::LaunchMode::Graph : runtime::LaunchMode::Stream);
+    settings->setValue(kLaunchKey, on);
+  });
+  actions_ << graph;
 }
 
 }  // namespace rammer::studio

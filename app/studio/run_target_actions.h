@@ -1,8 +1,10 @@
 #pragma once
 // Run > Run On: where Compile & Run runs (the GPU, else the CPU emulator;
 // the CPU emulator; the generated code on the CPU), three checkable actions
-// of which one is on. The choice is the session's and is remembered in
-// QSettings ("run/target") between sessions.
+// of which one is on; then whether the GPU and the generated code launch
+// the plan's programs as one CUDA graph (a checkable action of its own).
+// The choices are the session's and are remembered in QSettings
+// ("run/target", "run/launch") between sessions.
 #include <QList>
 #include <QObject>
 
@@ -22,7 +24,7 @@ class RunTargetActions : public QObject {
   // Restores the remembered target into the session.
   RunTargetActions(viz::StudioSession* session, QSettings* settings, QObject* parent);
 
-  // runTargetAuto, runTargetEmulator, runTargetHost.
+  // runTargetAuto, runTargetEmulator, runTargetHost, a separator, runLaunchGraph.
   const QList<QAction*>& actions() const { return actions_; }
 
  private:

@@ -251,19 +251,22 @@ ir::Result<ExportSummary> writeProject(const fs::path& dir, const GeneratedProgr
   if (target == Target::Host)
     for (const ir::TextFile& f : hostSourceFiles()) w.text(std::string(f.name), std::string(f.text));
   w.text("CMakeLists.txt", projectCMakeLists(target));
+  const char* graphKind = target == Target::Hip ? "HIP" : target == Target::Host ? "host-emulated CUDA" : "CUDA";
   w.text("README.txt",
          fmt::format("Rammer Studio export of {} (policy {}, planned for {}, {} code).\n\n"
                      "Build:  cd this folder && {}\n"
                      "   or:  cmake -B build && cmake --build build{}\n"
-                     "Run:    ./prog [this folder] [--runs N] [--rtol X] [--atol X]\n\n"
+                     "Run:    ./prog [this folder] [--runs N] [--rtol X] [--atol X] [--launch stream|graph]\n\n"
                      "prog loads data/ (raw little-endian float32), runs the {} kernel launch(es), compares every\n"
                      "output with the reference executor's (|got - want| <= atol + rtol |want|, default 1e-4 each),\n"
-                     "prints the max error and PASS/FAIL (exit 1 on FAIL), and times repeated runs{}.\n",
+                     "prints the max error and PASS/FAIL (exit 1 on FAIL), and times repeated runs{}.\n"
+                     "--launch graph captures one run's launches into a {} graph once and replays it per run.\n",
                      data.modelName, data.policy, data.device, targetName(target), w.summary.buildCommand,
                      target == Target::Host ? "   (-DRAMMER_TSAN=ON: with ThreadSanitizer)" : "",
                      program.launches.size(),
                      target == Target::Host ? " on the CPU (the generated kernels, run by rammer_host_runtime.cpp)"
-                                            : " with GPU events"));
+                                            : " with GPU events",
+                     graphKind));
   if (!w.errors.empty()) return w.errors;
   return std::move(w.summary);
 }

@@ -90,7 +90,8 @@ class PlanRun {
     }
     r_.outputs = std::move(run->run.outputs);
     log("ran on " + run->deviceName + " (" + run->arch + ")" +
-        (lat.empty() ? std::string() : ": median " + fixedText(lat[lat.size() / 2], 1) + " us") + ", in " +
+        (lat.empty() ? std::string() : ": median " + fixedText(lat[lat.size() / 2], 1) + " us") +
+        (run->run.launch == runtime::LaunchMode::Graph ? " (launched as one CUDA graph)" : "") + ", in " +
         timeText(secondsSince(start)));
     r_.gpu = std::move(run).value();
     if (o_.profileGpu && !cancelled()) {
@@ -167,6 +168,7 @@ class PlanRun {
     r_.metrics.emplace_back("host_workers", run->workers);
     r_.outputs = std::move(run->outputs);
     log("generated code on " + run->deviceName + ": " + fixedText(run->meanRunMs, 2) + " ms per run" +
+        (run->launch == runtime::LaunchMode::Graph ? " (replayed as one graph)" : "") +
         (run->build.cached ? " (build cached)" : ", compiled in " + timeText(run->build.compileSeconds)));
     r_.host = std::move(run).value();
     return {};

@@ -2,6 +2,30 @@
 
 namespace rammer::runtime {
 
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The graph entry points, all or none: a partial set is no use to a run.
+void bindGraphs(const SharedLibrary& l, CudaDriver& d) {
+  CudaDriver::Graphs g;
+  std::vector<std::string> missing;
+  l.bind(g.cuStreamBeginCapture, "cuStreamBeginCapture_v2", missing);
+  l.bind(g.cuStreamEndCapture, "cuStreamEndCapture", missing);
+  l.bind(g.cuGraphInstantiate, "cuGraphInstantiateWithFlags", missing);
+  l.bind(g.cuGraphLaunch, "cuGraphLaunch", missing);
+  l.bind(g.cuGraphExecDestroy, "cuGraphExecDestroy", missing);
+  l.bind(g.cuGraphDestroy, "cuGraphDestroy", missing);
+  d.graphsMissing = joined(missing);
+  if (missing.empty()) d.graphs = g;
+}
+
+}  // namespace
+
 ir::Result<std::shared_ptr<const CudaDriver>> CudaDriver::load(const std::string& library) {
   auto lib = SharedLibrary::open({library});
   if (!lib) return ir::makeError("no CUDA driver (" + library + " not found): " + lib.errorText());
@@ -45,11 +69,9 @@ ir::Result<std::shared_ptr<const CudaDriver>> CudaDriver::load(const std::string
   }
   l.bind(d->cuGetErrorString, "cuGetErrorString", missing);
   l.bind(d->cuGetErrorName, "cuGetErrorName", missing);
-  if (!missing.empty()) {
-    std::string names;
-    for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
-    return ir::makeError("the CUDA driver " + library + " is too old or not a CUDA driver: missing " + names);
-  }
+  if (!missing.empty())
+    return ir::makeError("the CUDA driver " + library + " is too old or not a CUDA driver: missing " + joined(missing));
+  bindGraphs(l, *d);
   return std::shared_ptr<const CudaDriver>(std::move(d));
 }
 
@@ -61,6 +83,11 @@ std::string CudaDriver::errorText(cu::Result r, const std::string& call) const {
   std::string out = call + " failed: " + (name ? name : "CUDA error " + std::to_string(r));
   if (text) out += std::string(" (") + text + ")";
   return out;
+}
+
+ir::Result<bool> CudaDriver::check(cu::Result r, const std::string& call) const {
+  if (r == cu::kSuccess) return true;
+  return ir::makeError(errorText(r, call));
 }
 
 }  // namespace rammer::runtime

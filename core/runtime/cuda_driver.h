@@ -3,7 +3,9 @@
 // types and entry points the runtime uses are declared here (values from the
 // driver API reference), so building never needs the CUDA toolkit. Where
 // cuda.h maps a name to a versioned symbol (cuMemAlloc -> cuMemAlloc_v2),
-// the versioned symbol is the one looked up.
+// the versioned symbol is the one looked up. The graph entry points are
+// optional: a driver without them still runs stream launches, and a graph
+// launch says which are missing.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -23,11 +25,15 @@ struct ModSt;
 struct FuncSt;
 struct StreamSt;
 struct EventSt;
+struct GraphSt;
+struct GraphExecSt;
 using Context = CtxSt*;
 using Module = ModSt*;
 using Function = FuncSt*;
 using Stream = StreamSt*;
 using Event = EventSt*;
+using Graph = GraphSt*;
+using GraphExec = GraphExecSt*;
 
 inline constexpr Result kSuccess = 0;
 inline constexpr Result kErrorNoDevice = 100;
@@ -42,6 +48,9 @@ inline constexpr int kFuncAttrNumRegs = 4;
 inline constexpr int kFuncAttrMaxDynamicSharedSizeBytes = 8;
 inline constexpr unsigned kStreamNonBlocking = 1;
 inline constexpr unsigned kEventDefault = 0;
+// CUstreamCaptureMode: only this thread is kept from calls that are unsafe
+// during a capture (another thread of the process may use the driver).
+inline constexpr int kStreamCaptureModeThreadLocal = 1;
 }  // namespace cu
 
 struct CudaDriver {
@@ -76,16 +85,26 @@ struct CudaDriver {
   using EventQuery = cu::Result (*)(cu::Event);
   using EventElapsedTime = cu::Result (*)(float*, cu::Event, cu::Event);
   using GetErrorString = cu::Result (*)(cu::Result, const char**);
+  using StreamBeginCapture = cu::Result (*)(cu::Stream, int);
+  using StreamEndCapture = cu::Result (*)(cu::Stream, cu::Graph*);
+  using GraphInstantiate = cu::Result (*)(cu::GraphExec*, cu::Graph, unsigned long long);
+  using GraphLaunch = cu::Result (*)(cu::GraphExec, cu::Stream);
+  using GraphExecDestroy = cu::Result (*)(cu::GraphExec);
+  using GraphDestroy = cu::Result (*)(cu::Graph);
 
   // libcuda.so.1 is what the driver package installs (libcuda.so is a
   // development link that may be missing).
   static constexpr const char* kDefaultLibrary = "libcuda.so.1";
 
-  // Loads the library and every entry point; an error says which is missing.
+  // Loads the library and every required entry point; an error says which
+  // is missing. The graph entry points may be absent (graphsMissing).
   static ir::Result<std::shared_ptr<const CudaDriver>> load(const std::string& library = kDefaultLibrary);
 
   // "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)" style text.
   std::string errorText(cu::Result r, const std::string& call) const;
+  // true on kSuccess, else the error with errorText's message.
+  ir::Result<bool> check(cu::Result r, const std::string& call) const;
+  bool hasGraphs() const { return graphsMissing.empty(); }
 
   std::shared_ptr<SharedLibrary> library;
   Init cuInit = nullptr;
@@ -119,6 +138,16 @@ struct CudaDriver {
   EventElapsedTime cuEventElapsedTime = nullptr;
   GetErrorString cuGetErrorString = nullptr;
   GetErrorString cuGetErrorName = nullptr;
+  // Stream capture and graphs (LaunchMode::Graph): all null when any is missing.
+  struct Graphs {
+    StreamBeginCapture cuStreamBeginCapture = nullptr;  // cuStreamBeginCapture_v2
+    StreamEndCapture cuStreamEndCapture = nullptr;
+    GraphInstantiate cuGraphInstantiate = nullptr;  // cuGraphInstantiateWithFlags
+    GraphLaunch cuGraphLaunch = nullptr;
+    GraphExecDestroy cuGraphExecDestroy = nullptr;
+    GraphDestroy cuGraphDestroy = nullptr;
+  } graphs;
+  std::string graphsMissing;  // "cuGraphLaunch, ..." the library lacks; empty when it has them all
 };
 
 }  // namespace rammer::runtime

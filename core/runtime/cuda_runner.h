@@ -11,6 +11,13 @@
 // after `watchdogSeconds` is an error naming the program. The kernel cannot
 // be stopped from the host, so the runner is then "wedged": it keeps its
 // memory and context (freeing would wait on the kernel) and refuses more work.
+//
+// LaunchMode::Graph captures one run's memsets and launches into a CUDA
+// graph once and replays it for the warm-up and timed runs (events around
+// each replay, so the watchdog names the graph, not a program). The
+// captured launches keep the epoch they were captured with, so the graph
+// begins by zeroing the step counters: every replay starts from zero. The
+// recording run stays a stream launch, with the next epoch.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,6 +27,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
 #include "core/runtime/cuda_driver.h"
+#include "core/runtime/launch_mode.h"
 #include "core/runtime/program_compiler.h"
 
 namespace rammer::runtime {
@@ -28,6 +36,7 @@ struct GpuRunOptions {
   int warmup = 1;   // runs before the timed ones (module load, caches, clocks)
   int repeat = 1;   // timed runs
   double watchdogSeconds = 10;
+  LaunchMode launch = LaunchMode::Stream;
 };
 
 struct GpuRun {
@@ -36,6 +45,7 @@ struct GpuRun {
   std::vector<uint64_t> timing;     // the recording run's words; empty when not instrumented
   std::vector<int> blocksPerSM;     // per launch, from cuOccupancyMaxActiveBlocksPerMultiprocessor
   std::vector<int> registers;       // per launch, from cuFuncGetAttribute
+  LaunchMode launch = LaunchMode::Stream;  // how the warm-up and timed runs were launched
 };
 
 class CudaRunner {

@@ -219,6 +219,7 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
                                    "--outputs", outDir.string()};
   if (options.workers > 0) argv.insert(argv.end(), {"--threads", std::to_string(options.workers)});
   if (options.measureTrace) argv.insert(argv.end(), {"--timing", timingFile.string()});
+  argv.insert(argv.end(), {"--launch", launchModeName(options.launch)});
   SubprocessOptions so;
   so.timeoutSeconds = options.timeoutSeconds;
   so.cancel = options.cancel;
@@ -228,7 +229,8 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
   if (auto races = sanitizerReports(r.output); !races.empty()) return races;
   if (!r.ok()) {
     std::vector<ir::Diagnostic> errors = hostRunFailure(r);
-    static const std::regex running(R"(running program (\d+))");
+    // A stream run names the launch's program; a graph replay's deadlock names it itself.
+    static const std::regex running(R"((?:running|deadlock in) program (\d+))");
     for (ir::Diagnostic& d : errors) {
       std::smatch m;
       if (std::regex_search(d.message, m, running)) d.message = explainSlots(plan, std::stoi(m[1].str()), d.message);
@@ -237,15 +239,21 @@ ir::Result<HostExecution> runHostProgram(const HostProgram& built, const schedul
   }
 
   // What the harness printed: "running on the host CPU (2 worker threads)",
-  // "time: X ms per run", "memory: peak RSS N KiB".
+  // "time: X ms per run (..., stream|graph launch)", "memory: peak RSS N KiB".
   static const std::regex device(R"(running on (the host CPU \((\d+) worker threads?\)))");
-  static const std::regex time(R"(time: ([0-9.]+) ms per run)");
+  static const std::regex time(R"(time: ([0-9.]+) ms per run \(.*, (stream|graph) launch\))");
   std::smatch m;
   if (std::regex_search(r.output, m, device)) {
     out.deviceName = m[1].str();
     out.workers = std::stoi(m[2].str());
   }
-  if (std::regex_search(r.output, m, time)) out.meanRunMs = std::stod(m[1].str());
+  if (std::regex_search(r.output, m, time)) {
+    out.meanRunMs = std::stod(m[1].str());
+    out.launch = parseLaunchMode(m[2].str()).value_or(LaunchMode::Stream);
+  }
+  if (out.launch != options.launch)
+    return ir::makeError(fmt::format("the host program was asked for {} launches but reports {} ones",
+                                     launchModeName(options.launch), launchModeName(out.launch)));
   static const std::regex memory(R"(memory: peak RSS (\d+) KiB)");
   if (std::regex_search(r.output, m, memory)) out.peakRssKib = std::stoll(m[1].str());
 

@@ -18,6 +18,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/ir/graph.h"
 #include "core/runtime/host_compiler.h"
+#include "core/runtime/launch_mode.h"
 #include "core/runtime/subprocess.h"
 #include "core/schedule/plan.h"
 #include "core/sim/trace.h"
@@ -30,6 +31,9 @@ struct HostExecutionOptions {
   int warmup = 0;        // runs before the timed ones
   int repeat = 1;        // timed runs (>= 1)
   bool measureTrace = false;
+  // Graph: the program captures one run's memsets and launches and replays
+  // them (the host runtime's emulation of a CUDA graph; docs/CODEGEN.md).
+  LaunchMode launch = LaunchMode::Stream;
   double timeoutSeconds = 600;  // the run's limit (a hang that is not a detected deadlock)
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(const std::string&)> status;
@@ -43,6 +47,7 @@ struct HostExecution {
   int workers = 0;
   std::vector<ir::Tensor> outputs;  // per graph output, from the first run
   double meanRunMs = 0;             // the timed runs' mean, as the program measured it
+  LaunchMode launch = LaunchMode::Stream;  // how the program says it launched them
   double processSeconds = 0;        // the whole child process, loading included
   int64_t peakRssKib = 0;           // the program's peak resident memory
   std::optional<sim::Trace> trace;  // when measureTrace

@@ -178,6 +178,15 @@ def case_host(a):
     r = run([os.path.join(out, "prog"), "--runs", "2"])
     if "PASS" not in r.stdout or "max abs error" not in r.stdout or "host CPU" not in r.stdout:
         fail("prog did not report its check on the host CPU:\n" + r.stdout)
+    if "stream launch)" not in r.stdout:
+        fail("prog's time line does not say it launched on the stream:\n" + r.stdout)
+    # --launch graph: the runs replay one captured run; the first and last are checked.
+    r = run([os.path.join(out, "prog"), "--runs", "3", "--launch", "graph"])
+    if "graph launch)" not in r.stdout or "last run: " not in r.stdout or "FAIL" in r.stdout:
+        fail("prog --launch graph did not replay and pass:\n" + r.stdout)
+    r = run([os.path.join(out, "prog"), "--launch", "graphs"], expect_rc=3)
+    if "--launch takes stream or graph" not in r.stderr:
+        fail("prog --launch graphs is not refused in words:\n" + r.stderr)
     # The CMake project builds the same program.
     build_dir = os.path.join(out, "build")
     run(["cmake", "-S", out, "-B", build_dir], timeout=300)

@@ -10,7 +10,9 @@
    with --metrics the per-rProgram table (text and JSON) says every value
    is unavailable, and why (the kernels record no rTask time); --json
    names each program's compiled resources and the source hash, and
-   --gpu-lock makes a run wait for a lock another process holds.
+   --gpu-lock makes a run wait for a lock another process holds; --launch
+   graph on a sequential plan (a kernel per operator) replays each run as
+   one CUDA graph and says so ("launch": "graph").
 """
 import argparse
 import fcntl
@@ -81,6 +83,27 @@ def check_fake_driver(a):
         check_gpu_lock(args[:-3] + ["--json"], env, tmp)
         p = run(args[:-3] + ["--metrics", "--json"], env)
         check_metrics_json(json.loads(p.stdout)["metrics"], p.stdout)
+        check_graph_launch(a, env)
+
+
+def check_graph_launch(a, env):
+    """--launch graph: the launches of a plan of many programs captured once
+    and replayed; JSON and text say which launch mode ran."""
+    base = [a.rammer, "-q", "run", a.model, "--backend", "cuda", "--policy", "sequential", "--repeat", "3"]
+    p = run(base + ["--launch", "graph", "--json"], env)
+    j = json.loads(p.stdout)
+    if j.get("launch") != "graph" or j["latency_us"]["runs"] != 3 or j["programs"] < 2:
+        fail(f"--launch graph --json on a sequential plan: want launch graph, 3 runs, many programs: {p.stdout}\n"
+             f"{p.stderr}")
+    p = run(base + ["--json"], env)
+    if json.loads(p.stdout).get("launch") != "stream":
+        fail(f"without --launch the JSON should say stream: {p.stdout}")
+    p = run(base + ["--launch", "graph"], env)
+    if not re.search(r"^kernels   \d+ launches replayed as one CUDA graph, ", p.stdout, re.M):
+        fail(f"--launch graph: the kernels line does not say graph:\n{p.stdout}\n{p.stderr}")
+    p = run(base + ["--launch", "graphs"], env)
+    if p.returncode != 2 or "--launch" not in p.stderr:
+        fail(f"--launch graphs: want a usage error (exit 2), got {p.returncode}:\n{p.stderr}")
 
 
 def check_resources_json(j, text):

@@ -3,8 +3,10 @@
 counts the generated program's outputs equal the reference backend's (rtol
 1e-4, atol 1e-5 of the largest reference value), from --random and from
 --inputs; schedule edits apply; --json reports the build (a second run is
-cached) and --trace writes the program's own timings; bad requests are
-refused with a message naming the problem."""
+cached) and --trace writes the program's own timings; --launch graph (one
+run's launches captured and replayed) gives the same outputs for a
+sequential plan and a plan cut into two programs; bad requests are refused
+with a message naming the problem."""
 import argparse
 import json
 import os
@@ -43,6 +45,16 @@ def main():
     run(base + ["--backend", "host", "--schedule", a.edits, "--random", "--seed", "3", "--outputs", out])
     compare(out, w("ref_random"), f"--backend host --schedule {a.edits}")
 
+    # Graph launches: a program per operator, and the edits' two programs (barriers).
+    for name, extra in [("sequential", ["--policy", "sequential"]), ("edits", ["--schedule", a.edits])]:
+        out = fresh(w(f"host_graph_{name}"))
+        p = run(base + ["--backend", "host", "--launch", "graph", "--repeat", "3", "--random", "--seed", "3",
+                        "--outputs", out, "--json"] + extra)
+        compare(out, w("ref_random"), f"--backend host --launch graph {' '.join(extra)}")
+        j = json.loads(p.stdout)
+        if j.get("launch") != "graph" or j["host"]["programs"] < 2:
+            fail(f"--launch graph --json: want launch graph and several programs: {j}")
+
     # Given inputs, the JSON report, the measured trace; the build is cached by now.
     model = onnx.load(a.model)
     dims = [d.dim_value if d.dim_value > 0 else 1 for d in model.graph.input[0].type.tensor_type.shape.dim]
@@ -65,6 +77,8 @@ def main():
         fail(f"--json: run figures missing: {h}")
     if not os.path.isfile(h.get("program", "")) or not h["program"].startswith(cache):
         fail(f"--json: the program should be in RAMMER_HOST_CACHE: {h}")
+    if j.get("launch") != "stream":
+        fail(f"--json: without --launch the host program launches on the stream: {j}")
     if j.get("output_check", {}).get("pass") is not True:
         fail(f"--json: the outputs should pass the Run stage's check: {j}")
     with open(trace) as f:
@@ -82,6 +96,10 @@ def main():
     p = run(base + ["--backend", "emulator", "--tsan", "--random", "--outputs", w("bad")], expect_rc=1)
     if "--tsan needs --backend host" not in p.stderr:
         fail(f"--tsan without the host backend: {p.stderr!r}")
+    for backend in ["emulator", "reference"]:
+        p = run(base + ["--backend", backend, "--launch", "graph", "--random", "--outputs", w("bad")], expect_rc=1)
+        if "--launch needs --backend cuda or host" not in p.stderr or backend not in p.stderr:
+            fail(f"--launch with the {backend} backend: {p.stderr!r}")
     p = run(base + ["--backend", "host", "--policy", "nosuch", "--random", "--outputs", w("bad")], expect_rc=1)
     if "unknown policy 'nosuch'" not in p.stderr:
         fail(f"unknown policy: {p.stderr!r}")

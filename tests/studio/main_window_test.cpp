@@ -30,6 +30,7 @@
 #include "app/studio/status_panel.h"
 #include "app/studio/timeline_page.h"
 #include "viz/models/diagnostics_model.h"
+#include "viz/models/log_model.h"
 #include "viz/models/metrics_model.h"
 #include "viz/widgets/code_view.h"
 #include "viz/widgets/graph_view.h"
@@ -394,6 +395,40 @@ TEST_F(MainWindowTest, CompileAndRunOnTheHostTargetRunsTheGeneratedCode) {
   window = makeWindow();
   EXPECT_EQ(window->session()->runTarget(), viz::RunTarget::Host);
   EXPECT_TRUE(window->action(QStringLiteral("runTargetHost"))->isChecked());
+}
+
+// Run > Run On > Launch as One CUDA Graph: the GPU and the generated code
+// replay one captured run; the log says so, and the choice is remembered.
+TEST_F(MainWindowTest, LaunchAsOneCudaGraphReplaysTheRunAndIsRemembered) {
+  qputenv("RAMMER_HOST_CACHE", RAMMER_BINARY_DIR "/host-cache");
+  openFromCommandLine(*window, {sampleCnn()});
+  QAction* graph = window->action(QStringLiteral("runLaunchGraph"));
+  ASSERT_NE(graph, nullptr);
+  EXPECT_FALSE(graph->isChecked());
+  EXPECT_EQ(window->session()->launchMode(), runtime::LaunchMode::Stream);
+  graph->trigger();
+  EXPECT_TRUE(graph->isChecked());
+  EXPECT_EQ(window->session()->options().run.gpu.run.launch, runtime::LaunchMode::Graph);
+  EXPECT_EQ(window->session()->options().run.host.launch, runtime::LaunchMode::Graph);
+  // Not one of the targets: choosing one leaves it on.
+  window->action(QStringLiteral("runTargetHost"))->trigger();
+  EXPECT_TRUE(graph->isChecked());
+  QSignalSpy ran(window->session(), &viz::StudioSession::runFinished);
+  window->action(QStringLiteral("compileRun"))->trigger();
+  ASSERT_TRUE(ran.wait(kWaitMs));
+  ASSERT_TRUE(ran.first().first().toBool());
+  EXPECT_EQ(window->session()->runBackend(), viz::RunBackend::Host);
+  const viz::LogModel* log = window->session()->log();
+  bool replayed = false;
+  for (int i = 0; i < log->rowCount(); ++i)
+    replayed = replayed || log->index(i).data().toString().contains(QStringLiteral("replayed as one graph"));
+  EXPECT_TRUE(replayed);
+
+  window->session()->waitForWorkers();
+  window.reset();
+  window = makeWindow();
+  EXPECT_EQ(window->session()->launchMode(), runtime::LaunchMode::Graph);
+  EXPECT_TRUE(window->action(QStringLiteral("runLaunchGraph"))->isChecked());
 }
 
 TEST_F(MainWindowTest, PickersRescheduleAndBadFilesShowDiagnostics) {

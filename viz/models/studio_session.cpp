@@ -137,6 +137,13 @@ void StudioSession::setRunTarget(RunTarget target) {
   emit settingsChanged();
 }
 
+void StudioSession::setLaunchMode(runtime::LaunchMode mode) {
+  if (mode == launchMode()) return;
+  requested_.run.gpu.run.launch = mode;
+  requested_.run.host.launch = mode;
+  emit settingsChanged();
+}
+
 quint64 StudioSession::setIosVariant(const QString& variant) {
   pipeline::PlanChoices c = planChoices();
   c.ios.variant = variant.trimmed().toStdString();

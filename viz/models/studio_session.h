@@ -101,6 +101,11 @@ class StudioSession : public QObject {
   // emulator, or the generated code on the CPU (Host). For the next run.
   void setRunTarget(RunTarget target);
   RunTarget runTarget() const { return requested_.run.target; }
+  // How the GPU and the generated code on the CPU launch a plan's programs:
+  // one after the other on a stream, or captured once into a CUDA graph and
+  // replayed (what torch.compile's reduce-overhead mode does). For the next run.
+  void setLaunchMode(runtime::LaunchMode mode);
+  runtime::LaunchMode launchMode() const { return requested_.run.gpu.run.launch; }
   // What the next job runs with (the settings above, as the pipeline takes
   // them; the edits of a pending setConstraints go in at submission).
   const pipeline::Options& options() const { return requested_; }

@@ -2,11 +2,14 @@
 // written next to it, runs every kernel launch, checks the outputs against
 // the reference executor's, then times repeated runs with GPU events.
 //   usage: prog [DIR] [--runs N] [--warmup N] [--rtol X] [--atol X]
-//               [--outputs DIR] [--timing FILE] [--threads N]
+//               [--outputs DIR] [--timing FILE] [--threads N] [--launch stream|graph]
 // DIR defaults to the folder holding this executable. --outputs writes
 // output_K.bin (raw float32) from the first run; --timing runs once more
 // with per-rTask timing (an instrumented build) and writes the words (raw
-// uint64); --threads sets the host target's worker threads.
+// uint64); --threads sets the host target's worker threads. --launch graph
+// captures one run's memsets and launches into a CUDA (HIP) graph once and
+// replays it for every run: one launch per run instead of one per program
+// (the host target emulates the graph, rammer_host.h).
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -26,6 +29,9 @@
 #include "rammer_host.h"
 typedef int gpuError_t;
 typedef std::chrono::steady_clock::time_point* gpuEvent_t;
+typedef int gpuStream_t;  // launches run to their end, in order: one stream is all there is
+typedef rammer_host::Graph* gpuGraph_t;
+typedef rammer_host::Graph* gpuGraphExec_t;
 struct dim3 {
   unsigned x, y, z;
   dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
@@ -51,6 +57,26 @@ inline gpuError_t gpuMemset(void* p, int value, size_t bytes) {
   std::memset(p, value, bytes);
   return gpuSuccess;
 }
+inline gpuError_t hostStatus(int rc) { return rc == 0 ? gpuSuccess : gpuErrorLaunch; }
+inline gpuError_t gpuMemsetAsync(void* p, int value, size_t bytes, gpuStream_t) {
+  return hostStatus(rammer_host::memsetAsync(p, value, bytes));
+}
+inline gpuError_t gpuStreamCreate(gpuStream_t* s) {
+  *s = 1;
+  return gpuSuccess;
+}
+inline gpuError_t gpuStreamBeginCapture(gpuStream_t) { return hostStatus(rammer_host::beginCapture()); }
+inline gpuError_t gpuStreamEndCapture(gpuStream_t, gpuGraph_t* g) { return hostStatus(rammer_host::endCapture(g)); }
+inline gpuError_t gpuGraphInstantiate(gpuGraphExec_t* e, gpuGraph_t g, unsigned long long) {
+  *e = rammer_host::instantiate(g);
+  return gpuSuccess;
+}
+inline gpuError_t gpuGraphLaunch(gpuGraphExec_t e, gpuStream_t) { return hostStatus(rammer_host::replay(e)); }
+inline gpuError_t gpuGraphDestroy(gpuGraph_t g) {
+  rammer_host::destroyGraph(g);
+  return gpuSuccess;
+}
+inline gpuError_t gpuGraphExecDestroy(gpuGraphExec_t e) { return gpuGraphDestroy(e); }
 inline gpuError_t gpuDeviceSynchronize() { return gpuSuccess; }  // launches run to their end
 inline gpuError_t gpuGetLastError() { return gpuSuccess; }
 inline gpuError_t gpuEventCreate(gpuEvent_t* e) {
@@ -86,7 +112,18 @@ inline gpuError_t gpuFuncSetAttribute(const void*, int, int) { return gpuSuccess
 #include <hip/hip_runtime.h>
 typedef hipError_t gpuError_t;
 typedef hipEvent_t gpuEvent_t;
+typedef hipStream_t gpuStream_t;
+typedef hipGraph_t gpuGraph_t;
+typedef hipGraphExec_t gpuGraphExec_t;
 #define gpuSuccess hipSuccess
+#define gpuMemsetAsync hipMemsetAsync
+#define gpuStreamCreate(s) hipStreamCreateWithFlags(s, hipStreamNonBlocking)
+#define gpuStreamBeginCapture(s) hipStreamBeginCapture(s, hipStreamCaptureModeThreadLocal)
+#define gpuStreamEndCapture hipStreamEndCapture
+#define gpuGraphInstantiate hipGraphInstantiateWithFlags
+#define gpuGraphLaunch hipGraphLaunch
+#define gpuGraphDestroy hipGraphDestroy
+#define gpuGraphExecDestroy hipGraphExecDestroy
 #define gpuGetErrorString hipGetErrorString
 #define gpuMalloc hipMalloc
 #define gpuMemcpy hipMemcpy
@@ -110,7 +147,19 @@ typedef hipEvent_t gpuEvent_t;
 #include <cuda_runtime.h>
 typedef cudaError_t gpuError_t;
 typedef cudaEvent_t gpuEvent_t;
+typedef cudaStream_t gpuStream_t;
+typedef cudaGraph_t gpuGraph_t;
+typedef cudaGraphExec_t gpuGraphExec_t;
 #define gpuSuccess cudaSuccess
+#define gpuMemsetAsync cudaMemsetAsync
+// The legacy default stream cannot be captured: graph runs get a stream of their own.
+#define gpuStreamCreate(s) cudaStreamCreateWithFlags(s, cudaStreamNonBlocking)
+#define gpuStreamBeginCapture(s) cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal)
+#define gpuStreamEndCapture cudaStreamEndCapture
+#define gpuGraphInstantiate cudaGraphInstantiate  // CUDA 12's (exec, graph, flags)
+#define gpuGraphLaunch cudaGraphLaunch
+#define gpuGraphDestroy cudaGraphDestroy
+#define gpuGraphExecDestroy cudaGraphExecDestroy
 #define gpuGetErrorString cudaGetErrorString
 #define gpuMalloc cudaMalloc
 #define gpuMemcpy cudaMemcpy
@@ -271,9 +320,13 @@ struct Program {
   float* const* devicePointers = nullptr;
   unsigned long long* steps = nullptr;
   float* arena = nullptr;  // the buffers launches clear (manifest "arena"), or none
+  gpuStream_t stream = 0;  // the legacy default stream, or (graph runs) one of their own
+  gpuGraphExec_t graph = nullptr;  // --launch graph: one captured run
 };
 
-gpuError_t launchKernel(const Launch& l, void** args) {
+size_t stepBytes(const Program& p) { return (size_t)(p.m.steps + 1) * 8; }
+
+gpuError_t launchKernel(const Launch& l, void** args, gpuStream_t stream) {
 #if defined(RAMMER_HOST)
   rammer_host::LaunchConfig c;
   c.kernel = (rammer_host::KernelFn)rammer_kernel_table[l.kernel];
@@ -282,10 +335,11 @@ gpuError_t launchKernel(const Launch& l, void** args) {
   c.sharedBytes = (size_t)l.shared;
   c.persistent = l.persistent != 0;
   c.program = l.program;
+  (void)stream;
   return rammer_host::launch(c, args) == 0 ? gpuSuccess : gpuErrorLaunch;
 #else
   return gpuLaunchKernel(rammer_kernel_table[l.kernel], dim3((unsigned)l.grid), dim3((unsigned)l.block), args,
-                         (size_t)l.shared, 0);
+                         (size_t)l.shared, stream);
 #endif
 }
 
@@ -297,14 +351,39 @@ void run(Program& p, unsigned long long epoch, unsigned long long* timing = null
     if (p.arena)
       for (const auto& c : l.clears) {
         if (c.first < 0 || c.second < 0 || c.first + c.second > p.m.arenaWords) fail("manifest: a clear range past the arena");
-        check(gpuMemset(p.arena + c.first, 0, (size_t)c.second * 4), "zeroing the split-K outputs");
+        check(gpuMemsetAsync(p.arena + c.first, 0, (size_t)c.second * 4, p.stream), "zeroing the split-K outputs");
       }
     else
-      for (int z : l.zero) check(gpuMemset(p.pointers[(size_t)z], 0, (size_t)p.m.buffers[(size_t)z].numel * 4), "zeroing a split-K output");
+      for (int z : l.zero)
+        check(gpuMemsetAsync(p.pointers[(size_t)z], 0, (size_t)p.m.buffers[(size_t)z].numel * 4, p.stream),
+              "zeroing a split-K output");
     void* args[] = {(void*)&p.devicePointers, (void*)&p.steps, (void*)&epoch, (void*)&timing, (void*)&launch};
     const std::string what = "running program " + std::to_string(l.program);
-    check(launchKernel(l, args), what.c_str());
+    check(launchKernel(l, args, p.stream), what.c_str());
   }
+}
+
+// --launch graph: one run captured (recorded, not run) and instantiated.
+// A graph keeps kernel parameters by value, so every replay runs with this
+// epoch: the captured run begins by zeroing the step counters, or a
+// barrier would take the last replay's steps for this one's.
+void captureRun(Program& p, unsigned long long epoch) {
+  check(gpuStreamCreate(&p.stream), "creating a stream");
+  gpuGraph_t graph;
+  check(gpuStreamBeginCapture(p.stream), "starting the graph capture");
+  check(gpuMemsetAsync(p.steps, 0, stepBytes(p), p.stream), "zeroing the step counters");
+  run(p, epoch);
+  check(gpuStreamEndCapture(p.stream, &graph), "capturing the launches");
+  check(gpuGraphInstantiate(&p.graph, graph, 0), "instantiating the graph");
+  check(gpuGraphDestroy(graph), "destroying the captured graph");
+}
+
+// One run: a replay of the captured one, or every launch with a new epoch.
+void runOnce(Program& p, unsigned long long& epoch) {
+  if (p.graph)
+    check(gpuGraphLaunch(p.graph, p.stream), "running the graph");
+  else
+    run(p, epoch++);
 }
 
 void writeRaw(const std::string& path, const void* data, size_t bytes) {
@@ -382,7 +461,7 @@ int main(int argc, char** argv) {
   int runs = 20, warmup = 3;
 #endif
   double rtol = 1e-4, atol = 1e-4;
-  std::string outputsDir, timingFile;
+  std::string outputsDir, timingFile, launchMode = "stream";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
@@ -391,12 +470,15 @@ int main(int argc, char** argv) {
     else if (a == "--atol" && i + 1 < argc) atol = std::atof(argv[++i]);
     else if (a == "--outputs" && i + 1 < argc) outputsDir = argv[++i];
     else if (a == "--timing" && i + 1 < argc) timingFile = argv[++i];
+    else if (a == "--launch" && i + 1 < argc) launchMode = argv[++i];
 #if defined(RAMMER_HOST)
     else if (a == "--threads" && i + 1 < argc) rammer_host::setWorkers(std::atoi(argv[++i]));
 #endif
     else if (!a.empty() && a[0] != '-') dir = a;
-    else fail("usage: prog [DIR] [--runs N] [--warmup N] [--rtol X] [--atol X] [--outputs DIR] [--timing FILE] [--threads N]");
+    else fail("usage: prog [DIR] [--runs N] [--warmup N] [--rtol X] [--atol X] [--outputs DIR] [--timing FILE] "
+              "[--threads N] [--launch stream|graph]");
   }
+  if (launchMode != "stream" && launchMode != "graph") fail("--launch takes stream or graph, not " + launchMode);
 
   Program p;
   p.m = readManifest(dir);
@@ -431,9 +513,11 @@ int main(int argc, char** argv) {
   check(gpuMalloc((void**)&table, (p.pointers.size() + 1) * sizeof(float*)), "allocating the buffer table");
   check(gpuMemcpy(table, p.pointers.data(), p.pointers.size() * sizeof(float*), gpuMemcpyHostToDevice), "uploading the buffer table");
   p.devicePointers = table;
-  // Step counters start at zero once; every run uses a new epoch.
-  check(gpuMalloc((void**)&p.steps, (size_t)(p.m.steps + 1) * 8), "allocating the step counters");
-  check(gpuMemset(p.steps, 0, (size_t)(p.m.steps + 1) * 8), "zeroing the step counters");
+  // Step counters start at zero once; every stream run uses a new epoch.
+  check(gpuMalloc((void**)&p.steps, stepBytes(p)), "allocating the step counters");
+  check(gpuMemset(p.steps, 0, stepBytes(p)), "zeroing the step counters");
+  // A graph's stream does not wait for the legacy stream's copies and memsets.
+  check(gpuDeviceSynchronize(), "uploading the buffers");
 
   // Persistent kernels wait on each other's vEUs: every block must be
   // resident at once, or a barrier could wait forever. Refuse otherwise.
@@ -455,25 +539,26 @@ int main(int argc, char** argv) {
   }
 
   unsigned long long epoch = 1;
-  run(p, epoch++);
+  if (launchMode == "graph") captureRun(p, epoch++);  // the replays' epoch; a later stream run takes the next
+  runOnce(p, epoch);
   check(gpuGetLastError(), "launching");
   check(gpuDeviceSynchronize(), "running the program");
   bool ok = compare(p, dir, "run 1", rtol, atol);
   if (!outputsDir.empty()) writeOutputs(p, outputsDir);
 
   // Timing: a few warm-up runs, then `runs` runs between two events.
-  for (int i = 0; i < warmup; ++i) run(p, epoch++);
+  for (int i = 0; i < warmup; ++i) runOnce(p, epoch);
   gpuEvent_t start, stop;
   check(gpuEventCreate(&start), "creating an event");
   check(gpuEventCreate(&stop), "creating an event");
-  check(gpuEventRecord(start, 0), "recording an event");
-  for (int i = 0; i < runs; ++i) run(p, epoch++);
-  check(gpuEventRecord(stop, 0), "recording an event");
+  check(gpuEventRecord(start, p.stream), "recording an event");
+  for (int i = 0; i < runs; ++i) runOnce(p, epoch);
+  check(gpuEventRecord(stop, p.stream), "recording an event");
   check(gpuEventSynchronize(stop), "running the program");
   float ms = 0;
   check(gpuEventElapsedTime(&ms, start, stop), "reading the timer");
-  std::printf("time: %.4f ms per run (mean of %d runs, %zu kernel launches each)\n", runs > 0 ? ms / runs : 0.0,
-              runs, p.m.launches.size());
+  std::printf("time: %.4f ms per run (mean of %d runs, %zu kernel launches each, %s launch)\n",
+              runs > 0 ? ms / runs : 0.0, runs, p.m.launches.size(), p.graph ? "graph" : "stream");
   // Later runs must compute the same (stale step counters would break them).
   if (runs + warmup > 0) ok = compare(p, dir, "last run", rtol, atol) && ok;
   if (!timingFile.empty()) {
@@ -482,14 +567,15 @@ int main(int argc, char** argv) {
     if (words == 0) fail("--timing needs an instrumented build (timed_events is 0 in the manifest)");
     unsigned long long* timing = nullptr;
     check(gpuMalloc((void**)&timing, words * 8), "allocating the timing buffer");
-    check(gpuMemset(timing, 0, words * 8), "zeroing the timing buffer");
-    run(p, epoch++, timing);
+    check(gpuMemsetAsync(timing, 0, words * 8, p.stream), "zeroing the timing buffer");
+    run(p, epoch++, timing);  // on the stream: a graph's launches pass no timing buffer
     check(gpuDeviceSynchronize(), "running the program");
     std::vector<unsigned long long> host(words);
     check(gpuMemcpy(host.data(), timing, words * 8, gpuMemcpyDeviceToHost), "reading the timing buffer");
     writeRaw(timingFile, host.data(), words * 8);
     std::printf("timing: %zu words written to %s\n", words, timingFile.c_str());
   }
+  if (p.graph) check(gpuGraphExecDestroy(p.graph), "destroying the graph");
 #if defined(RAMMER_HOST)
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

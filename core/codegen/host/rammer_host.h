@@ -83,6 +83,20 @@ int launch(const LaunchConfig& config, void** args);
 const char* lastError();
 void setWorkers(int workers);  // before the first launch; 0: one per core
 int workers();
+// What cudaMemsetAsync is to the harness: done at once unless a capture is open.
+int memsetAsync(void* p, int value, size_t bytes);
+
+// --- graphs: the harness's stream capture and graph replay (--launch graph) ---
+// While a capture is open, launch() and memsetAsync() record their work
+// (a launch's arguments by value, as a CUDA graph keeps kernel parameters)
+// instead of doing it; replay() does a capture's work in order. Each
+// returns 0, or 1 with the reason in lastError().
+struct Graph;
+int beginCapture();
+int endCapture(Graph** graph);
+Graph* instantiate(const Graph* graph);  // an executable copy, as cudaGraphInstantiate makes
+int replay(const Graph* graph);
+void destroyGraph(Graph* graph);
 
 }  // namespace rammer_host
 

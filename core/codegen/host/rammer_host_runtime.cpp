@@ -241,6 +241,23 @@ struct LaunchState {
   int index = 0;
 };
 
+// A captured memset, or a launch with its arguments (rammer_host.h, "graphs").
+struct GraphStep {
+  bool isMemset = false;
+  LaunchState launch;
+  void* at = nullptr;
+  int value = 0;
+  size_t bytes = 0;
+};
+
+}  // namespace
+
+struct Graph {
+  std::vector<GraphStep> steps;
+};
+
+namespace {
+
 struct Runtime {
   int workerCount = 0;
   std::vector<std::unique_ptr<Worker>> workers;
@@ -260,6 +277,7 @@ struct Runtime {
   bool failed = false;
   std::string lastError;
   char launchStart = 0, launchEnd = 0;  // ThreadSanitizer sync addresses
+  std::unique_ptr<Graph> capture;       // open between beginCapture and endCapture
 };
 
 constexpr uint64_t kBusy = UINT64_MAX;
@@ -920,24 +938,17 @@ unsigned long long workerId() { return tlsWorker ? static_cast<unsigned long lon
 
 // --- harness side ---
 
-int launch(const LaunchConfig& config, void** args) {
+namespace {
+
+// Runs one launch to its end on the workers.
+int runLaunch(const LaunchState& state) {
   Runtime& r = rt();
   if (r.failed) {
     r.lastError = "an earlier launch failed (" + r.error + "); the host device takes no more work";
     return 1;
   }
-  if (!config.kernel || config.grid == 0 || config.block == 0) {
-    r.lastError = "invalid launch (no kernel, or an empty grid or block)";
-    return 1;
-  }
   start();
-  LaunchState& l = r.launch;
-  l.config = config;
-  l.buffers = *static_cast<float* const**>(args[0]);
-  l.steps = *static_cast<unsigned long long**>(args[1]);
-  l.epoch = *static_cast<unsigned long long*>(args[2]);
-  l.timing = *static_cast<unsigned long long**>(args[3]);
-  l.index = *static_cast<int*>(args[4]);
+  r.launch = state;
   r.nextBlock.store(0, std::memory_order_relaxed);
   r.aborting.store(false, std::memory_order_relaxed);
   {
@@ -958,6 +969,67 @@ int launch(const LaunchConfig& config, void** args) {
   }
   return 0;
 }
+
+int refuse(const char* why) {
+  rt().lastError = why;
+  return 1;
+}
+
+}  // namespace
+
+int launch(const LaunchConfig& config, void** args) {
+  Runtime& r = rt();
+  if (!config.kernel || config.grid == 0 || config.block == 0)
+    return refuse("invalid launch (no kernel, or an empty grid or block)");
+  LaunchState l;
+  l.config = config;
+  l.buffers = *static_cast<float* const**>(args[0]);
+  l.steps = *static_cast<unsigned long long**>(args[1]);
+  l.epoch = *static_cast<unsigned long long*>(args[2]);
+  l.timing = *static_cast<unsigned long long**>(args[3]);
+  l.index = *static_cast<int*>(args[4]);
+  if (r.capture) {
+    r.capture->steps.push_back(GraphStep{false, l, nullptr, 0, 0});
+    return 0;
+  }
+  return runLaunch(l);
+}
+
+int memsetAsync(void* p, int value, size_t bytes) {
+  Runtime& r = rt();
+  if (r.capture)
+    r.capture->steps.push_back(GraphStep{true, {}, p, value, bytes});
+  else
+    std::memset(p, value, bytes);
+  return 0;
+}
+
+int beginCapture() {
+  if (rt().capture) return refuse("a capture is already open");
+  rt().capture = std::make_unique<Graph>();
+  return 0;
+}
+
+int endCapture(Graph** graph) {
+  if (!rt().capture) return refuse("no capture is open");
+  *graph = rt().capture.release();
+  return 0;
+}
+
+Graph* instantiate(const Graph* graph) { return new Graph(*graph); }
+
+int replay(const Graph* graph) {
+  if (rt().capture) return refuse("a graph replayed while a capture is open");
+  for (const GraphStep& step : graph->steps) {
+    if (step.isMemset)
+      std::memset(step.at, step.value, step.bytes);
+    else if (runLaunch(step.launch) != 0)
+      return 1;
+  }
+  return 0;
+}
+
+void destroyGraph(Graph* graph) { delete graph; }
 
 const char* lastError() { return rt().lastError.c_str(); }
 

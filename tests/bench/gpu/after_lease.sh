@@ -14,21 +14,36 @@
 #      it is the better fit)
 #   4. the tables and the goals the rows decide (doc_tables.py's
 #      generators, which PERFORMANCE.md's blocks for the lease then name)
-# Usage: tests/bench/gpu/after_lease.sh OUT NAME [BUILD]
-#   OUT: the folder the device tool brought back; BUILD: default build/.
+# Usage: tests/bench/gpu/after_lease.sh OUT NAME [--build DIR] [--into DIR] [--unpack-only]
+#   OUT: the folder the device tool brought back; --build: default build/;
+#   --into: where the lease folder goes (default tests/data/gpu_traces);
+#   --unpack-only: step 1 alone (lease_dry_run.sh checks it).
 set -euo pipefail
-[[ $# -ge 2 ]] || { echo "usage: after_lease.sh OUT NAME [BUILD]" >&2; exit 2; }
+usage="usage: after_lease.sh OUT NAME [--build DIR] [--into DIR] [--unpack-only]"
+[[ $# -ge 2 ]] || { echo "$usage" >&2; exit 2; }
 out=$1 name=$2
+shift 2
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-build=${3:-$root/build}
+build=$root/build
+into=$root/tests/data/gpu_traces
+unpack_only=no
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --into) into=$2; shift 2 ;;
+    --unpack-only) unpack_only=yes; shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
 g=$root/tests/bench/gpu
-dest=$root/tests/data/gpu_traces/$name
+dest=$into/$name
 [[ -e $dest ]] && { echo "$dest exists: move it away first" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 ls "$out"/t/lease.tgz.* > /dev/null 2>&1 || { echo "$out/t/lease.tgz.* missing: the traces step did not run" >&2; exit 2; }
 cat "$out"/t/lease.tgz.* | tar xz -C "$tmp"
+mkdir -p "$into"
 mv "$tmp/lease" "$dest"
 for step in nodes graph compile race shards; do
   [[ -f $out/$step.tgz ]] || { echo "$step: not brought back"; continue; }
@@ -61,7 +76,9 @@ for path in glob.glob(os.path.join(dest, "*.jsonl")):
     open(path, "w").write("".join(json.dumps(r) + "\n" for r in rows))
 PY
 echo "== $dest: $(ls "$dest"/runs | grep -c '\.run\.json') runs"
-python3 "$root/tests/docs/check_gpu_provenance.py" "$root"
+[[ $unpack_only == yes ]] && exit 0
+python3 "$root/tests/docs/check_gpu_provenance.py" "$root" ||
+  echo "== fix the provenance above (a note for each unknown) before committing $dest"
 
 echo "== efficiencies"
 python3 "$g/fit_efficiency.py" "$dest" --rammer "$build/bin/rammer" --samples "$build/samples" \

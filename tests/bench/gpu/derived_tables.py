@@ -65,16 +65,20 @@ def rtasks(trace):
     return len(trace["tasks"]["op"])
 
 
+def lease_and_computed(prog, argv):
+    """LEASE_DIR --predicted FILE: the lease, the computed rows and their file."""
+    ap = argparse.ArgumentParser(prog=prog)
+    ap.add_argument("lease")
+    ap.add_argument("--predicted", required=True)
+    a = ap.parse_args(argv)
+    return lease_rows.load_lease(a.lease), load_derived(a.predicted), a.predicted
+
+
 def lease_predictions(argv):
     """lease LEASE_DIR --predicted FILE: every run of a lease with its
     registers, spills and traced rTasks, beside the prediction of the same
     plan (third lease, issue #28)."""
-    ap = argparse.ArgumentParser(prog="lease")
-    ap.add_argument("lease")
-    ap.add_argument("--predicted", required=True)
-    a = ap.parse_args(argv)
-    lease = lease_rows.load_lease(a.lease)
-    computed = load_derived(a.predicted)
+    lease, computed, source = lease_and_computed("lease", argv)
     predicted = {r["key"]: r["predicted_us"] for r in computed}
     body, errors = [], []
     for key in lease.keys():
@@ -91,7 +95,7 @@ def lease_predictions(argv):
                      f"{pred:.1f}" if pred is not None else "-", err])
     header = ["model", "policy", "measured_us", "p10-p90", "regs", "spill_B", "rTasks", "predicted_us", "error"]
     out = ["```"] + fixed_width(header, body, left=2) + ["", error_summary(errors, "plans predicted"), "```", ""]
-    return "\n".join(out + [lease_line(lease), derived_line(computed, a.predicted)])
+    return "\n".join(out + [lease_line(lease), derived_line(computed, source)])
 
 
 def fit(argv):
@@ -125,12 +129,7 @@ def misranked(pairs):
 def calibrated(argv):
     """calibrated LEASE_DIR --predicted FILE: the held-out runs against a
     calibrated and the analytic model (issue #28)."""
-    ap = argparse.ArgumentParser(prog="calibrated")
-    ap.add_argument("lease")
-    ap.add_argument("--predicted", required=True)
-    a = ap.parse_args(argv)
-    lease = lease_rows.load_lease(a.lease)
-    computed = load_derived(a.predicted)
+    lease, computed, source = lease_and_computed("calibrated", argv)
     out = ["| plan | measured us | calibrated us | error | analytic us | error |", "|---|---:|---:|---:|---:|---:|"]
     cal, ana, pairs = [], [], []
     for r in computed:
@@ -145,18 +144,13 @@ def calibrated(argv):
             f"{statistics.median(abs(e) for e in ana):.1%}. Pairs of one model measured more than 10% apart and "
             f"predicted the other way round: {len(wrong)}" + (f" ({', '.join(f'{x} / {y}' for x, y in wrong)})."
                                                               if wrong else "."), ""]
-    return "\n".join(out + [lease_line(lease), derived_line(computed, a.predicted)])
+    return "\n".join(out + [lease_line(lease), derived_line(computed, source)])
 
 
 def calibrated_dynamic(argv):
     """calibrated-dynamic LEASE_DIR --predicted FILE: each model's dynamic
     and wavefront runs against the calibrated model (issue #31 item 5)."""
-    ap = argparse.ArgumentParser(prog="calibrated-dynamic")
-    ap.add_argument("lease")
-    ap.add_argument("--predicted", required=True)
-    a = ap.parse_args(argv)
-    lease = lease_rows.load_lease(a.lease)
-    computed = load_derived(a.predicted)
+    lease, computed, source = lease_and_computed("calibrated-dynamic", argv)
     out = ["| model | measured dynamic / wavefront | calibrated: wavefront us (error) | dynamic us (error) | "
            "dynamic / wavefront | analytic: dynamic / wavefront |", "|---|---:|---:|---:|---:|---:|"]
     dyn_errors, apart, right = [], 0, 0
@@ -172,7 +166,7 @@ def calibrated_dynamic(argv):
                    f"| {cd / cw:.2f}x | {r['analytic_dynamic_over_wavefront']:.2f}x |")
     out += ["", f"{error_summary(dyn_errors, 'dynamic runs, calibrated')} Of the {apart} models whose two runs "
             f"measured more than 10% apart, {right} are ranked right.", ""]
-    return "\n".join(out + [lease_line(lease), derived_line(computed, a.predicted)])
+    return "\n".join(out + [lease_line(lease), derived_line(computed, source)])
 
 
 def same_kernels(a, b):
@@ -228,7 +222,8 @@ def before_after(argv):
                 r = by_model.get(m, {})
                 v = r.get(what[0])
                 note = r.get(what[1]) if len(what) > 1 else None
-                cells.append("-" if v is None else f"{v:,.1f}" + (f" ({note})" if note else ""))
+                text = "-" if v is None else f"{v:,}" if isinstance(v, int) else f"{v:,.1f}"
+                cells.append(text + (f" ({note})" if note and v is not None else ""))
         if ratio:
             x, y = ratio.split("/")
             ok = values.get(x) and values.get(y)

@@ -51,12 +51,14 @@ def runs(argv):
     lease = lease_rows.load_lease(a.lease)
     checks = {key: lease.run_check(key) for key in lease.keys()}
     passed = [k for k, (result, _) in checks.items() if result == "PASS"]
-    worst = max(passed, key=lambda k: lease.run(k)["output_check"]["max_rel_error"])
     failed = sorted(set(checks) - set(passed))
+    largest = ""
+    if passed:
+        worst = max(passed, key=lambda k: lease.run(k)["output_check"]["max_rel_error"])
+        largest = f"; largest max |out - ref| / max |ref|: {lease.run(worst)['output_check']['max_rel_error']:.1e} ({worst})"
     return "\n".join([
         f"{len(passed)} of {len(checks)} runs passed their output check" +
-        (f" (not: {', '.join(failed)})" if failed else "") +
-        f"; largest max |out - ref| / max |ref|: {lease.run(worst)['output_check']['max_rel_error']:.1e} ({worst}).",
+        (f" (not: {', '.join(failed)})" if failed else "") + largest + ".",
         "Rule: " + "; ".join(sorted({rule for _, rule in checks.values()})) + ".", lease_line(lease)])
 
 
@@ -72,7 +74,7 @@ def sanitizers(argv):
              r.get("summary", "").replace("=========", "").strip()] for r in rows]
     rules = sorted({r["check_rule"] for r in rows})
     out = ["```"] + fixed_width(["tool", "model", "policy", "check", "summary"], body, left=5) + ["```", ""]
-    return "\n".join(out + ["Rules: " + "; ".join(rules) + ".", lease_line(lease)])
+    return "\n".join(out + (["Rules: " + "; ".join(rules) + "."] if rules else []) + [lease_line(lease)])
 
 
 def goals(argv):

@@ -54,6 +54,7 @@ root=$(cd "$(dirname "$0")/../../.." && pwd)
 g=$root/tests/bench/gpu
 out=${OUT:-/tmp/lease-out}
 w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT  # every step packs what it keeps into OUT
 mkdir -p "$out"
 rammer=$(command -v rammer) || { echo "rammer is not on PATH (source .gpu/env.sh)" >&2; exit 2; }
 export LEASE_COMMAND="tests/bench/gpu/lease_next.sh $seconds --steps \"$steps\""
@@ -113,7 +114,7 @@ fi
 # shard_run MODEL VEUS K: one dynamic run with its claim shards, traced.
 shard_run() {
   local m=$1 v=$2 k=$3 node
-  case $m in lstm_tc) node=rnn.lstm0/l0/t0/x ;; *) node=stem.conv ;; esac
+  case $m in lstm_tc) node=rnn.lstm0/l0/t0/x ;; sample_cnn) node=stem ;; *) node=stem.conv ;; esac
   local key=$m.dynamicV${v}K$k d=$w/shards budget=$((shards_deadline - $(date +%s)))
   (( budget > 15 )) || { echo "$key: no time"; return; }
   echo "{\"version\": 1, \"edits\": [{\"op\": \"vdevice\", \"node\": \"$node\", \"veus_per_sm\": $v}," \

@@ -108,6 +108,7 @@ if [[ $dry == yes ]]; then printf '%s\n' "${tasks[@]}"; exit 0; fi
 
 start=$(date +%s)  # epoch seconds: the tasks run in child shells, where SECONDS restarts
 work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT  # everything worth keeping is packed into OUT
 lease=$work/lease
 runs=$lease/runs
 mkdir -p "$out"
@@ -230,6 +231,7 @@ if (( metrics_seconds > 0 )); then
   mend=$((SECONDS + metrics_seconds))
   for key in $metrics_keys; do
     m=${key%.*} p=${key##*.}
+    [[ -z $only || " $only " == *" $m "* ]] || continue
     b=$((mend - SECONDS)); (( b < 20 )) && break
     (( b > 90 )) && b=90
     path=$(model_path "$m")

@@ -466,11 +466,18 @@ def main():
     rule = CHECK_RULE.format(tolerance=short_float(args.tolerance))
     try:
         net = OnnxInTorch(model, args.device)
+        inputs = [torch.from_numpy(x.copy()).to(args.device) for x in read_pbs(args.inputs, "input")]
     except Unsupported as e:
         print(json.dumps({"model": name, "error": "unsupported: %s" % e, "provenance": provenance, "check": "ERROR",
                           "check_rule": rule}))
         return 1
-    inputs = [torch.from_numpy(x.copy()).to(args.device) for x in read_pbs(args.inputs, "input")]
+    except (RuntimeError, AssertionError) as e:  # e.g. a torch without CUDA: a row that says so, not a traceback
+        why = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200] if str(e) else "")
+        systems = ["per-node"] if args.per_node else ["pytorch-" + m for m in args.modes.split(",")]
+        for system in systems:
+            print(json.dumps({"model": name, "system": system, "torch": torch.__version__, "error": why,
+                              "provenance": provenance, "check": "ERROR", "check_rule": rule}))
+        return 1
     if args.per_node:
         return per_node(net, inputs, name, args.repeat, args.warmup, provenance)
     expected = read_pbs(args.expected, "output")

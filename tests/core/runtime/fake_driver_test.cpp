@@ -1,122 +1,23 @@
 // The runner's wiring against a stand-in driver (fake_driver/fake_cuda.cpp)
 // whose "kernels" are host functions: buffers and views, uploads, zeroing
 // before each launch, epochs, the recording run, output binding, freeing,
-// the watchdog and the occupancy refusal, all without a GPU.
+// the watchdog and the occupancy refusal, all without a GPU (graph launches:
+// fake_driver_graph_test.cpp).
 #include <gtest/gtest.h>
 
 #include "core/runtime/cuda_probe.h"
-#include "core/runtime/gpu_execution.h"
 #include "core/runtime/cuda_runner.h"
+#include "core/runtime/gpu_execution.h"
 #include "core/runtime/timing_decoder.h"
 #include "tests/core/codegen/codegen_fixtures.h"
-#include "tests/core/runtime/fake_driver/fake_cuda.h"
-#include "tests/core/runtime/runtime_fixtures.h"
+#include "tests/core/runtime/fake_driver/fake_driver_fixture.h"
 
 namespace rammer::runtime {
 namespace {
 
-// What the host kernels saw, checked by the tests.
-struct Seen {
-  std::vector<unsigned long long> epochs;  // per hand_program0 launch
-  int staleViolations = 0;  // a step already at this run's value before the run wrote it
-  int waitViolations = 0;   // a barrier whose step had not arrived (a real GPU would hang)
-  int timedLaunches = 0;
-  bool viewAliased = true;
-};
-Seen seen;
-
-template <class T>
-T arg(void** params, int i) {
-  return reinterpret_cast<T>(*static_cast<unsigned long long*>(params[i]));
-}
-
-// hand_program0 of runtime_fixtures.h, one vEU after the other.
-void hostProgram0(int grid, int block, void** params) {
-  auto buffers = arg<float* const*>(params, 0);
-  auto steps = arg<unsigned long long*>(params, 1);
-  const unsigned long long epoch = *static_cast<unsigned long long*>(params[2]);
-  auto timing = arg<unsigned long long*>(params, 3);
-  const unsigned long long tag = epoch << 32;
-  seen.epochs.push_back(epoch);
-  seen.timedLaunches += timing != nullptr;
-  seen.viewAliased = seen.viewAliased && buffers[5] == buffers[2];
-  const float *x = buffers[0], *w = buffers[1], *yv = buffers[5];
-  float *y = buffers[2], *z = buffers[3];
-  for (int veu = 0; veu < grid; ++veu) {
-    if (steps[veu] >= (tag | 1)) ++seen.staleViolations;
-    for (int t = 0; t < block; ++t) y[veu * 128 + t] = x[veu * 128 + t] * w[veu * 128 + t];
-    steps[veu] = tag | 1;
-    if (timing) {
-      unsigned long long* e = timing + 3 * (veu == 0 ? 0 : 1);
-      e[0] = 1000 + 10 * static_cast<unsigned long long>(veu), e[1] = 2000, e[2] = static_cast<unsigned long long>(veu);
-    }
-  }
-  for (int veu = 0; veu < grid; ++veu) {
-    if (steps[1 - veu] < (tag | 1)) ++seen.waitViolations;
-    for (int t = 0; t < block; ++t) {
-      const int j = (1 - veu) * 128 + t;
-      z[j] = yv[j] + yv[255 - j];
-    }
-    steps[veu] = tag | 3;
-    if (timing) {
-      unsigned long long* e = timing + 3 * (veu == 0 ? 3 : 2);
-      e[0] = 3000, e[1] = 4000, e[2] = static_cast<unsigned long long>(veu);
-    }
-  }
-}
-
-void hostProgram1(int, int block, void** params) {
-  auto buffers = arg<float* const*>(params, 0);
-  auto timing = arg<unsigned long long*>(params, 3);
-  for (int t = 0; t < block; ++t) buffers[4][0] += buffers[3][t];
-  if (timing) timing[12] = 5000, timing[13] = 6000, timing[14] = 1;
-}
-
 #ifdef RAMMER_FAKE_CUDA
-class FakeDriver : public ::testing::Test {
- protected:
-  void SetUp() override {
-    seen = Seen{};
-    auto lib = SharedLibrary::open({RAMMER_FAKE_CUDA});
-    ASSERT_TRUE(lib.ok()) << lib.errorText();
-    lib_ = *lib;
-    auto hooksFn = reinterpret_cast<const FakeCudaHooks* (*)()>(lib_->find("fake_cuda_hooks"));
-    ASSERT_NE(hooksFn, nullptr);
-    hooks_ = hooksFn();
-    hooks_->reset(1, 4, 8);
-    hooks_->registerKernel("hand_program0", hostProgram0, 0);
-    hooks_->registerKernel("hand_program1", hostProgram1, 0);
-    auto driver = CudaDriver::load(RAMMER_FAKE_CUDA);
-    ASSERT_TRUE(driver.ok()) << driver.errorText();
-    driver_ = *driver;
-    compiled_.arch = "sm_90";
-    compiled_.cubin = {'c', 'u', 'b', 'i', 'n'};
-  }
-  std::unique_ptr<CudaRunner> openRunner() {
-    auto r = CudaRunner::open(driver_);
-    EXPECT_TRUE(r.ok()) << r.errorText();
-    return r.ok() ? std::move(r).value() : nullptr;
-  }
-  // The watchdog tests: program 1's kernel never finishes, and the runner gives up after 0.2 s.
-  std::unique_ptr<CudaRunner> openRunnerWhereProgram1Hangs() {
-    hooks_->registerKernel("hand_program1", hostProgram1, /*hangs=*/1);
-    return openRunner();
-  }
-  static GpuRunOptions watchdogAfter200ms() {
-    GpuRunOptions o;
-    o.watchdogSeconds = 0.2;
-    return o;
-  }
-  ir::Result<GpuRun> run(CudaRunner& runner, const codegen::GeneratedProgram& p, GpuRunOptions o = {}) {
-    return runner.run(testing::handGraph(), p, compiled_,
-                      {ir::Tensor::fromVector<float>({testing::kN}, testing::handInput())}, o);
-  }
-
-  std::shared_ptr<SharedLibrary> lib_;
-  const FakeCudaHooks* hooks_ = nullptr;
-  std::shared_ptr<const CudaDriver> driver_;
-  CompiledProgram compiled_;
-};
+using fake::FakeDriver;
+using fake::seen;
 
 TEST_F(FakeDriver, ProbeDescribesTheDevice) {
   ProbeOptions o;
@@ -200,11 +101,8 @@ TEST_F(FakeDriver, TheWatchdogNamesTheHangingProgramAndWedgesTheRunner) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.errorText().find("program 1 did not finish in 0.2 s (barrier deadlock?)"), std::string::npos)
       << r.errorText();
-  EXPECT_TRUE(runner->wedged());
   EXPECT_GT(hooks_->liveAllocations(), 0) << "a wedged runner must not free memory a kernel may still use";
-  auto again = run(*runner, testing::handProgram(), o);
-  ASSERT_FALSE(again.ok());
-  EXPECT_NE(again.errorText().find("still busy"), std::string::npos) << again.errorText();
+  expectWedged(*runner, o);
 }
 
 // A dynamic program's kernel waits on its ready queue: the watchdog says so.
@@ -222,8 +120,8 @@ TEST_F(FakeDriver, TheWatchdogSaysADynamicProgramWaitsOnItsQueue) {
 
 TEST_F(FakeDriver, ThePersistentGridMustBeCoResident) {
   hooks_->reset(1, 4, 1);  // 4 SMs x 1 block
-  hooks_->registerKernel("hand_program0", hostProgram0, 0);
-  hooks_->registerKernel("hand_program1", hostProgram1, 0);
+  hooks_->registerKernel("hand_program0", fake::hostProgram0, 0);
+  hooks_->registerKernel("hand_program1", fake::hostProgram1, 0);
   auto runner = openRunner();
   ASSERT_TRUE(runner);
   codegen::GeneratedProgram p = testing::handProgram();
@@ -244,8 +142,8 @@ TEST_F(FakeDriver, ThePersistentGridMustBeCoResident) {
 
 TEST_F(FakeDriver, AKernelThatFitsNowhereIsRefused) {
   hooks_->reset(1, 4, 0);
-  hooks_->registerKernel("hand_program0", hostProgram0, 0);
-  hooks_->registerKernel("hand_program1", hostProgram1, 0);
+  hooks_->registerKernel("hand_program0", fake::hostProgram0, 0);
+  hooks_->registerKernel("hand_program1", fake::hostProgram1, 0);
   auto runner = openRunner();
   ASSERT_TRUE(runner);
   auto r = run(*runner, testing::handProgram());
@@ -292,23 +190,15 @@ TEST_F(FakeDriver, DriverErrorsAndBadProgramsAreMessages) {
   EXPECT_EQ(hooks_->liveAllocations(), 0) << "every failed run frees what it allocated";
   EXPECT_FALSE(runner->wedged());
 }
-void doNothing(int, int, void**) {}
-
 // Generated code, NVRTC and the resource check for real; the launches do
 // nothing, so the outputs are whatever memory held and no rTask records.
 TEST_F(FakeDriver, ExecuteOnGpuGoesThroughTheWholePipeline) {
   if (!NvrtcCompiler::load().ok()) GTEST_SKIP() << "skipped: no NVRTC";
-  hooks_->reset(1, 132, 32);  // an H100-sized stand-in: the plan is for the H100 preset
-  hooks_->registerKernel("*", doNothing, 0);
-  const ir::Graph graph = testing::optimizedSampleGraph("sample_cnn");
-  schedule::Plan plan = testing::planSample(graph, "wavefront");
-  std::vector<ir::Tensor> inputs;
-  for (ir::ValueId v : graph.inputs()) inputs.emplace_back(ir::DType::Float32, graph.value(v).type.shape);
-  GpuExecutionOptions o;
-  o.libraries.driverLibrary = RAMMER_FAKE_CUDA;
-  o.run.repeat = 2;
-  o.measureTrace = true;
-  auto r = executeOnGpu(plan, graph, inputs, o);
+  ir::Graph graph;
+  schedule::Plan plan;
+  GpuRunOptions o;
+  o.repeat = 2;
+  auto r = executeSample("wavefront", o, graph, plan);
   ASSERT_TRUE(r.ok()) << r.errorText();
   EXPECT_EQ(r->deviceName, "Fake GPU");
   EXPECT_EQ(r->arch, "sm_90");
