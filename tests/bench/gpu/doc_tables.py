@@ -79,6 +79,10 @@ def generate(spec):
     os.chdir(ROOT)
     try:
         text = GENERATORS[words[0]](words[1:])
+    except SystemExit as e:  # argparse refused the arguments (it printed why)
+        raise DocError(f"'<!-- table: {spec} -->': bad arguments (exit {e.code})") from None
+    except (OSError, KeyError, ValueError) as e:  # rows missing or without provenance: name the block
+        raise DocError(f"'<!-- table: {spec} -->': {type(e).__name__}: {e}") from None
     finally:
         os.chdir(cwd)
     return text.rstrip("\n").split("\n")

@@ -66,6 +66,10 @@ class DocTables(unittest.TestCase):
             doc_tables.process(self.doc("<!-- /table -->\n"), write=False)
         with self.assertRaisesRegex(doc_tables.DocError, "unknown generator in '<!-- table: guess"):
             doc_tables.process(self.doc("<!-- table: guess 1 2 -->\n<!-- /table -->\n"), write=False)
+        with self.assertRaisesRegex(doc_tables.DocError, "'<!-- table: runs tests/data/gpu_traces/none -->': "
+                                                         "ProvenanceError"):
+            doc_tables.process(self.doc("<!-- table: runs tests/data/gpu_traces/none -->\n<!-- /table -->\n"),
+                               write=False)
 
 
 if __name__ == "__main__":

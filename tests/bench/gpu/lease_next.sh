@@ -30,10 +30,18 @@
 # the calibration from the rows and prints the tables (the doc's blocks
 # come from `doc_tables.py --write` once they name the lease).
 #
+# Before the lease, here: build (Release, -DCMAKE_CUDA_ARCHITECTURES=90),
+# `../shared/tools/gpu-bundle .gpu build/bin/rammer build/bin/rammer-samples`,
+# `python3 tests/bench/gpu/provenance.py --write-commit .gpu/commit.txt` (the
+# GPU machine gets no .git), and `tests/bench/gpu/lease_dry_run.sh` (CI's
+# cli.lease_dry_run) for the script itself. The device call: carry .gpu,
+# `source .gpu/env.sh; tests/bench/gpu/lease_next.sh 500 --steps ...`.
+#
 # Usage: source .gpu/env.sh; tests/bench/gpu/lease_next.sh SECONDS
 #          [--steps "traces shards nodes graph compile race"] [--lease NAME]
-# The lease's two calls: `lease_next.sh 540 --steps "traces shards nodes
-# graph"`, then `lease_next.sh 240 --steps "compile race"`.
+# The lease's two calls (15 minutes of device time, the machine's start among
+# them): `lease_next.sh 500 --steps "traces shards nodes
+# graph"`, then `lease_next.sh 180 --steps "compile race"`.
 # LEASE_MODELS="a b" narrows every step to those models (the dry run against
 # the stand-in driver, lease_dry_run.sh, keeps to small ones).
 set -u

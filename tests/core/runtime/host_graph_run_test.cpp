@@ -44,7 +44,7 @@ void expectGraphRunsMatch(const schedule::Plan& plan, const ir::Graph& g, const 
   EXPECT_EQ(got->trace->tasks.size(), plan.numRTasks()) << "the recording run is a stream run that records";
 
   // Every replay computes the same: the program compares its last one with the reference too.
-  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/host_graph_work" / name;
+  const fs::path dir = fs::path(RAMMER_BINARY_DIR) / "tests/codegen_work/host_graph" / name;
   fs::remove_all(dir);
   auto data = codegen::writeProgramData(dir, built->program, g,
                                         codegen::ExportData{"model", plan.policy, plan.device.id, inputs, *want});
