@@ -119,14 +119,18 @@ def compare(lease, baseline, policy):
     return rows
 
 
-def render(argv):
-    """The table, then the same-operator gaps of the compared policy's runs
-    pooled (its per-rTask dispatch cost), then the lease's provenance."""
-    ap = argparse.ArgumentParser(prog="dynamic")
+def parser(prog):
+    ap = argparse.ArgumentParser(prog=prog)
     ap.add_argument("lease")
     ap.add_argument("--baseline", default="wavefront")
     ap.add_argument("--policy", default="dynamic", help="the run set against the baseline (a key's last part)")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def render(argv):
+    """The table, then the same-operator gaps of the compared policy's runs
+    pooled (its per-rTask dispatch cost), then the lease's provenance."""
+    a = parser("dynamic").parse_args(argv)
     lease = load_lease(a.lease)
     rows = compare(lease, a.baseline, a.policy)
     b, o = a.baseline, a.policy
@@ -157,14 +161,11 @@ def render(argv):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("lease")
-    ap.add_argument("--baseline", default="wavefront")
-    ap.add_argument("--policy", default="dynamic")
+    ap = parser("dynamic_table.py")
     ap.add_argument("--json", action="store_true")
-    a, _ = ap.parse_known_args()
+    a = ap.parse_args()
     if not a.json:
-        print(render(sys.argv[1:]))
+        print(render([arg for arg in sys.argv[1:] if arg != "--json"]))
         return
     rows = compare(load_lease(a.lease), a.baseline, a.policy)
     for r in rows:

@@ -3,10 +3,14 @@ check of every run, the CUPTI metrics (`rammer run --metrics`, the range
 profiler) and the compute-sanitizer rows.
 """
 import argparse
+import fnmatch
 import glob
+import json
 import os
 
+import e2e_table
 import lease_rows
+import rkernel_table
 from derived_tables import lease_line
 from row_tables import fixed_width
 
@@ -85,10 +89,6 @@ def goals(argv):
     (issue #27), and resnext29's grouped 3x3 convolutions (the `conv2`
     nodes) at >= 30% of the FP32 peak in the RammerBase trace (issue #27
     item 8). The prediction error's goals need `rammer calibrate`, not rows."""
-    import fnmatch
-    import json
-    import e2e_table
-    import rkernel_table
     ap = argparse.ArgumentParser(prog="goals")
     ap.add_argument("lease")
     ap.add_argument("--device", default=os.path.join(rkernel_table.ROOT, "resources", "devices", "h100.json"))

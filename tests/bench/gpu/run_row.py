@@ -12,22 +12,22 @@ instead of a gap.
 """
 import argparse
 import json
+import os
 import sys
 
-RULE = "{rule} for every output element against the CPU reference executor (rammer run's check)"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lease_rows import NEW_RUN_RULE  # noqa: E402  (the rule lease_rows gives a run.json's check)
 
 
-def row(run, model, system, provenance, step):
+def row(run, model, system, provenance):
     out = {"model": model, "system": system, "provenance": provenance}
-    if step:
-        out["provenance"] = dict(provenance, command=f"{provenance['command']} (its step {step})")
     check = run.get("output_check") or {}
     out.update(policy=run.get("policy"), launch=run.get("launch", "stream"), device=run.get("device"),
                programs=run.get("programs"), latency_us=run.get("latency_us"),
                max_registers=run.get("max_registers"), source_fnv1a64=run.get("source_fnv1a64"),
                max_rel_error=check.get("max_rel_error"))
     out["check"] = "PASS" if check.get("pass") is True else "FAIL"
-    out["check_rule"] = RULE.format(rule=check.get("rule", "rammer run's output check"))
+    out["check_rule"] = NEW_RUN_RULE.format(rule=check.get("rule", "rammer run's output check"))
     return {k: v for k, v in out.items() if v is not None}
 
 
@@ -42,6 +42,8 @@ def main():
     a = ap.parse_args()
     with open(a.provenance) as f:
         provenance = json.load(f)
+    if a.step:
+        provenance["command"] += f" (its step {a.step})"
     try:
         with open(a.run) as f:
             run = json.load(f)
@@ -55,11 +57,9 @@ def main():
                 pass
         r = {"model": a.model, "system": a.system, "provenance": provenance, "check": "ERROR", "error": why,
              "check_rule": "the run did not finish with a result (the error says why)"}
-        if a.step:
-            r["provenance"] = dict(provenance, command=f"{provenance['command']} (its step {a.step})")
         print(json.dumps(r))
         return 0
-    print(json.dumps(row(run, a.model, a.system, provenance, a.step)))
+    print(json.dumps(row(run, a.model, a.system, provenance)))
     return 0
 
 
