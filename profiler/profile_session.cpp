@@ -2,7 +2,7 @@
 
 #include <fmt/core.h>
 
-#include "core/pipeline/generate_stage.h"
+#include "core/runtime/cuda_build.h"
 #include "core/runtime/timing_decoder.h"
 #include "profiler/activity_tracer.h"
 #include "profiler/metric_estimates.h"
@@ -181,34 +181,17 @@ ir::Result<ProfileResult> profilePlan(schedule::Plan& plan, const ir::Graph& giv
   if (!runner) return runner.errors();
 
   const std::string arch = (*runner)->arch();
-  std::vector<runtime::ProgramResources> resources;
-  auto build = [&](bool instrument) -> ir::Result<ProfileBuild> {
-    codegen::CodegenOptions co;
-    co.target = codegen::Target::Cuda;
-    co.instrument = instrument;
-    auto program = pipeline::generateCode(plan, graph, co);
-    if (!program) return program.errors();
-    auto compiled = runtime::compileProgram(**nvrtc, *program, arch);
-    if (!compiled) return compiled.errors();
-    // The plan keeps the plain build's registers (its latency is reported);
-    // the instrumented build is checked on a copy.
-    schedule::Plan scratch;
-    if (instrument) scratch = plan;
-    auto checked = runtime::applyCompiledResources(instrument ? scratch : plan, *program, compiled->kernels,
-                                                   compiled->functions);
-    if (!checked) return checked.errors();
-    if (!instrument) resources = std::move(checked).value();
-    return ProfileBuild{std::move(program).value(), std::move(compiled).value()};
-  };
-  auto plain = build(false);
+  // The plan keeps the plain build's registers (its latency is reported).
+  auto plain = runtime::buildCuda(plan, graph, **nvrtc, arch);
   if (!plain) return plain.errors();
-  auto instrumented = build(true);
+  auto instrumented = runtime::buildCuda(plan, graph, **nvrtc, arch, /*instrument=*/true);
   if (!instrumented) return instrumented.errors();
 
   ProfileTarget target{**driver, **runner, capability, cupti};
-  auto result = profileBuilds(target, plan, graph, *plain, *instrumented, inputs, o);
+  auto result = profileBuilds(target, plan, graph, ProfileBuild{*plain->program, *plain->compiled},
+                              ProfileBuild{*instrumented->program, *instrumented->compiled}, inputs, o);
   if (!result) return result.errors();
-  result->resources = std::move(resources);
+  result->resources = std::move(plain->resources);
   return result;
 }
 

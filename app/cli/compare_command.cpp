@@ -35,7 +35,7 @@ namespace {
 
 struct CompareOptions {
   std::string model;
-  PlanOptions plan;
+  pipeline::PlanChoices plan;
   std::vector<std::string> policies = schedule::policyNames();
   bool json = false;
 };
@@ -81,7 +81,7 @@ void printText(const CompareOptions& o, const std::vector<PolicyRun>& rows, cons
   fmt::print("speedup is sequential's (RammerBase's) predicted latency over the policy's; vEU util is the predicted\n"
              "SM efficiency: busy vEU time over the vEUs' time\n");
   for (const PolicyRun& r : rows)
-    if (r.policy == "dynamic" && r.ok())
+    if (schedule::findPolicy(r.policy) == schedule::PolicyId::Dynamic && r.ok())
       fmt::print("dynamic has no barriers: its vEUs take rTasks from a ready queue at run time, a dispatch per rTask\n"
                  "({} of them; `rammer schedule --policy dynamic --json` has their vEU time)\n",
                  r.figures.rtasks);

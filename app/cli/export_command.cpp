@@ -24,7 +24,7 @@ namespace {
 
 struct ExportOptions {
   std::string model;
-  PlanOptions plan;
+  pipeline::PlanChoices plan;
   std::string emit = "cuda";
   std::string outDir;
   uint64_t seed = 0;

@@ -17,6 +17,7 @@ std::string contextOf(const pipeline::Pipeline& p, pipeline::Stage stage) {
     case pipeline::Stage::Simulate: return "simulating";
     case pipeline::Stage::Run: return "running the " + p.options().policy + " plan";
     case pipeline::Stage::Generate: return "generating code";
+    case pipeline::Stage::Compile: return "compiling the generated code";
     case pipeline::Stage::Export: return "writing the project";
     default: return "";
   }

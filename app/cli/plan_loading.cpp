@@ -7,10 +7,14 @@
 
 namespace rammer::cli {
 
-void addPlanOptions(CLI::App* cmd, PlanOptions& o) {
-  std::string names;
-  for (const auto& n : schedule::policyNames()) names += (names.empty() ? "" : "|") + n;
-  cmd->add_option("--policy", o.policy, "Scheduling policy: " + names)->capture_default_str();
+void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& o) {
+  // Names and descriptions from the one registry (policy_registry.h).
+  std::string help = "Scheduling policy:";
+  for (const schedule::PolicyInfo& p : schedule::policyRegistry())
+    help += "\n  " + std::string(p.name) + (p.alias.empty() ? "" : " (or " + std::string(p.alias) + ")") + ": " +
+            std::string(p.description);
+  cmd->add_option("--policy", o.policy, help)
+      ->capture_default_str();  // an unknown name: the Schedule stage's error lists the policies
   cmd->add_option("--device", o.device, "Device preset (h100, h200, a100, v100, mi50, mi250x) or a device JSON file")
       ->capture_default_str();
   cmd->add_option("--schedule", o.scheduleFile, "Schedule edits (JSON, see docs/SCHEDULE_EDITS.md)");
@@ -87,7 +91,7 @@ PlannedModel plannedOf(const pipeline::Pipeline& p) {
 }
 
 pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, const std::string& model,
-                                   const PlanOptions& options, pipeline::RunTarget target,
+                                   const pipeline::PlanChoices& options, pipeline::RunTarget target,
                                    const std::vector<ir::Tensor>& inputs, bool checkOutputs) {
   pipeline::Pipeline p(pipeline::optionsFor(model, options));
   p.artifacts().original = std::move(original);
@@ -98,7 +102,7 @@ pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, co
   return p;
 }
 
-PlannedModel planModel(const std::string& model, const PlanOptions& o, const Progress& progress, bool simulate) {
+PlannedModel planModel(const std::string& model, const pipeline::PlanChoices& o, const Progress& progress, bool simulate) {
   pipeline::Pipeline p(pipeline::optionsFor(model, o));
   runStages(p, pipeline::Stage::Import, simulate ? pipeline::Stage::Simulate : pipeline::Stage::Validate, progress);
   return plannedOf(p);

@@ -22,13 +22,10 @@
 
 namespace rammer::cli {
 
-// The plan choices every command shares (core/pipeline/plan_choices.h).
-using PlanOptions = pipeline::PlanChoices;
-
 // Adds --policy, --device, --schedule, --batch, --fuse-attention,
 // --fuse-epilogues and the
 // IOS and GraphTurbo options to `cmd`.
-void addPlanOptions(CLI::App* cmd, PlanOptions& options);
+void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& options);
 // --fuse-attention auto|on|off (pipeline::AttentionFusion); the bare flag is "on".
 void addFuseAttentionFlag(CLI::App* cmd, pipeline::AttentionFusion& mode);
 // --fuse-epilogues auto|on|off (pipeline::EpilogueFusion); the bare flag is "on".
@@ -56,13 +53,13 @@ PlannedModel plannedOf(const pipeline::Pipeline& p);
 // checked against the reference run of `original` unless `checkOutputs` is
 // false. Set the backend's options, then run it from Optimize to Run.
 pipeline::Pipeline planRunPipeline(std::shared_ptr<const ir::Graph> original, const std::string& model,
-                                   const PlanOptions& options, pipeline::RunTarget target,
+                                   const pipeline::PlanChoices& options, pipeline::RunTarget target,
                                    const std::vector<ir::Tensor>& inputs, bool checkOutputs);
 
 // Imports, optimizes, schedules with the chosen policy, device and edits,
 // and validates (and predicts, with `simulate`); CliError naming the
 // problem otherwise.
-PlannedModel planModel(const std::string& model, const PlanOptions& options, const Progress& progress,
+PlannedModel planModel(const std::string& model, const pipeline::PlanChoices& options, const Progress& progress,
                        bool simulate = false);
 
 }  // namespace rammer::cli

@@ -28,7 +28,7 @@ namespace {
 
 struct ProfileCommandOptions {
   std::string model;
-  PlanOptions plan;
+  pipeline::PlanChoices plan;
   std::string db;  // empty: rammer-profile-<device id>.json
   int repeat = 10;
   int warmup = 2;

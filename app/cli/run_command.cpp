@@ -23,7 +23,7 @@
 #include "app/cli/run_emulator.h"
 #include "app/cli/run_host.h"
 #include "core/exec/random_inputs.h"
-#include "core/exec/reference_executor.h"
+#include "core/pipeline/run_stage.h"
 #include "core/onnx/tensor_file.h"
 #include "core/ops/type_inference.h"
 
@@ -42,7 +42,7 @@ struct RunOptions {
   int64_t batch = 0;  // 0: not given
   bool optimize = false;
   // Scheduled backends (cuda): the plan, and what to measure.
-  PlanOptions plan;
+  pipeline::PlanChoices plan;
   std::string traceFile;
   bool metrics = false;
   int repeat = 0;   // timed runs; 0: the backend's default (cuda 10, host 1)
@@ -228,10 +228,9 @@ int runRun(const RunOptions& o, const GlobalOptions& global) {
     results = host->outputs;
     check = host->check;
   } else {
-    exec::ReferenceOptions options;
-    options.progress = [&progress](size_t done, size_t total) { progress.steps("running", done, total); };
-    options.maxMemoryBytes = o.maxMemory;
-    results = exec::runReference(*ran, inputs, options);
+    results = pipeline::runReferenceModel(*ran, inputs, o.maxMemory, [&progress](size_t done, size_t total) {
+      progress.steps("running", done, total);
+    });
   }
   const double runSeconds = secondsSince(start);
   if (!results) throwDiagnostics(results.errors(), o.model);

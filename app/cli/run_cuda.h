@@ -13,7 +13,7 @@ namespace rammer::cli {
 
 struct CudaRunRequest {
   std::string model;
-  PlanOptions plan;
+  pipeline::PlanChoices plan;
   std::string inputsDir;   // empty: seeded random inputs
   uint64_t seed = 0;
   std::string outputsDir;  // empty: outputs are only checked, not written

@@ -16,7 +16,7 @@
 namespace rammer::cli {
 
 struct EmulatorRunRequest {
-  PlanOptions plan;       // policy, device, schedule edits (the batch is bound at import)
+  pipeline::PlanChoices plan;       // policy, device, schedule edits (the batch is bound at import)
   int threads = 0;        // 0: one per core
   std::string traceFile;  // emulated Chrome trace JSON; empty: none
   int64_t maxMemoryBytes = 0;  // --max-memory; 0: half this machine's memory

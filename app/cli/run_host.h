@@ -19,7 +19,7 @@
 namespace rammer::cli {
 
 struct HostRunRequest {
-  PlanOptions plan;
+  pipeline::PlanChoices plan;
   int threads = 0;        // worker threads; 0: one per core
   int repeat = 1;         // timed runs
   std::string traceFile;  // measured Chrome trace JSON; empty: none

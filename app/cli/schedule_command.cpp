@@ -59,10 +59,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/json_output.h"
 #include "app/cli/model_loading.h"
+#include "app/cli/pipeline_driver.h"
 #include "app/cli/plan_loading.h"
 #include "app/cli/trace_file.h"
 #include "core/ops/model_summary.h"
-#include "core/runtime/offline_compile.h"
 #include "core/schedule/barrier_removal.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/calibration.h"
@@ -78,7 +78,7 @@ namespace {
 
 struct ScheduleOptions {
   std::string model;
-  PlanOptions plan;
+  pipeline::PlanChoices plan;
   bool json = false;
   std::string traceFile;
   bool decisions = false;
@@ -95,23 +95,6 @@ struct MeasuredComparison {
   sim::Trace trace;
   sim::OpTimeComparison ops;
 };
-
-// The plan as NVRTC compiled it: per program what ptxas reported, and the
-// plan's rKernels with the compiled registers.
-struct CompiledPlan {
-  runtime::OfflineCompile result;
-  schedule::Plan plan;
-};
-
-CompiledPlan compilePlan(const schedule::Plan& plan, const ir::Graph& graph) {
-  auto nvrtc = runtime::NvrtcCompiler::load();
-  if (!nvrtc) throwDiagnostics(nvrtc.errors(), "--compile needs NVRTC (the CUDA toolkit's libnvrtc)");
-  CompiledPlan c{{}, plan};
-  auto r = runtime::compileOffline(c.plan, graph, **nvrtc);
-  if (!r) throwDiagnostics(r.errors(), "compiling the plan with NVRTC");
-  c.result = std::move(r).value();
-  return c;
-}
 
 struct RedundantBarrier {
   int program = 0;
@@ -142,7 +125,7 @@ std::vector<RedundantBarrier> findRedundantBarriers(const schedule::Plan& plan, 
 }
 
 Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
-            const std::vector<RedundantBarrier>& redundant, const CompiledPlan* compiled,
+            const std::vector<RedundantBarrier>& redundant, const pipeline::CompiledCode* compiled,
             const MeasuredComparison* measured) {
   const schedule::Plan& plan = *pm.plan;
   const sim::PlanFigures s = sim::figuresOf(plan, &trace);
@@ -207,7 +190,7 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
       e["bytes"] = op.kernel.bytes;
       e["l2_bytes"] = op.kernel.l2Bytes;
       e["program"] = programOf[i];
-      if (compiled) e["registers"] = compiled->plan.ops[i].kernel.regsEstimate;
+      if (compiled) e["registers"] = compiled->plan->ops[i].kernel.regsEstimate;
     }
     j["kernels"].push_back(std::move(e));
   }
@@ -215,10 +198,10 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
   if (!o.traceFile.empty()) j["trace"] = o.traceFile;
   if (compiled) {
     Json c;
-    c["arch"] = compiled->result.arch;
-    c["nvrtc"] = compiled->result.nvrtcVersion;
+    c["arch"] = compiled->arch;
+    c["nvrtc"] = compiled->version;
     c["programs"] = Json::array();
-    for (const runtime::ProgramResources& r : compiled->result.programs)
+    for (const runtime::ProgramResources& r : compiled->programs)
       c["programs"].push_back({{"program", r.program},
                                {"kernel", r.kernel},
                                {"registers", r.usage.registers},
@@ -294,7 +277,7 @@ void printMeasured(const MeasuredComparison& m, const sim::Trace& predicted, siz
 }
 
 void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
-               const std::vector<RedundantBarrier>& redundant, const CompiledPlan* compiled,
+               const std::vector<RedundantBarrier>& redundant, const pipeline::CompiledCode* compiled,
                const MeasuredComparison* measured) {
   const schedule::Plan& plan = *pm.plan;
   const sim::PlanFigures s = sim::figuresOf(plan, &trace);
@@ -364,11 +347,11 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
     printMore(nr, redundant.size());
   }
   if (compiled) {
-    fmt::print("compiled   NVRTC {} for {}: what ptxas gave each program\n", compiled->result.nvrtcVersion,
-               compiled->result.arch);
-    const size_t nc = std::min(rows, compiled->result.programs.size());
-    for (size_t i = 0; i < nc; ++i) fmt::print("  {}\n", compiled->result.programs[i].summary);
-    printMore(nc, compiled->result.programs.size());
+    fmt::print("compiled   NVRTC {} for {}: what ptxas gave each program\n", compiled->version,
+               compiled->arch);
+    const size_t nc = std::min(rows, compiled->programs.size());
+    for (size_t i = 0; i < nc; ++i) fmt::print("  {}\n", compiled->programs[i].summary);
+    printMore(nc, compiled->programs.size());
   }
   if (measured) printMeasured(*measured, trace, rows);
   if (!o.traceFile.empty())
@@ -413,7 +396,9 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
   if (!o.profileDb.empty()) o.plan.costModel = profiledModel(o.profileDb, o.plan.device);
   if (!o.calibration.empty()) o.plan.costModel = calibratedModel(o.calibration, o.plan.device);
   Progress progress(global);
-  const PlannedModel pm = planModel(o.model, o.plan, progress, /*simulate=*/true);
+  pipeline::Pipeline p(pipeline::optionsFor(o.model, o.plan));
+  runStages(p, pipeline::Stage::Import, pipeline::Stage::Simulate, progress);
+  const PlannedModel pm = plannedOf(p);
   const ir::Graph& graph = *pm.optimized;
   const sim::Trace& trace = *pm.predicted;
   // The model the policy planned and the simulator predicted with.
@@ -425,12 +410,12 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
     progress.status("judging barriers...");
     redundant = findRedundantBarriers(*pm.plan, graph);
   }
-  std::optional<CompiledPlan> compiled;
   if (o.compile) {
     progress.status("compiling with NVRTC...");
-    compiled = compilePlan(*pm.plan, graph);
+    p.options().generate = codegen::CodegenOptions{};  // plain CUDA: the code whose latency a run reports
+    runStages(p, pipeline::Stage::Generate, pipeline::Stage::Compile, progress);
   }
-  const CompiledPlan* c = compiled ? &*compiled : nullptr;
+  const pipeline::CompiledCode* c = p.artifacts().compiled.get();
   if (measured) measured->ops = sim::compareOpTimes(trace, measured->trace);
   const MeasuredComparison* m = measured ? &*measured : nullptr;
   if (o.json) fmt::print("{}\n", toJson(o, pm, trace, *model, redundant, c, m).dump(2));

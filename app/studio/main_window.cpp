@@ -17,7 +17,6 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QUrl>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cstdio>
 
 #include "app/studio/editing_controller.h"
@@ -82,7 +81,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   statusBar()->addWidget(status_, 1);
 
   // Remembered choices, unless the command line overrides them later.
-  session_->setPolicy(settings_->value(kPolicyKey, QString::fromLatin1(viz::StudioSession::kDefaultPolicy)).toString());
+  session_->setPolicy(settings_->value(kPolicyKey, viz::StudioSession::defaultPolicy()).toString());
   session_->setDevice(settings_->value(kDeviceKey, QString::fromLatin1(viz::StudioSession::kDefaultDevice)).toString());
 
   docks_ = new StudioDocks(this, session_);
@@ -109,8 +108,7 @@ MainWindow::~MainWindow() {
   // is gone; the session's last signals must not reach it.
   session_->disconnect(this);
   recent_->disconnect(this);
-  probe_.disconnect(this);
-  probe_.waitForFinished();
+  delete probe_;  // joins the probe; its result must not reach this window
   // The session waits for its workers in its destructor; cancel first so
   // the ones that poll stop early.
   session_->cancel();
@@ -231,14 +229,15 @@ void MainWindow::probeCapability() {
     status_->setCapability(viz::describeCapability(*options_.capability, std::nullopt));
     return;
   }
-  connect(&probe_, &QFutureWatcherBase::finished, this, [this] {
-    const viz::CapabilityReport report = probe_.result();
-    session_->setCapability(report.cuda);
-    status_->setCapability(report);
-    session_->log()->info(tr("Machine: %1 (%2)").arg(report.text, QString::fromStdString(report.cuda.message)));
-  });
   // cuInit can take a moment on a real GPU: never on the UI thread.
-  probe_.setFuture(QtConcurrent::run(&viz::probeCapability));
+  probe_ = new viz::PipelineJob(this);
+  probe_->start<viz::CapabilityReport>(
+      tr("Probing the machine"), [](const pipeline::Control&) { return viz::probeCapability(); },
+      [this](viz::CapabilityReport& report) {
+        session_->setCapability(report.cuda);
+        status_->setCapability(report);
+        session_->log()->info(tr("Machine: %1 (%2)").arg(report.text, QString::fromStdString(report.cuda.message)));
+      });
 }
 
 // ---------------------------------------------------------------- session

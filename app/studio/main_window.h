@@ -12,7 +12,6 @@
 // Edit menu and the undo stack; the window owns the rest of the chrome
 // (actions, menus, toolbar, layout, status bar).
 #include <QMainWindow>
-#include <QFutureWatcher>
 #include <QHash>
 #include <QList>
 #include <memory>
@@ -22,6 +21,7 @@
 #include "app/studio/headless_run.h"
 #include "core/runtime/cuda_probe.h"
 #include "viz/models/capability_report.h"
+#include "viz/models/pipeline_job.h"
 #include "viz/models/studio_session.h"
 
 class QAction;
@@ -147,7 +147,7 @@ class MainWindow : public QMainWindow {
   quint64 loadJob_ = 0;  // --quit-after-load and --screenshot wait for this one
   QString pendingMeasured_;  // --measured: opened once loadJob_ succeeds, then waited for instead
   HeadlessRun* headless_ = nullptr;  // with --quit-after-load or --screenshot
-  QFutureWatcher<viz::CapabilityReport> probe_;
+  viz::PipelineJob* probe_ = nullptr;  // the machine's capability, off the UI thread
 };
 
 }  // namespace rammer::studio

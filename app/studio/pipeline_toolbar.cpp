@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "app/studio/policy_options_panel.h"
+#include "core/schedule/policy_registry.h"
 #include "viz/models/studio_session.h"
 
 namespace rammer::studio {
@@ -29,8 +30,18 @@ PipelineToolBar::PipelineToolBar(viz::StudioSession* session, QAction* open, con
   addWidget(new QLabel(tr(" Policy "), this));
   policy_ = new QComboBox(this);
   policy_->setObjectName(QStringLiteral("policyPicker"));
-  policy_->addItems(viz::StudioSession::policyNames());
-  policy_->setToolTip(tr("Scheduling policy: sequential (RammerBase), wavefront (Rammer), greedy, ios (IOS), graphturbo (GraphTurbo)"));
+  // Names, papers and descriptions from the one registry (policy_registry.h).
+  QStringList listed;
+  for (const schedule::PolicyInfo& p : schedule::policyRegistry()) {
+    const QString name = QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size()));
+    const QString paper = QString::fromUtf8(p.paper.data(), static_cast<qsizetype>(p.paper.size()));
+    policy_->addItem(name);
+    policy_->setItemData(policy_->count() - 1,
+                         QString::fromUtf8(p.description.data(), static_cast<qsizetype>(p.description.size())),
+                         Qt::ToolTipRole);
+    listed << (paper.isEmpty() ? name : QStringLiteral("%1 (%2)").arg(name, paper));
+  }
+  policy_->setToolTip(tr("Scheduling policy: %1").arg(listed.join(QStringLiteral(", "))));
   addWidget(policy_);
   connect(policy_, &QComboBox::activated, this, [this](int) {
     if (!syncing_) emit policyChosen(policy_->currentText());

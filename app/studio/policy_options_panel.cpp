@@ -7,6 +7,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "core/schedule/policy_registry.h"
 #include "viz/models/studio_session.h"
 
 namespace rammer::studio {
@@ -109,7 +110,8 @@ void PolicyOptionsPanel::sync() {
   iosPrograms_->setCurrentText(QString::fromStdString(c.ios.programs));
   gtOrder_->setCurrentText(QString::fromStdString(c.graphturbo.order));
   gtBudget_->setValue(static_cast<int>(c.graphturbo.budgetBytes / 1024));
-  const bool ios = c.policy == "ios", gt = c.policy == "graphturbo";
+  const auto id = schedule::findPolicy(c.policy);
+  const bool ios = id == schedule::PolicyId::Ios, gt = id == schedule::PolicyId::GraphTurbo;
   ios_->setVisible(ios);
   graphTurbo_->setVisible(gt);
   none_->setVisible(!ios && !gt);

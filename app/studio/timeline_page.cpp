@@ -6,7 +6,6 @@
 #include <QLabel>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "viz/widgets/timeline_view.h"
 
@@ -61,11 +60,11 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), view_(new viz::Ti
   layout->addWidget(bar);
   layout->addWidget(sources_);
   layout->addWidget(view_, 1);
-  connect(&watcher_, &QFutureWatcherBase::finished, this, &TimelinePage::modelBuilt);
+  job_ = new viz::PipelineJob(this);
   updateSources();
 }
 
-TimelinePage::~TimelinePage() { watcher_.waitForFinished(); }
+TimelinePage::~TimelinePage() = default;  // job_ joins its worker
 
 void TimelinePage::setPredicted(std::shared_ptr<const sim::Trace> trace) {
   predicted_ = std::move(trace);
@@ -106,13 +105,13 @@ void TimelinePage::refresh() {
   emit ready();
 }
 
-void TimelinePage::modelBuilt() {
+void TimelinePage::modelBuilt(std::shared_ptr<const viz::TimelineModel> model) {
   if (buildingTrace_ != shown_) {
     // What to show changed while this model was being built: build the newest.
     startBuild(shown_);
     return;
   }
-  view_->setModel(watcher_.result());
+  view_->setModel(std::move(model));
   if (comparison_) view_->setComparisonTrace(comparison_);
   building_ = false;
   updateSources();
@@ -123,11 +122,15 @@ void TimelinePage::startBuild(std::shared_ptr<const sim::Trace> primary) {
   buildingTrace_ = primary;
   // A trace with more lanes than the view shows opens with its SMs folded.
   const int height = std::max(view_->viewport()->height(), 200), laneHeight = view_->laneHeight();
-  watcher_.setFuture(QtConcurrent::run([primary, height, laneHeight]() -> std::shared_ptr<const viz::TimelineModel> {
-    auto model = std::make_shared<const viz::TimelineModel>(primary);
-    if (!viz::TimelineFolds::crowded(*model, height, laneHeight)) return model;
-    return std::make_shared<const viz::TimelineModel>(primary, nullptr, model->sms());
-  }));
+  using Built = std::shared_ptr<const viz::TimelineModel>;
+  job_->start<Built>(
+      tr("Laying out the timeline"),
+      [primary, height, laneHeight](const pipeline::Control&) -> Built {
+        auto model = std::make_shared<const viz::TimelineModel>(primary);
+        if (!viz::TimelineFolds::crowded(*model, height, laneHeight)) return model;
+        return std::make_shared<const viz::TimelineModel>(primary, nullptr, model->sms());
+      },
+      [this](Built& model) { modelBuilt(std::move(model)); });
 }
 
 QString TimelinePage::sourcesText() const { return sources_->text(); }

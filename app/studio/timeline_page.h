@@ -7,11 +7,11 @@
 // is shown on its own time axis by default. The lane model of a big trace
 // is built on a worker thread and handed to the view when ready; when its
 // lanes are more than the view shows, with its SMs folded (Fold/Unfold SMs).
-#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 
 #include "core/sim/trace.h"
+#include "viz/models/pipeline_job.h"
 #include "viz/models/timeline_model.h"
 
 class QComboBox;
@@ -49,13 +49,13 @@ class TimelinePage : public QWidget {
  private:
   void refresh();
   void startBuild(std::shared_ptr<const sim::Trace> primary);
-  void modelBuilt();
+  void modelBuilt(std::shared_ptr<const viz::TimelineModel> model);
   void updateSources();
 
   viz::TimelineView* view_ = nullptr;
   QComboBox* displayBox_ = nullptr;
   QLabel* sources_ = nullptr;
-  QFutureWatcher<std::shared_ptr<const viz::TimelineModel>> watcher_;
+  viz::PipelineJob* job_ = nullptr;  // builds the shown trace's model
   std::shared_ptr<const sim::Trace> buildingTrace_;  // what the watcher builds
   bool building_ = false;
   Display display_ = Display::Compare;

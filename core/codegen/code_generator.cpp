@@ -15,6 +15,7 @@
 #include "core/codegen/instruction_table.h"
 #include "core/codegen/kernel_text.h"
 #include "core/kernels/cuda_library.h"
+#include "core/schedule/policy_registry.h"
 #include "core/schedule/vdevice.h"
 
 namespace rammer::codegen {
@@ -244,7 +245,7 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
     }
     l.zeroBuffers.assign(zero.begin(), zero.end());
 
-    const bool ordinary = options.ordinaryKernelsForSequential && plan.policy == "sequential" &&
+    const bool ordinary = options.ordinaryKernelsForSequential && schedule::findPolicy(plan.policy) == schedule::PolicyId::Sequential &&
                           shape.ops.size() == 1 && !shape.hasBarrier;
     int32_t launchArg = 0;
     if (info.dynamic) {

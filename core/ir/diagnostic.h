@@ -36,24 +36,24 @@ Diagnostic makeError(std::string message, std::string node = {}, std::string fil
 template <class T>
 class Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Diagnostic d) : v_(std::vector<Diagnostic>{std::move(d)}) {}
-  Result(std::vector<Diagnostic> ds) : v_(std::move(ds)) {}
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Diagnostic d) : value_(std::vector<Diagnostic>{std::move(d)}) {}
+  Result(std::vector<Diagnostic> ds) : value_(std::move(ds)) {}
 
-  bool ok() const { return v_.index() == 0; }
+  bool ok() const { return value_.index() == 0; }
   explicit operator bool() const { return ok(); }
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& value() & { return std::get<0>(value_); }
+  const T& value() const& { return std::get<0>(value_); }
+  T&& value() && { return std::get<0>(std::move(value_)); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
-  const std::vector<Diagnostic>& errors() const { return std::get<1>(v_); }
+  const std::vector<Diagnostic>& errors() const { return std::get<1>(value_); }
   std::string errorText() const { return ok() ? std::string() : formatDiagnostics(errors()); }
 
  private:
-  std::variant<T, std::vector<Diagnostic>> v_;
+  std::variant<T, std::vector<Diagnostic>> value_;
 };
 
 }  // namespace rammer::ir

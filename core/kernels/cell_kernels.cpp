@@ -231,7 +231,7 @@ void cpuCell(const Cell& c, const TaskBuffers& b, int64_t i) {
 // sector per block per k).
 std::vector<RKernel> cellGemvKernels(const NodeInfo& info, Cell c, const ops::CellRecurrence& rec,
                                      const ElementKernelSpec& spec) {
-  const int64_t M = c.batch, H = c.hidden, K = info.inShapes.at(rec.h).at(1), NW = rec.blocks * H;
+  const int64_t M = c.batch, H = c.hidden, K = info.inShapes.at(rec.hSlot).at(1), NW = rec.blocks * H;
   if (M * rec.blocks > ops::kMaxCellGateOutputs)
     throw ops::OpError(fmt::format("a cell with its recurrent product takes batch x gate blocks <= {}, got {} x {}",
                                    ops::kMaxCellGateOutputs, M, rec.blocks));
@@ -267,13 +267,13 @@ std::vector<RKernel> cellGemvKernels(const NodeInfo& info, Cell c, const ops::Ce
                                fmt::arg("sig", cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs())),
                                fmt::arg("I", idx), fmt::arg("J", J), fmt::arg("H", H), fmt::arg("body", body),
                                fmt::arg("M", M), fmt::arg("B", rec.blocks), fmt::arg("K", K), fmt::arg("NW", NW),
-                               fmt::arg("h", rec.h), fmt::arg("w", rec.w));
+                               fmt::arg("h", rec.hSlot), fmt::arg("w", rec.weightSlot));
     k.cpu = [plain, rec, M, H, K, NW, J](int64_t task, const TaskBuffers& b, float*) {
       const int64_t j0 = task * J, cols = std::min(J, H - j0);
       thread_local std::vector<float> hr;
       hr.assign(static_cast<size_t>(M * NW), 0.0f);
-      const float* a = b.inputs[rec.h];
-      const float* w = b.inputs[rec.w];
+      const float* a = b.inputs[rec.hSlot];
+      const float* w = b.inputs[rec.weightSlot];
       for (int64_t m = 0; m < M; ++m)
         for (int64_t k = 0; k < K; ++k)
           for (int64_t blk = 0; blk < rec.blocks; ++blk)
@@ -336,7 +336,7 @@ std::vector<RKernel> cellKernels(const NodeInfo& info) {
     for (int64_t i = begin; i < end; ++i) cpuCell(c, b, i);
   };
   const ops::CellRecurrence& rec = *ops::cellRecurrence(c.type);
-  if (rec.w < c.has.size() && c.has[rec.w]) return cellGemvKernels(info, c, rec, spec);
+  if (rec.weightSlot < c.has.size() && c.has[rec.weightSlot]) return cellGemvKernels(info, c, rec, spec);
   return elementKernels(info, spec);
 }
 

@@ -131,16 +131,16 @@ MainloopParts igemmCuda(const ConvProblem& p, const TileGrid& grid, const GemmTi
   parts.function = function;
   parts.numInputs = p.numInputs;
   parts.wideIndex = p.wideIndex;
-  parts.a = OperandLayout::KMajor;
+  parts.layoutA = OperandLayout::KMajor;
   parts.operandA = stridedOperand('A', "a", format("in1 + (bb * {MG} + m0) * {KG} + kbeg", p), "M - m0", p.kg(), 1);
   if (p.batch == 1 && p.w.isPointwise()) {
-    parts.b = tile.mnLayout(tile.tn, true);
+    parts.layoutB = tile.mnLayout(tile.tn, true);
     parts.operandB =
         stridedOperand('B', "b", format("in0 + bb * {CG} * {OS} + n0 + kbeg * {OS}", p), "N - n0", 1, p.w.outSize());
   } else {
     const std::string geom = function + "_geometry";
     parts.declarations = geometryStruct(p, geom);
-    parts.b = OperandLayout::MNMajor;
+    parts.layoutB = OperandLayout::MNMajor;
     parts.operandB = fmt::format("RammerIm2colOperand<I, T::MapB::L, TK, {}> b(in0 + bb * {}, n0, kbeg, klen);", geom,
                                  p.cg * p.w.inSize());
   }
@@ -263,7 +263,7 @@ RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile,
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
   const MainloopParts parts = igemmCuda(p, grid, tile, k.cudaFunction);
-  k.sharedBytes = tile.sharedBytes(parts.a, parts.b);
+  k.sharedBytes = tile.sharedBytes(parts.layoutA, parts.layoutB);
   k.cudaSource = mainloopCuda(parts, tile, grid);
   k.cudaLibraries = {kGemmMainloop};
   if (!parts.finish.empty()) useSplitKEpilogue(k, grid, static_cast<double>(p.batch * p.cout * p.w.outSize()));

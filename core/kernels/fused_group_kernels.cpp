@@ -34,13 +34,13 @@ std::vector<int64_t> sharedOffsets(const GroupGeometry& g) {
 
 class CudaWriter {
  public:
-  CudaWriter(const GroupGeometry& g, std::string idx) : g_(g), idx_(std::move(idx)) {}
+  CudaWriter(const GroupGeometry& g, std::string idx) : geometry_(g), idx_(std::move(idx)) {}
 
   std::string member(size_t j) const {
-    const ops::GroupMember& m = g_.spec().members[j];
+    const ops::GroupMember& m = geometry_.spec().members[j];
     const size_t rank = m.shape.size();
     const std::string J = str(static_cast<int64_t>(j));
-    std::string s = "  for (" + idx_ + " e = tid; active && e < L" + J + " * " + str(g_.slabElements(j)) + "; e += " +
+    std::string s = "  for (" + idx_ + " e = tid; active && e < L" + J + " * " + str(geometry_.slabElements(j)) + "; e += " +
                     str(kThreads) + ") {\n    " + idx_ + " q = e;\n";
     std::vector<std::string> c(rank);
     for (size_t k = rank; k-- > 0;) {
@@ -53,7 +53,7 @@ class CudaWriter {
     s += "    (void)q;";
     for (const std::string& v : c) s += " (void)" + v + ";";
     s += "\n    float v;\n    {\n" + body(j, c) + "    }\n";
-    if (j + 1 < g_.numMembers()) s += "    b" + J + "[e] = v;\n";
+    if (j + 1 < geometry_.numMembers()) s += "    b" + J + "[e] = v;\n";
     else s += "    out0[" + globalIndex(m.shape, c) + "] = v;\n";
     return s + "  }\n";
   }
@@ -71,7 +71,7 @@ class CudaWriter {
 
   // Horner over member p's range: its split dim has extent L<p>, origin lo<p>.
   std::string bufferIndex(size_t p, const std::vector<std::string>& c) const {
-    const ops::GroupMember& m = g_.spec().members[p];
+    const ops::GroupMember& m = geometry_.spec().members[p];
     const std::string P = str(static_cast<int64_t>(p));
     std::string s;
     for (size_t k = 0; k < m.shape.size(); ++k) {
@@ -84,15 +84,15 @@ class CudaWriter {
   }
 
   std::string read(size_t j, size_t slot, const std::vector<std::string>& c) const {
-    const int64_t ref = g_.spec().members[j].inputs.at(slot);
-    if (ref >= 0) return "in" + str(ref) + "[" + globalIndex(g_.inputType(static_cast<size_t>(ref)).shape, c) + "]";
+    const int64_t ref = geometry_.spec().members[j].inputs.at(slot);
+    if (ref >= 0) return "in" + str(ref) + "[" + globalIndex(geometry_.inputType(static_cast<size_t>(ref)).shape, c) + "]";
     const size_t p = ops::memberOf(ref);
     return "b" + str(static_cast<int64_t>(p)) + "[" + bufferIndex(p, c) + "]";
   }
 
   // Statements that set `v` for output element (c0, c1, ...).
   std::string body(size_t j, const std::vector<std::string>& c) const {
-    const MemberGeometry& m = g_.member(j);
+    const MemberGeometry& m = geometry_.member(j);
     const std::string in = "      ";
     if (m.kind == MemberKind::Elementwise) {
       std::vector<std::string> reads;
@@ -144,7 +144,7 @@ class CudaWriter {
     return s;
   }
 
-  const GroupGeometry& g_;
+  const GroupGeometry& geometry_;
   std::string idx_;
 };
 

@@ -183,8 +183,8 @@ MainloopParts cudaParts(const GemmProblem& p, const TileGrid& grid, const GemmTi
   // A is read along k where it is contiguous along k (row-major A), B
   // along n where it is contiguous along n (row-major B): coalesced loads,
   // by cp.async where the rows are contiguous.
-  parts.a = p.sAk == 1 || p.sAm != 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tm, p.sAm == 1);
-  parts.b = p.sBn != 1 && p.sBk == 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tn, p.sBn == 1);
+  parts.layoutA = p.sAk == 1 || p.sAm != 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tm, p.sAm == 1);
+  parts.layoutB = p.sBn != 1 && p.sBk == 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tn, p.sBn == 1);
   parts.operandA = stridedOperand('A', "a", fmt::format("in0 + offA + m0 * {} + kbeg * {}", p.sAm, p.sAk), "M - m0",
                                   p.sAm, p.sAk);
   parts.operandB = stridedOperand('B', "b", fmt::format("in1 + offB + n0 * {} + kbeg * {}", p.sBn, p.sBk), "N - n0",
@@ -269,7 +269,7 @@ RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, 
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
   const MainloopParts parts = cudaParts(p, grid, tile, k.cudaFunction);
-  k.sharedBytes = tile.sharedBytes(parts.a, parts.b);
+  k.sharedBytes = tile.sharedBytes(parts.layoutA, parts.layoutB);
   k.cudaSource = mainloopCuda(parts, tile, grid);
   k.cudaLibraries = {kGemmMainloop};
   if (!parts.finish.empty()) useSplitKEpilogue(k, grid, outputs);

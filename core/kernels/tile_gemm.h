@@ -109,7 +109,7 @@ struct MainloopParts {
   int numInputs = 0, numOutputs = 1;
   bool wideIndex = false;  // 64-bit indices (some tensor has >= 2^31 elements)
   std::string declarations, prologue, operandA, operandB, storeSetup, store, finish;
-  OperandLayout a = OperandLayout::KMajor, b = OperandLayout::MNMajor;
+  OperandLayout layoutA = OperandLayout::KMajor, layoutB = OperandLayout::MNMajor;
 };
 
 std::string mainloopCuda(const MainloopParts& parts, const GemmTile& tile, const TileGrid& grid);

@@ -74,29 +74,29 @@ void setAttribute(onnx::AttributeProto& a, const std::string& name, const ir::At
 
 class ModelWriter {
  public:
-  ModelWriter(const ir::Graph& graph, const ExportOptions& options) : g_(graph), opt_(options) {}
+  ModelWriter(const ir::Graph& graph, const ExportOptions& options) : graph_(graph), opt_(options) {}
 
   onnx::ModelProto build() {
-    if (g_.opsetVersion <= 0) throw ExportError("the graph has no opset version");
-    auto order = g_.topologicalOrder();
+    if (graph_.opsetVersion <= 0) throw ExportError("the graph has no opset version");
+    auto order = graph_.topologicalOrder();
     if (!order) throw ExportError(order.errorText());
 
     onnx::ModelProto model;
-    model.set_ir_version(opt_.irVersion > 0 ? opt_.irVersion : irVersionForOpset(g_.opsetVersion));
+    model.set_ir_version(opt_.irVersion > 0 ? opt_.irVersion : irVersionForOpset(graph_.opsetVersion));
     model.set_producer_name(opt_.producerName);
     model.set_producer_version(opt_.producerVersion);
     onnx::GraphProto& graph = *model.mutable_graph();
-    graph.set_name(g_.name.empty() ? std::string("graph") : g_.name);
+    graph.set_name(graph_.name.empty() ? std::string("graph") : graph_.name);
 
     std::set<std::string> domains;  // sorted: a stable opset_import order
     for (ir::NodeId id : *order) {
-      const ir::Node& n = g_.node(id);
+      const ir::Node& n = graph_.node(id);
       writeNode(*graph.add_node(), n);
       if (!n.domain.empty() && n.domain != "ai.onnx") domains.insert(n.domain);
     }
     auto* def = model.add_opset_import();
     def->set_domain("");
-    def->set_version(g_.opsetVersion);
+    def->set_version(graph_.opsetVersion);
     for (const std::string& d : domains) {
       auto* o = model.add_opset_import();
       o->set_domain(d);
@@ -104,8 +104,8 @@ class ModelWriter {
       o->set_version(it != opt_.domainVersions.end() ? it->second : 1);
     }
 
-    for (ir::ValueId v : g_.inputs()) declare(*graph.add_input(), v);
-    for (ir::ValueId v : g_.outputs()) declare(*graph.add_output(), v);
+    for (ir::ValueId v : graph_.inputs()) declare(*graph.add_input(), v);
+    for (ir::ValueId v : graph_.outputs()) declare(*graph.add_output(), v);
     writeInitializers(graph);
     if (opt_.valueInfo) writeValueInfo(graph, *order);
     return model;
@@ -113,14 +113,14 @@ class ModelWriter {
 
  private:
   const std::string& nameOf(ir::ValueId id) const {
-    const ir::Value& v = g_.value(id);
+    const ir::Value& v = graph_.value(id);
     if (v.name.empty()) throw ExportError("a value without a name is used (value id " + std::to_string(id) + ")");
     return v.name;
   }
 
   void declare(onnx::ValueInfoProto& info, ir::ValueId id) {
     info.set_name(nameOf(id));
-    setType(info, g_.value(id), opt_.symbolicDims);
+    setType(info, graph_.value(id), opt_.symbolicDims);
   }
 
   void writeNode(onnx::NodeProto& p, const ir::Node& n) {
@@ -136,9 +136,9 @@ class ModelWriter {
   // Constants no node produces and something uses: the weights. In value-id
   // order, which is creation order, so the file is stable.
   void writeInitializers(onnx::GraphProto& graph) {
-    for (size_t i = 0; i < g_.numValues(); ++i) {
+    for (size_t i = 0; i < graph_.numValues(); ++i) {
       const auto id = static_cast<ir::ValueId>(i);
-      const ir::Value& v = g_.value(id);
+      const ir::Value& v = graph_.value(id);
       if (!v.constant || v.producer != ir::kNone) continue;
       if (v.consumers.empty() && !v.isGraphOutput) continue;
       *graph.add_initializer() = onnx_import::tensorToProto(*v.constant, nameOf(id));
@@ -148,12 +148,12 @@ class ModelWriter {
   // Typed intermediate values (node outputs that are not graph outputs).
   void writeValueInfo(onnx::GraphProto& graph, const std::vector<ir::NodeId>& order) {
     for (ir::NodeId id : order)
-      for (ir::ValueId v : g_.node(id).outputs)
-        if (v != ir::kNone && !g_.value(v).isGraphOutput && g_.value(v).type.dtype != ir::DType::Undefined)
+      for (ir::ValueId v : graph_.node(id).outputs)
+        if (v != ir::kNone && !graph_.value(v).isGraphOutput && graph_.value(v).type.dtype != ir::DType::Undefined)
           declare(*graph.add_value_info(), v);
   }
 
-  const ir::Graph& g_;
+  const ir::Graph& graph_;
   const ExportOptions& opt_;
 };
 

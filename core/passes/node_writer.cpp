@@ -3,8 +3,8 @@
 namespace rammer::passes {
 
 ir::ValueId NodeWriter::constant(const std::string& suffix, ir::Tensor value) {
-  const ir::ValueId v = g_.addValue(g_.uniqueValueName(base_ + suffix), value.type());
-  g_.value(v).constant = std::move(value);
+  const ir::ValueId v = graph_.addValue(graph_.uniqueValueName(base_ + suffix), value.type());
+  graph_.value(v).constant = std::move(value);
   return v;
 }
 
@@ -18,19 +18,19 @@ ir::ValueId NodeWriter::ints(const std::string& suffix, const std::vector<int64_
 
 ir::ValueId NodeWriter::node(const std::string& suffix, const std::string& op, std::vector<ir::ValueId> inputs,
                              const ir::TensorType& type, ir::Attributes attrs, ir::ValueId out) {
-  if (out == ir::kNone) out = g_.addValue(g_.uniqueValueName(base_ + suffix), type);
+  if (out == ir::kNone) out = graph_.addValue(graph_.uniqueValueName(base_ + suffix), type);
   ir::Node n;
   n.name = base_ + suffix;
   n.opType = op;
   n.inputs = std::move(inputs);
   n.outputs = {out};
   n.attrs = std::move(attrs);
-  g_.addNode(std::move(n));
+  graph_.addNode(std::move(n));
   return out;
 }
 
 ir::ValueId NodeWriter::reshape(const std::string& suffix, ir::ValueId v, const ir::Shape& shape, ir::ValueId out) {
-  const ir::TensorType type{g_.value(v).type.dtype, shape, true};
+  const ir::TensorType type{graph_.value(v).type.dtype, shape, true};
   return node(suffix, "Reshape", {v, ints(suffix + ".shape", shape)}, type, {}, out);
 }
 

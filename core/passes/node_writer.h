@@ -12,7 +12,7 @@ namespace rammer::passes {
 
 class NodeWriter {
  public:
-  NodeWriter(ir::Graph& graph, std::string base) : g_(graph), base_(std::move(base)) {}
+  NodeWriter(ir::Graph& graph, std::string base) : graph_(graph), base_(std::move(base)) {}
 
   ir::ValueId constant(const std::string& suffix, ir::Tensor value);
   ir::ValueId scalar(const std::string& suffix, float value);                      // float32, rank 0
@@ -25,7 +25,7 @@ class NodeWriter {
   ir::ValueId reshape(const std::string& suffix, ir::ValueId v, const ir::Shape& shape, ir::ValueId out = ir::kNone);
 
  private:
-  ir::Graph& g_;
+  ir::Graph& graph_;
   std::string base_;
 };
 

@@ -34,15 +34,15 @@ PassResult RecurrentCellFusion::run(ir::Graph& g, PassContext& ctx) {
     const ir::Node& n = g.node(id);
     if (n.removed || n.domain != ops::kRammerDomain) continue;
     const ops::CellRecurrence* rec = ops::cellRecurrence(n.opType);
-    if (!rec || n.input(rec->w) != ir::kNone) continue;
+    if (!rec || n.input(rec->weightSlot) != ir::kNone) continue;
     const ir::NodeId mmId = recurrentMatMul(g, n.input(rec->hr), id, rec->blocks);
     if (mmId == ir::kNone) continue;
     const ir::Node mm = g.node(mmId);
     ir::Node cell = n;
-    cell.inputs.resize(std::max(cell.inputs.size(), rec->w + 1), ir::kNone);
+    cell.inputs.resize(std::max(cell.inputs.size(), rec->weightSlot + 1), ir::kNone);
     cell.inputs[rec->hr] = ir::kNone;
-    cell.inputs[rec->h] = mm.input(0);
-    cell.inputs[rec->w] = mm.input(1);
+    cell.inputs[rec->hSlot] = mm.input(0);
+    cell.inputs[rec->weightSlot] = mm.input(1);
     // The note before the node is added: adding one can move the nodes `n` refers to.
     ctx.note("moved MatMul '" + mm.name + "' into the gates of " + n.opType + " '" + n.name + "'");
     g.removeNode(id);

@@ -81,7 +81,7 @@ std::string joinInts(const std::vector<int64_t>& v) {
 
 class Lowering {
  public:
-  Lowering(ir::Graph& g, PassContext& ctx) : g_(g), ctx_(ctx) {}
+  Lowering(ir::Graph& g, PassContext& ctx) : graph_(g), ctx_(ctx) {}
   bool lower(ir::NodeId id);
 
  private:
@@ -98,11 +98,11 @@ class Lowering {
   void addViews(ValueId y, const RnnSpec& s, int layer, const std::vector<std::vector<ValueId>>& hs);
 
   ValueId newValue(const std::string& name, ir::Shape shape, ir::DType dt = ir::DType::Float32) {
-    return g_.addValue(g_.uniqueValueName(name), {dt, std::move(shape), true});
+    return graph_.addValue(graph_.uniqueValueName(name), {dt, std::move(shape), true});
   }
   ValueId constant(const std::string& name, ir::Tensor t) {
-    ValueId v = g_.addValue(g_.uniqueValueName(name), t.type());
-    g_.value(v).constant = std::move(t);
+    ValueId v = graph_.addValue(graph_.uniqueValueName(name), t.type());
+    graph_.value(v).constant = std::move(t);
     return v;
   }
   ValueId index(int64_t i);
@@ -116,7 +116,7 @@ class Lowering {
     node.inputs = std::move(inputs);
     node.outputs = std::move(outputs);
     node.attrs = std::move(attrs);
-    g_.addNode(std::move(node));
+    graph_.addNode(std::move(node));
   }
   ValueId matmul(ValueId a, ValueId b, const std::string& name, ir::Shape shape) {
     ValueId out = newValue(name, std::move(shape));
@@ -124,26 +124,26 @@ class Lowering {
     return out;
   }
 
-  ir::Graph& g_;
+  ir::Graph& graph_;
   PassContext& ctx_;
   std::unordered_map<int64_t, StepView> views_;     // key: value id * 2 + seqAxis
   std::unordered_map<int64_t, ValueId> indices_;  // scalar int64 constants by value
 };
 
 std::optional<std::string> Lowering::refusal(const ir::Node& n, const RnnSpec& s) const {
-  const ir::TensorType& xt = g_.value(n.input(ops::kRnnX)).type;
+  const ir::TensorType& xt = graph_.value(n.input(ops::kRnnX)).type;
   if (xt.dtype != ir::DType::Float32)
     return "X is " + std::string(ir::dtypeName(xt.dtype)) + ", only float32 is lowered";
   if (s.seq < 0) return std::string("the sequence length is not known");
   if (s.seq == 0) return std::string("the sequence is empty");
   if (s.hidden < 0 || s.input < 0) return std::string("the input or hidden size is not known");
-  if (!ir::floatConstant(g_, n.input(ops::kRnnW)) || !ir::floatConstant(g_, n.input(ops::kRnnR)))
+  if (!ir::floatConstant(graph_, n.input(ops::kRnnW)) || !ir::floatConstant(graph_, n.input(ops::kRnnR)))
     return std::string("W or R is not a constant");
-  if (n.input(ops::kRnnB) != kNone && !ir::floatConstant(g_, n.input(ops::kRnnB))) return std::string("B is not a constant");
-  if (s.kind == RnnKind::Lstm && n.input(ops::kRnnP) != kNone && !ir::floatConstant(g_, n.input(ops::kRnnP)))
+  if (n.input(ops::kRnnB) != kNone && !ir::floatConstant(graph_, n.input(ops::kRnnB))) return std::string("B is not a constant");
+  if (s.kind == RnnKind::Lstm && n.input(ops::kRnnP) != kNone && !ir::floatConstant(graph_, n.input(ops::kRnnP)))
     return std::string("P is not a constant");
   if (ValueId lv = n.input(ops::kRnnSeqLens); lv != kNone) {
-    const ir::Value& lens = g_.value(lv);
+    const ir::Value& lens = graph_.value(lv);
     if (!lens.constant) return std::string("sequence_lens is not a constant");
     const std::vector<int64_t> l = lens.constant->toInt64s();
     for (int64_t x : l)
@@ -166,7 +166,7 @@ ValueId Lowering::index(int64_t i) {
 ValueId Lowering::stateSlice(ValueId state, const RnnSpec& s, int64_t d, const std::string& name) {
   if (state == kNone) return kNone;
   const int64_t axis = s.layout == 0 ? 0 : 1;
-  if (const ir::Tensor* t = ir::floatConstant(g_, state)) {
+  if (const ir::Tensor* t = ir::floatConstant(graph_, state)) {
     if (allZero(*t)) return kNone;
     const int64_t nd = s.numDirections, B = t->shape()[s.layout == 0 ? 1 : 0], H = s.hidden;
     ir::Tensor out(ir::DType::Float32, {B, H});
@@ -185,8 +185,8 @@ ValueId Lowering::stateSlice(ValueId state, const RnnSpec& s, int64_t d, const s
 DirectionParams Lowering::params(const ir::Node& n, const RnnSpec& s, int64_t d, const std::string& base) {
   const int64_t H = s.hidden, I = s.input, GH = s.gates * H;
   const bool gru = s.kind == RnnKind::Gru, lbr = gru && s.linearBeforeReset;
-  const float* W = ir::floatConstant(g_, n.input(ops::kRnnW))->data<float>() + d * GH * I;
-  const float* R = ir::floatConstant(g_, n.input(ops::kRnnR))->data<float>() + d * GH * H;
+  const float* W = ir::floatConstant(graph_, n.input(ops::kRnnW))->data<float>() + d * GH * I;
+  const float* R = ir::floatConstant(graph_, n.input(ops::kRnnR))->data<float>() + d * GH * H;
   DirectionParams p;
   p.wT = constant(base + "/W_T", transposedRows(W, I, 0, GH));
   if (gru && !lbr) {
@@ -195,7 +195,7 @@ DirectionParams Lowering::params(const ir::Node& n, const RnnSpec& s, int64_t d,
   } else {
     p.rT = constant(base + "/R_T", transposedRows(R, H, 0, GH));
   }
-  if (const ir::Tensor* bt = ir::floatConstant(g_, n.input(ops::kRnnB))) {
+  if (const ir::Tensor* bt = ir::floatConstant(graph_, n.input(ops::kRnnB))) {
     const float* Wb = bt->data<float>() + d * 2 * GH;
     const float* Rb = Wb + GH;
     ir::Tensor bias(ir::DType::Float32, {GH});
@@ -206,7 +206,7 @@ DirectionParams Lowering::params(const ir::Node& n, const RnnSpec& s, int64_t d,
     if (lbr) p.rbH = constant(base + "/Rb_h", vectorOf(Rb + 2 * H, H));
   }
   if (s.kind == RnnKind::Lstm)
-    if (const ir::Tensor* pt = ir::floatConstant(g_, n.input(ops::kRnnP)))
+    if (const ir::Tensor* pt = ir::floatConstant(graph_, n.input(ops::kRnnP)))
       p.peep = constant(base + "/P", vectorOf(pt->data<float>() + d * 3 * H, 3 * H));
   p.h0 = stateSlice(n.input(ops::kRnnInitialH), s, d, base + "/h0");
   if (s.kind == RnnKind::Lstm) p.c0 = stateSlice(n.input(ops::kRnnInitialC), s, d, base + "/c0");
@@ -228,7 +228,7 @@ ValueId Lowering::stepValue(StepView& v, int64_t t, const std::string& name, int
   ValueId& step = v.steps[static_cast<size_t>(t)];
   if (step != kNone) return step;
   if (!v.parts.empty() && v.parts[t].size() == 1) return step = v.parts[t][0];
-  const ir::TensorType& src = g_.value(v.source).type;
+  const ir::TensorType& src = graph_.value(v.source).type;
   const int64_t features = src.rankKnown && src.shape.size() == 3 ? src.shape[2] : ir::kUnknownDim;
   step = newValue(name, {batch, features});
   ir::Attributes a;
@@ -284,10 +284,10 @@ ValueId Lowering::emitCell(const ir::Node& n, const RnnSpec& s, int64_t d, const
 // back together from [B, H] pieces (an unknown batch becomes -1).
 void Lowering::buildOutput(ValueId out, const std::vector<ValueId>& parts, int64_t axis, ir::Shape shape,
                            const std::string& name) {
-  if (!isUsed(g_, out)) return;
+  if (!isUsed(graph_, out)) return;
   ValueId joined = parts[0];
   if (parts.size() > 1) {
-    const ir::Shape piece = g_.value(parts[0]).type.shape;  // [B, H]
+    const ir::Shape piece = graph_.value(parts[0]).type.shape;  // [B, H]
     const auto n = static_cast<int64_t>(parts.size());
     joined = newValue(name + "/concat", axis == 0 ? ir::Shape{piece[0] < 0 ? -1 : n * piece[0], piece[1]}
                                                   : ir::Shape{piece[0], n * piece[1]});
@@ -310,11 +310,11 @@ void Lowering::addViews(ValueId y, const RnnSpec& s, int layer, const std::vecto
   // Reshape and Squeeze keep the element order, so matching dims mean the
   // reader holds Y's elements as [S, B, nd*H] (or [B, S, nd*H]).
   auto sequenceOf = [&](ir::NodeId c) -> ValueId {
-    const ir::Node& cn = g_.node(c);
+    const ir::Node& cn = graph_.node(c);
     if (!cn.domain.empty() || (cn.opType != "Squeeze" && cn.opType != "Reshape")) return kNone;
     const ValueId out = cn.output(0);
     if (out == kNone) return kNone;
-    const ir::TensorType& t = g_.value(out).type;
+    const ir::TensorType& t = graph_.value(out).type;
     if (!t.rankKnown || t.shape.size() != 3 || t.shape[seqAxis] != S || t.shape[2] != nd * s.hidden) return kNone;
     const int64_t b = t.shape[1 - seqAxis];
     return b == s.batch || b < 0 || s.batch < 0 ? out : kNone;
@@ -327,7 +327,7 @@ void Lowering::addViews(ValueId y, const RnnSpec& s, int layer, const std::vecto
     for (int64_t t = 0; t < S; ++t)
       for (int64_t d = 0; d < nd; ++d) v.parts[t].push_back(hs[d][t]);
   };
-  const std::vector<ir::NodeId> readers = g_.value(y).consumers;
+  const std::vector<ir::NodeId> readers = graph_.value(y).consumers;
   for (ir::NodeId c : readers) {
     if (nd == 1 || s.layout == 1) {
       add(sequenceOf(c));
@@ -335,23 +335,23 @@ void Lowering::addViews(ValueId y, const RnnSpec& s, int layer, const std::vecto
     }
     // [S, 2, B, H] -> Transpose(0, 2, 1, 3) -> Reshape [S, B, 2H], as
     // exporters write a bidirectional layer's output for the next layer.
-    const ir::Node& tn = g_.node(c);
+    const ir::Node& tn = graph_.node(c);
     if (tn.opType != "Transpose" || !tn.domain.empty() || tn.output(0) == kNone ||
         tn.attrs.getInts("perm") != std::vector<int64_t>{0, 2, 1, 3})
       continue;
-    const std::vector<ir::NodeId> next = g_.value(tn.output(0)).consumers;
+    const std::vector<ir::NodeId> next = graph_.value(tn.output(0)).consumers;
     for (ir::NodeId c2 : next) add(sequenceOf(c2));
   }
 }
 
 bool Lowering::lower(ir::NodeId id) {
-  const ir::Node n = g_.node(id);  // a copy: adding nodes moves the node table
+  const ir::Node n = graph_.node(id);  // a copy: adding nodes moves the node table
   const RnnKind kind = n.opType == "LSTM" ? RnnKind::Lstm : RnnKind::Gru;
   const std::string base = n.name.empty() ? n.opType + std::to_string(id) : n.name;
   const std::string label = n.opType + " '" + base + "'";
   RnnSpec s;
   try {
-    const ops::OpContext octx = ops::makeContext(g_, n, {});
+    const ops::OpContext octx = ops::makeContext(graph_, n, {});
     s = ops::readRnnSpec(octx, kind);
     ops::readRnnActivations(octx, kind == RnnKind::Lstm ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
                                                         : std::vector<std::string>{"Sigmoid", "Tanh"},
@@ -387,7 +387,7 @@ bool Lowering::lower(ir::NodeId id) {
     finalC[d] = c;
   }
 
-  g_.removeNode(id);
+  graph_.removeNode(id);
   // Y: steps in (t, direction) order, stacked on the batch-major axis.
   std::vector<ValueId> yParts;
   for (int64_t t = 0; t < S; ++t)

@@ -10,6 +10,7 @@
 
 #include "core/device/device_spec.h"
 #include "core/pipeline/pipeline.h"
+#include "core/schedule/policy_registry.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/measured_plan.h"
 #include "core/sim/measured_trace.h"
@@ -32,7 +33,7 @@ struct Run {
   // A dynamic run's program (the ready queue places the rTasks when it is
   // simulated); a static run is predicted from `plan`.
   std::optional<schedule::Plan> dynamic;
-  bool dispatched() const { return result.policy == "dynamic"; }
+  bool dispatched() const { return schedule::findPolicy(result.policy) == schedule::PolicyId::Dynamic; }
 };
 
 // The uninstrumented median latency in `runJson` (xz or plain).

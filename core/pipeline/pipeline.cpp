@@ -35,6 +35,7 @@ void Artifacts::resetFrom(Stage stage) {
   if (drops(Stage::Simulate)) predicted.reset();
   if (drops(Stage::Run)) run.reset();
   if (drops(Stage::Generate)) generated.reset();
+  if (drops(Stage::Compile)) compiled.reset();
   if (drops(Stage::Export)) exported.reset();
 }
 
@@ -62,10 +63,10 @@ namespace {
 class StagesRun {
  public:
   StagesRun(const Options& options, Artifacts given, Stage from, Stage to, const Control& control)
-      : o_(options), control_(control), stages_(stagesBetween(from, to)) {
-    a_ = std::move(given);
+      : options_(options), control_(control), stages_(stagesBetween(from, to)) {
+    values_ = std::move(given);
     // Every later stage of the path reads the first: dropping its values drops theirs.
-    if (!stages_.empty()) a_.resetFrom(stages_.front());
+    if (!stages_.empty()) values_.resetFrom(stages_.front());
     report_.from = from;
     report_.to = to;
   }
@@ -85,15 +86,15 @@ class StagesRun {
       }
       if (!ok) {
         report_.failedStage = stage;
-        a_.resetFrom(stage == Stage::Validate ? Stage::Simulate : stage);  // a failed validation keeps its report
-        if (stage == Stage::Validate) a_.validation = std::move(failedValidation_);
+        values_.resetFrom(stage == Stage::Validate ? Stage::Simulate : stage);  // a failed validation keeps its report
+        if (stage == Stage::Validate) values_.validation = std::move(failedValidation_);
         break;
       }
       report_.lastDone = stage;
     }
     // Work finished after a cancel is never used: the person asked for it to stop.
     if (control_.cancelled()) report_.cancelled = true;
-    return StagesResult{std::move(a_), std::move(report_)};
+    return StagesResult{std::move(values_), std::move(report_)};
   }
 
  private:
@@ -110,6 +111,11 @@ class StagesRun {
   void add(const std::vector<ir::Diagnostic>& ds) {
     for (const auto& d : ds) add(d);
   }
+  // Records why a stage failed; false, for the stage to return.
+  bool fail(const std::vector<ir::Diagnostic>& ds) {
+    add(ds);
+    return false;
+  }
   void error(std::string message, std::string node = {}) { add(ir::makeError(std::move(message), std::move(node))); }
   void warn(std::string message) {
     ir::Diagnostic d;
@@ -121,7 +127,7 @@ class StagesRun {
     if (!present) error(std::string("no ") + what + " yet (an earlier stage has not run)");
     return present;
   }
-  std::shared_ptr<const sim::CostModel> costModel() const { return o_.costModel ? o_.costModel : defaultCostModel(); }
+  std::shared_ptr<const sim::CostModel> costModel() const { return options_.costModel ? options_.costModel : defaultCostModel(); }
 
   bool runStage(Stage s) {
     switch (s) {
@@ -132,6 +138,7 @@ class StagesRun {
       case Stage::Simulate: return simulate();
       case Stage::Run: return runPlanStage();
       case Stage::Generate: return generate();
+      case Stage::Compile: return compile();
       case Stage::Export: return exportStage();
     }
     return false;
@@ -139,7 +146,7 @@ class StagesRun {
 
   bool importModel() {
     const auto start = Clock::now();
-    const std::string& path = o_.modelPath;
+    const std::string& path = options_.modelPath;
     if (path.empty()) {
       error("no model file given");
       return false;
@@ -148,7 +155,7 @@ class StagesRun {
       add(std::move(*problem));
       return false;
     }
-    const onnx_import::ImportOptions& options = o_.import;
+    const onnx_import::ImportOptions& options = options_.import;
     auto graph = onnx_import::importModel(path, options);
     if (!graph) {
       for (ir::Diagnostic d : graph.errors()) {
@@ -157,8 +164,8 @@ class StagesRun {
       }
       return false;
     }
-    a_.original = std::make_shared<const ir::Graph>(std::move(graph).value());
-    const ir::Graph& g = *a_.original;
+    values_.original = std::make_shared<const ir::Graph>(std::move(graph).value());
+    const ir::Graph& g = *values_.original;
     report_.log.push_back("imported " + std::filesystem::path(path).filename().string() + ": " +
                           std::to_string(g.numNodes()) + " nodes, " + std::to_string(g.inputs().size()) +
                           " input(s), batch " + (options.batch ? std::to_string(*options.batch) : std::string("as declared")) + " in " +
@@ -167,94 +174,82 @@ class StagesRun {
   }
 
   bool optimize() {
-    if (!need(a_.original != nullptr, "imported model")) return false;
+    if (!need(values_.original != nullptr, "imported model")) return false;
     const auto start = Clock::now();
-    auto graph = std::make_shared<ir::Graph>(*a_.original);
+    auto graph = std::make_shared<ir::Graph>(*values_.original);
     passes::PassContext ctx;
-    const bool epilogues = fusesEpilogues(o_.epilogues, o_.policy);
-    auto records = passes::standardPipeline({.fuseAttention = o_.attention == AttentionFusion::Fused,
+    const bool epilogues = fusesEpilogues(options_.epilogues, options_.policy);
+    auto records = passes::standardPipeline({.fuseAttention = options_.attention == AttentionFusion::Fused,
                                              .fuseEpilogues = epilogues,
-                                             .fuseRecurrentCells = o_.fuseRecurrentCells})
+                                             .fuseRecurrentCells = options_.fuseRecurrentCells})
                        .run(*graph, ctx);
-    if (!records) {
-      add(records.errors());
-      return false;
-    }
-    a_.passLog = std::move(records).value();
-    a_.optimized = std::move(graph);
+    if (!records) return fail(records.errors());
+    values_.passLog = std::move(records).value();
+    values_.optimized = std::move(graph);
     // Auto: the fused alternative too, for the Schedule stage to weigh.
-    if (o_.attention == AttentionFusion::Auto && mayHoldAttention(*a_.optimized)) {
-      auto fused = std::make_shared<ir::Graph>(*a_.original);
+    if (options_.attention == AttentionFusion::Auto && mayHoldAttention(*values_.optimized)) {
+      auto fused = std::make_shared<ir::Graph>(*values_.original);
       passes::PassContext fusedCtx;
       auto fusedRecords =
           passes::standardPipeline({.fuseAttention = true, .fuseEpilogues = epilogues,
-                                    .fuseRecurrentCells = o_.fuseRecurrentCells})
+                                    .fuseRecurrentCells = options_.fuseRecurrentCells})
               .run(*fused, fusedCtx);
-      if (fusedRecords && fusedAttention(*fusedRecords)) a_.optimizedFused = std::move(fused);
+      if (fusedRecords && fusedAttention(*fusedRecords)) values_.optimizedFused = std::move(fused);
     }
-    const auto changed = std::count_if(a_.passLog.begin(), a_.passLog.end(), [](const auto& p) { return p.changed; });
-    report_.log.push_back("optimized: " + std::to_string(a_.original->numNodes()) + " -> " +
-                          std::to_string(a_.optimized->numNodes()) + " nodes, " + std::to_string(changed) + " of " +
-                          std::to_string(a_.passLog.size()) + " passes changed the graph, in " +
+    const auto changed = std::count_if(values_.passLog.begin(), values_.passLog.end(), [](const auto& p) { return p.changed; });
+    report_.log.push_back("optimized: " + std::to_string(values_.original->numNodes()) + " -> " +
+                          std::to_string(values_.optimized->numNodes()) + " nodes, " + std::to_string(changed) + " of " +
+                          std::to_string(values_.passLog.size()) + " passes changed the graph, in " +
                           timeText(secondsSince(start)) +
-                          (a_.optimizedFused ? std::string("; attention can fuse, the Schedule stage weighs both") : std::string()));
+                          (values_.optimizedFused ? std::string("; attention can fuse, the Schedule stage weighs both") : std::string()));
     return true;
   }
 
   bool schedulePlan() {
-    if (!need(a_.optimized != nullptr, "optimized graph")) return false;
-    auto device = device::loadDevice(o_.device);
-    if (!device) {
-      add(device.errors());
-      return false;
-    }
-    auto edits = loadScheduleEdits(o_, *a_.optimized, a_.optimizedFused.get());
-    if (!edits) {
-      add(edits.errors());
-      return false;
-    }
+    if (!need(values_.optimized != nullptr, "optimized graph")) return false;
+    auto device = device::loadDevice(options_.device);
+    if (!device) return fail(device.errors());
+    auto edits = loadScheduleEdits(options_, *values_.optimized, values_.optimizedFused.get());
+    if (!edits) return fail(edits.errors());
     const schedule::Constraints* constraints = &edits->constraints;
-    const auto& graph = edits->namesFusedGraph ? a_.optimizedFused : a_.optimized;
-    if (auto over = cpuRunMemoryProblem(*graph, o_.run)) {
+    const auto& graph = edits->namesFusedGraph ? values_.optimizedFused : values_.optimized;
+    if (auto over = cpuRunMemoryProblem(*graph, options_.run)) {
       add(std::move(*over));
       return false;
     }
     schedule::PolicyOptions options = sim::policyOptions(costModel());
     options.cancelled = [this] { return control_.cancelled(); };
-    options.ios = o_.ios;
-    options.graphturbo = o_.graphturbo;
-    auto policy = schedule::makePolicy(o_.policy, std::move(options));
-    if (!policy) {
-      add(policy.errors());
-      return false;
-    }
-    progress("scheduling with " + o_.policy + " on " + device->id + "...", 0.1);
+    options.ios = options_.ios;
+    options.graphturbo = options_.graphturbo;
+    auto policy = schedule::makePolicy(options_.policy, std::move(options));
+    if (!policy) return fail(policy.errors());
+    progress("scheduling with " + options_.policy + " on " + device->id + "...", 0.1);
     const auto start = Clock::now();
     auto plan = (*policy)->schedule(*graph, *device, *constraints);
     if (!plan) {
       if (control_.cancelled()) return false;  // not a failure: the person asked to stop
       for (ir::Diagnostic d : plan.errors()) {
-        if (d.file.empty()) d.file = o_.scheduleEditsFile;
+        if (d.file.empty()) d.file = options_.scheduleEditsFile;
         add(std::move(d));
       }
       return false;
     }
     schedule::Plan chosen = std::move(plan).value();
     if (edits->namesFusedGraph) {
-      if (!chosen.graph) chosen.graph = a_.optimizedFused;
+      if (!chosen.graph) chosen.graph = values_.optimizedFused;
       report_.log.push_back("attention fused: the schedule edits name the fused graph's operators");
-    } else if (a_.optimizedFused && !constraints->empty()) {
+    } else if (values_.optimizedFused && !constraints->empty()) {
       report_.log.push_back("attention left unfused: the schedule edits name the unfused graph's operators");
-    } else if (a_.optimizedFused && !weighFusedAttention(chosen, **policy, *device)) {
+    } else if (values_.optimizedFused && !weighFusedAttention(chosen, **policy, *device)) {
       return false;
     }
-    a_.scheduleSeconds = secondsSince(start);
-    a_.plan = std::make_shared<const schedule::Plan>(std::move(chosen));
-    const schedule::Plan& p = *a_.plan;
+    values_.scheduleSeconds = secondsSince(start);
+    values_.plan = std::make_shared<const schedule::Plan>(std::move(chosen));
+    const schedule::Plan& p = *values_.plan;
     const sim::PlanFigures f = sim::figuresOf(p);
     report_.log.push_back("scheduled with " + p.policy + " on " + p.device.id + ": " + std::to_string(f.programs) +
                           " program(s), " + std::to_string(f.rtasks) + " rTasks, " + std::to_string(f.barriers) +
-                          " barriers in " + timeText(a_.scheduleSeconds) +
+                          " barriers in " + timeText(values_.scheduleSeconds) +
                           (constraints->empty() ? std::string() : " (with schedule edits)"));
     return true;
   }
@@ -263,13 +258,13 @@ class StagesRun {
   // model predicts it faster. False only on a cancel.
   bool weighFusedAttention(schedule::Plan& chosen, const schedule::Policy& policy, const device::DeviceSpec& device) {
     progress("scheduling with attention fused...", 0.5);
-    const AttentionWeighing w = pipeline::weighFusedAttention(chosen, policy, device, a_.optimizedFused, costModel(),
+    const AttentionWeighing w = pipeline::weighFusedAttention(chosen, policy, device, values_.optimizedFused, costModel(),
                                                               [this] { return control_.cancelled(); });
     if (control_.cancelled()) return false;
     if (!w.warning.empty()) warn(w.warning);
     if (!w.decision) return true;
     const AttentionDecision& d = *w.decision;
-    a_.attention = d;
+    values_.attention = d;
     report_.log.push_back("attention " + std::string(d.fused ? "fused" : "left unfused") + ": predicted " +
                           fixedText(d.fusedUs, 1) + " us fused, " + fixedText(d.unfusedUs, 1) + " us unfused");
     return true;
@@ -279,33 +274,30 @@ class StagesRun {
   // unsafe (a pinned order that puts a consumer first), which the validator
   // catches: the plan is refused with the rTasks it would break.
   bool validatePlan() {
-    if (!need(a_.plan != nullptr && a_.optimized != nullptr, "plan")) return false;
+    if (!need(values_.plan != nullptr && values_.optimized != nullptr, "plan")) return false;
     const auto start = Clock::now();
-    schedule::ValidationReport report = schedule::checkPlan(*a_.plan, *a_.planGraph());
+    schedule::ValidationReport report = schedule::checkPlan(*values_.plan, *values_.planGraph());
     if (!report.ok()) {
-      if (!o_.scheduleEditsFile.empty())
-        add(ir::makeError("the schedule edits in " + o_.scheduleEditsFile + " break the plan"));
+      if (!options_.scheduleEditsFile.empty())
+        add(ir::makeError("the schedule edits in " + options_.scheduleEditsFile + " break the plan"));
       add(schedule::diagnosticsOf(report));
       failedValidation_ = std::move(report);
       return false;
     }
-    a_.validation = std::move(report);
+    values_.validation = std::move(report);
     report_.log.push_back("validated: every rTask runs once, after its producers, without deadlock (" +
                           timeText(secondsSince(start)) + ")");
     return true;
   }
 
   bool simulate() {
-    if (!need(a_.plan != nullptr, "plan")) return false;
+    if (!need(values_.plan != nullptr, "plan")) return false;
     const auto start = Clock::now();
     sim::Simulator simulator(costModel());
-    auto trace = simulator.run(*a_.plan);
-    if (!trace) {
-      add(trace.errors());
-      return false;
-    }
-    a_.predicted = std::make_shared<const sim::Trace>(std::move(trace).value());
-    const sim::PlanFigures f = sim::figuresOf(*a_.plan, a_.predicted.get());
+    auto trace = simulator.run(*values_.plan);
+    if (!trace) return fail(trace.errors());
+    values_.predicted = std::make_shared<const sim::Trace>(std::move(trace).value());
+    const sim::PlanFigures f = sim::figuresOf(*values_.plan, values_.predicted.get());
     report_.log.push_back("predicted " + fixedText(f.predictedUs, 1) + " us, SM efficiency " +
                           fixedText(100 * f.smEfficiency, 1) + "% (" + simulator.model().name() + ", " +
                           timeText(secondsSince(start)) + ")");
@@ -313,44 +305,54 @@ class StagesRun {
   }
 
   bool runPlanStage() {
-    if (!need(a_.plan != nullptr && a_.optimized != nullptr && a_.original != nullptr, "plan")) return false;
-    auto run = runPlan(*a_.plan, *a_.planGraph(), *a_.original, o_.run, stageContext());
+    if (!need(values_.plan != nullptr && values_.optimized != nullptr && values_.original != nullptr, "plan")) return false;
+    auto run = runPlan(*values_.plan, *values_.planGraph(), *values_.original, options_.run, stageContext());
     if (!run) {
       if (control_.cancelled()) return false;
       add(run.errors());
       return false;
     }
-    a_.run = std::make_shared<const RunRecord>(std::move(run).value());
+    values_.run = std::make_shared<const RunRecord>(std::move(run).value());
     return true;
   }
 
   bool generate() {
-    if (!need(a_.plan != nullptr && a_.optimized != nullptr, "plan")) return false;
+    if (!need(values_.plan != nullptr && values_.optimized != nullptr, "plan")) return false;
     const auto start = Clock::now();
-    auto program = generateCode(*a_.plan, *a_.planGraph(), o_.generate);
-    if (!program) {
-      add(program.errors());
+    auto program = generateCode(*values_.plan, *values_.planGraph(), options_.generate);
+    if (!program) return fail(program.errors());
+    values_.generated = std::make_shared<const codegen::GeneratedProgram>(std::move(program).value());
+    report_.log.push_back("generated " + codeSummary(*values_.generated) + " in " + timeText(secondsSince(start)));
+    return true;
+  }
+
+  bool compile() {
+    if (!need(values_.generated != nullptr && values_.plan != nullptr, "generated code")) return false;
+    const auto start = Clock::now();
+    auto code = compileCode(*values_.plan, values_.generated, options_.compile, stageContext());
+    if (!code) {
+      if (!control_.cancelled()) add(code.errors());
       return false;
     }
-    a_.generated = std::make_shared<const codegen::GeneratedProgram>(std::move(program).value());
-    report_.log.push_back("generated " + codeSummary(*a_.generated) + " in " + timeText(secondsSince(start)));
+    values_.compiled = std::make_shared<const CompiledCode>(std::move(code).value());
+    report_.log.push_back(compileSummary(*values_.compiled) + " in " + timeText(secondsSince(start)));
     return true;
   }
 
   bool exportStage() {
-    if (!need(a_.generated != nullptr && a_.original != nullptr, "generated code")) return false;
+    if (!need(values_.generated != nullptr && values_.original != nullptr, "generated code")) return false;
     const auto start = Clock::now();
-    ProjectOptions options = o_.project;
-    if (options.modelName.empty()) options.modelName = std::filesystem::path(o_.modelPath).filename().string();
-    if (options.maxMemoryBytes == 0) options.maxMemoryBytes = o_.run.maxMemoryBytes;
-    auto written = exportProject(*a_.generated, *a_.plan, *a_.planGraph(), *a_.original, options, stageContext());
+    ProjectOptions options = options_.project;
+    if (options.modelName.empty()) options.modelName = std::filesystem::path(options_.modelPath).filename().string();
+    if (options.maxMemoryBytes == 0) options.maxMemoryBytes = options_.run.maxMemoryBytes;
+    auto written = exportProject(*values_.generated, *values_.plan, *values_.planGraph(), *values_.original, options, stageContext());
     if (!written) {
       if (control_.cancelled()) return false;
       add(written.errors());
       return false;
     }
-    a_.exported = std::make_shared<const codegen::ExportSummary>(std::move(written).value());
-    report_.log.push_back("wrote " + std::to_string(a_.exported->files.size()) + " files to " + options.dir.string() +
+    values_.exported = std::make_shared<const codegen::ExportSummary>(std::move(written).value());
+    report_.log.push_back("wrote " + std::to_string(values_.exported->files.size()) + " files to " + options.dir.string() +
                           " in " + timeText(secondsSince(start)));
     return true;
   }
@@ -365,9 +367,9 @@ class StagesRun {
     return context;
   }
 
-  const Options& o_;
+  const Options& options_;
   const Control& control_;
-  Artifacts a_;
+  Artifacts values_;
   Report report_;
   const std::vector<Stage> stages_;
   Stage current_ = Stage::Import;
@@ -378,7 +380,8 @@ class StagesRun {
 
 bool fusesEpilogues(EpilogueFusion mode, const std::string& policy) {
   if (mode != EpilogueFusion::Auto) return mode == EpilogueFusion::Fused;
-  return policy != "ios" && policy != "graphturbo";
+  const schedule::PolicyInfo* info = schedule::policyNamed(policy);
+  return !(info && info->rewritesOperators);
 }
 
 StagesResult runStages(const Options& options, Artifacts given, Stage from, Stage to, const Control& control) {

@@ -27,6 +27,7 @@
 #include "core/ir/graph.h"
 #include "core/onnx/importer.h"
 #include "core/passes/pass_manager.h"
+#include "core/pipeline/compile_stage.h"
 #include "core/pipeline/export_stage.h"
 #include "core/pipeline/run_stage.h"
 #include "core/pipeline/stage.h"
@@ -80,7 +81,7 @@ struct Options {
   std::string modelPath;
   // Import: symbolic batch dims are bound to `import.batch` (1 when unset).
   onnx_import::ImportOptions import;
-  std::string policy = "wavefront";
+  std::string policy = schedule::defaultPolicyName();
   schedule::IosOptions ios;  // --policy ios: r, s, variant
   schedule::GraphTurboOptions graphturbo;  // --policy graphturbo: order, budget
   std::string device = "h100";  // preset id or device JSON path
@@ -103,6 +104,8 @@ struct Options {
   // Generate: the target (CUDA, HIP, host) and whether rTasks record their
   // times.
   codegen::CodegenOptions generate;
+  // Compile: where NVRTC is, the architecture, the host compiler.
+  CompileOptions compile;
   // Export: where the project goes and what it checks with.
   ProjectOptions project;
 };
@@ -124,6 +127,7 @@ struct Artifacts {
   std::shared_ptr<const sim::Trace> predicted;           // Simulate
   std::shared_ptr<const RunRecord> run;                  // Run
   std::shared_ptr<const codegen::GeneratedProgram> generated;  // Generate
+  std::shared_ptr<const CompiledCode> compiled;                // Compile
   std::shared_ptr<const codegen::ExportSummary> exported;      // Export
 
   // The graph the plan runs: the optimized graph, or the plan's own when

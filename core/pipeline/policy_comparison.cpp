@@ -1,5 +1,7 @@
 #include "core/pipeline/policy_comparison.h"
 
+#include "core/schedule/policy_registry.h"
+
 namespace rammer::pipeline {
 
 PolicyRun planWithPolicy(Options options, const Artifacts& given, const std::string& optimizedFor,
@@ -46,9 +48,16 @@ std::string failureText(const PolicyRun& run) {
   return errors.empty() ? "failed" : ir::formatDiagnostic(errors.front());
 }
 
+namespace {
+bool isBaseline(const std::string& policy) {
+  const schedule::PolicyInfo* info = schedule::policyNamed(policy);
+  return info && info->isBaseline;
+}
+}  // namespace
+
 std::optional<double> speedupOverSequential(const std::vector<PolicyRun>& all, const PolicyRun& run) {
   for (const PolicyRun& base : all)
-    if (base.policy == "sequential" && base.ok() && run.ok() && run.figures.predictedUs > 0)
+    if (isBaseline(base.policy) && base.ok() && run.ok() && run.figures.predictedUs > 0)
       return base.figures.predictedUs / run.figures.predictedUs;
   return std::nullopt;
 }

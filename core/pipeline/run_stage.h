@@ -102,6 +102,15 @@ struct RunRecord {
   std::optional<OutputCheck> check;
 };
 
+// `rammer run --backend reference`: the reference executor alone on
+// `graph` (no plan: its outputs are what every backend is checked
+// against), with the CPU runs' memory budget (0: the default); `progress`
+// after each node.
+ir::Result<std::vector<ir::Tensor>> runReferenceModel(const ir::Graph& graph, const std::vector<ir::Tensor>& inputs,
+                                                      int64_t maxMemoryBytes,
+                                                      std::function<void(size_t done, size_t total)> progress = {},
+                                                      const std::atomic<bool>* cancel = nullptr);
+
 // `plan` was made for `optimized`; `original` is the imported graph, the
 // reference for the output check.
 ir::Result<RunRecord> runPlan(const schedule::Plan& plan, const ir::Graph& optimized, const ir::Graph& original,

@@ -9,6 +9,7 @@ std::optional<Stage> stageBefore(Stage stage) {
     case Stage::Import: return std::nullopt;
     case Stage::Run:
     case Stage::Generate: return Stage::Simulate;
+    case Stage::Export: return Stage::Generate;
     default: return static_cast<Stage>(static_cast<int>(stage) - 1);
   }
 }
@@ -35,6 +36,7 @@ std::string_view stageName(Stage stage) {
     case Stage::Simulate: return "simulate";
     case Stage::Run: return "run";
     case Stage::Generate: return "generate";
+    case Stage::Compile: return "compile";
     case Stage::Export: return "export";
   }
   return "?";
@@ -55,6 +57,7 @@ std::string_view stageVerb(Stage stage) {
     case Stage::Simulate: return "Simulating";
     case Stage::Run: return "Running";
     case Stage::Generate: return "Generating code";
+    case Stage::Compile: return "Compiling";
     case Stage::Export: return "Exporting";
   }
   return "?";

@@ -1,12 +1,15 @@
 #pragma once
 // The stages of DESIGN.md's pipeline, in the order data flows through them:
 //   .onnx -> Import -> Optimize -> Schedule -> Validate -> Simulate -> Run
-//                                                             `-> Generate -> Export
+//                                                             `-> Generate -> Compile
+//                                                                          `-> Export
 // After Simulate the pipeline branches: Run executes the plan on a backend
-// (which generates for itself the code that backend needs), Generate writes
-// the plan's code for one target and Export a project from that code. A
-// request to Export therefore never runs the plan, and one to Run never
-// writes a project.
+// (which builds for itself, through the same compile, the code that
+// backend needs), Generate writes the plan's code for one target, Compile
+// builds that code (NVRTC for CUDA, the system compiler for the host) and
+// reads back what the compiler gave each kernel, and Export writes a
+// project from the generated code. A request to Export therefore never runs
+// or compiles the plan, and one to Run never writes a project.
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -18,12 +21,13 @@
 
 namespace rammer::pipeline {
 
-enum class Stage { Import, Optimize, Schedule, Validate, Simulate, Run, Generate, Export };
+enum class Stage { Import, Optimize, Schedule, Validate, Simulate, Run, Generate, Compile, Export };
 
 inline constexpr Stage kFirstStage = Stage::Import;
 inline constexpr Stage kLastStage = Stage::Export;
 
-// The stage whose value `stage` reads (Simulate for Run and Generate);
+// The stage whose value `stage` reads (Simulate for Run and Generate,
+// Generate for Compile and Export);
 // nullopt for Import.
 std::optional<Stage> stageBefore(Stage stage);
 // Whether `stage` reads, directly or through the stages between, the value
@@ -43,7 +47,7 @@ std::string_view stageVerb(Stage stage);
 // `d` tagged with `stage` (ir::Diagnostic::stage), as every stage tags its own.
 ir::Diagnostic inStage(Stage stage, ir::Diagnostic d);
 
-// What a long stage (Run, Export) sees of the pipeline that runs it.
+// What a long stage (Run, Compile, Export) sees of the pipeline that runs it.
 struct StageContext {
   const std::atomic<bool>* cancel = nullptr;
   std::function<void(const std::string& what, double withinStage)> progress;  // 0..1 of the stage

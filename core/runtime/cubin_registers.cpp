@@ -9,21 +9,21 @@ namespace {
 // Little-endian reads with bounds checks: a cubin is untrusted bytes.
 class Bytes {
  public:
-  explicit Bytes(const std::vector<char>& data) : d_(data) {}
-  bool has(uint64_t offset, uint64_t size) const { return offset <= d_.size() && size <= d_.size() - offset; }
+  explicit Bytes(const std::vector<char>& data) : bytes_(data) {}
+  bool has(uint64_t offset, uint64_t size) const { return offset <= bytes_.size() && size <= bytes_.size() - offset; }
   uint64_t le(uint64_t offset, int width) const {
     uint64_t v = 0;
-    for (int i = width - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(d_[offset + static_cast<uint64_t>(i)]);
+    for (int i = width - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(bytes_[offset + static_cast<uint64_t>(i)]);
     return v;
   }
   std::string cstring(uint64_t offset, uint64_t end) const {
     std::string s;
-    for (uint64_t i = offset; i < end && i < d_.size() && d_[i] != '\0'; ++i) s.push_back(d_[i]);
+    for (uint64_t i = offset; i < end && i < bytes_.size() && bytes_[i] != '\0'; ++i) s.push_back(bytes_[i]);
     return s;
   }
 
  private:
-  const std::vector<char>& d_;
+  const std::vector<char>& bytes_;
 };
 
 struct Section {

@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 // `after`: events recorded after each launch (the watchdog's), or none.
 ir::Result<bool> enqueueRun(const RunDevice& g, unsigned long long epoch, bool recording,
                             const std::vector<cu::Event>* after) {
-  const CudaDriver& d = g.d;
+  const CudaDriver& d = g.driver;
   const RunBuffers& b = g.buffers;
   for (size_t i = 0; i < g.program.launches.size(); ++i) {
     const codegen::KernelLaunch& l = g.program.launches[i];
@@ -85,14 +85,14 @@ struct Runs {
 
   ir::Result<bool> recordLatency(cu::Event from, cu::Event to) {
     float ms = 0;
-    if (auto ok = g.d.check(g.d.cuEventElapsedTime(&ms, from, to), "cuEventElapsedTime"); !ok) return ok;
+    if (auto ok = g.driver.check(g.driver.cuEventElapsedTime(&ms, from, to), "cuEventElapsedTime"); !ok) return ok;
     out.latencyUs.push_back(static_cast<double>(ms) * 1000.0);
     return true;
   }
 
   // One run launched on the stream; the watchdog names the program that hangs.
   ir::Result<bool> streamRun(unsigned long long epoch, bool recording, bool timed) {
-    const CudaDriver& d = g.d;
+    const CudaDriver& d = g.driver;
     const auto& ls = g.program.launches;
     if (recording)
       if (auto ok = d.check(d.cuMemsetD32Async(g.buffers.timing, 0, g.buffers.timingWords * 2, g.stream),
@@ -136,7 +136,7 @@ struct Runs {
   // One replay between two events. Which of its launches hangs no event
   // can tell, so a hang names the graph.
   ir::Result<bool> replay(cu::GraphExec exec, bool timed) {
-    const CudaDriver& d = g.d;
+    const CudaDriver& d = g.driver;
     const auto& ls = g.program.launches;
     const std::string graph = graphName(ls);
     if (auto ok = d.check(d.cuEventRecord(g.events[0], g.stream), "cuEventRecord"); !ok) return ok;
@@ -160,7 +160,7 @@ struct Runs {
   // recording run (instrumented programs) on the stream with the next epoch.
   ir::Result<bool> graphRuns(CapturedGraph& graph) {
     constexpr unsigned long long kGraphEpoch = 1;
-    auto captured = captureGraph(g.d, g.stream, [this]() -> ir::Result<bool> {
+    auto captured = captureGraph(g.driver, g.stream, [this]() -> ir::Result<bool> {
       // Parameters are captured by value: every replay runs with
       // kGraphEpoch. Without the reset a barrier would take the previous
       // replay's steps for this one's and run ahead of its producers.
@@ -180,7 +180,7 @@ struct Runs {
 }  // namespace
 
 ir::Result<bool> clearSteps(const RunDevice& g) {
-  return g.d.check(g.d.cuMemsetD32Async(g.buffers.steps, 0, std::max<size_t>(g.buffers.stepWords, 1) * 2, g.stream),
+  return g.driver.check(g.driver.cuMemsetD32Async(g.buffers.steps, 0, std::max<size_t>(g.buffers.stepWords, 1) * 2, g.stream),
                    "clearing the step counters");
 }
 

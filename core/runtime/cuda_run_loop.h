@@ -29,7 +29,7 @@ struct RunBuffers {
 
 // What the runs use; the runner owns all of it.
 struct RunDevice {
-  const CudaDriver& d;
+  const CudaDriver& driver;
   const codegen::GeneratedProgram& program;
   const std::vector<cu::Function>& functions;  // per launch
   const RunBuffers& buffers;

@@ -8,19 +8,12 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/codegen/code_generator.h"
-#include "core/runtime/program_compiler.h"
+#include "core/runtime/cuda_build.h"
 #include "core/runtime/timing_decoder.h"
 
 namespace rammer::runtime {
 
 namespace {
-
-std::string fnv1a64(const std::string& text) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return fmt::format("{:016x}", h);
-}
 
 // Holds an exclusive flock on a file for its lifetime; an empty name holds nothing.
 class GpuLock {
@@ -64,48 +57,30 @@ ir::Result<GpuExecution> executeOnGpu(schedule::Plan& plan, const ir::Graph& giv
   out.deviceName = (*runner)->deviceName();
   out.arch = (*runner)->arch();
 
-  // Generates, compiles for this GPU and checks one build of the plan.
-  auto build = [&](bool instrument) -> ir::Result<std::pair<codegen::GeneratedProgram, CompiledProgram>> {
-    codegen::CodegenOptions co;
-    co.target = codegen::Target::Cuda;
-    co.instrument = instrument;
-    auto program = codegen::generateProgram(plan, graph, co);
-    if (!program) return program.errors();
-    auto compiled = compileProgram(**nvrtc, *program, out.arch);
-    if (!compiled) return compiled.errors();
-    // The instrumented build is checked too, but the plan keeps the plain
-    // build's register counts: that is the code whose latency is reported.
-    schedule::Plan scratch;
-    if (instrument) scratch = plan;
-    auto resources = applyCompiledResources(instrument ? scratch : plan, *program, compiled->kernels, compiled->functions);
-    if (!resources) return resources.errors();
-    if (!instrument) out.resources = std::move(resources).value();
-    return std::make_pair(std::move(program).value(), std::move(compiled).value());
-  };
-
-  auto plain = build(false);
+  auto plain = buildCuda(plan, graph, **nvrtc, out.arch);
   if (!plain) return plain.errors();
-  out.sourceHash = fnv1a64(plain->first.source);
+  out.resources = plain->resources;
+  out.sourceHash = plain->sourceHash;
   {
     auto lock = GpuLock::acquire(options.lockFile);
     if (!lock) return lock.errors();
-    auto run = (*runner)->run(graph, plain->first, plain->second, inputs, options.run);
+    auto run = (*runner)->run(graph, *plain->program, *plain->compiled, inputs, options.run);
     if (!run) return run.errors();
     out.run = std::move(run).value();
   }
 
   if (options.measureTrace) {
-    auto timed = build(true);
+    auto timed = buildCuda(plan, graph, **nvrtc, out.arch, /*instrument=*/true);
     if (!timed) return timed.errors();
     GpuRunOptions once = options.run;
     once.warmup = 1;
     once.repeat = 1;
     auto lock = GpuLock::acquire(options.lockFile);
     if (!lock) return lock.errors();
-    auto recorded = (*runner)->run(graph, timed->first, timed->second, inputs, once);
+    auto recorded = (*runner)->run(graph, *timed->program, *timed->compiled, inputs, once);
     if (!recorded) return recorded.errors();
     if (!recorded->latencyUs.empty()) out.instrumentedLatencyUs = recorded->latencyUs.front();
-    auto trace = decodeTiming(plan, timed->first, recorded->timing, {out.deviceName, (*runner)->sms()});
+    auto trace = decodeTiming(plan, *timed->program, recorded->timing, {out.deviceName, (*runner)->sms()});
     if (!trace) return trace.errors();
     out.trace = std::move(trace).value();
   }

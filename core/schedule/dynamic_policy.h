@@ -16,7 +16,7 @@ namespace rammer::schedule {
 class DynamicPolicy final : public Policy {
  public:
   using Policy::Policy;
-  std::string name() const override { return "dynamic"; }
+  std::string name() const override { return policyName(PolicyId::Dynamic); }
   ir::Result<Plan> schedule(const ir::Graph& optimizedGraph, const device::DeviceSpec& device,
                             const Constraints& constraints) const override;
 };

@@ -18,21 +18,21 @@ std::string kb(int64_t bytes) { return std::to_string((bytes + 1023) / 1024) + "
 
 class Grower {
  public:
-  Grower(const ir::Graph& g, const GroupingOptions& o) : g_(g), o_(o) {}
+  Grower(const ir::Graph& g, const GroupingOptions& o) : graph_(g), options_(o) {}
 
   Grouping run() {
     Grouping out;
-    auto order = g_.topologicalOrder();
+    auto order = graph_.topologicalOrder();
     if (!order) return out;
-    topo_.assign(g_.numNodeSlots(), -1);
+    topo_.assign(graph_.numNodeSlots(), -1);
     for (size_t i = 0; i < order->size(); ++i) topo_[static_cast<size_t>((*order)[i])] = static_cast<int64_t>(i);
-    assigned_.assign(g_.numNodeSlots(), false);
+    assigned_.assign(graph_.numNodeSlots(), false);
     for (size_t i = order->size(); i-- > 0;) {
       const ir::NodeId sink = (*order)[i];
       if (assigned_[static_cast<size_t>(sink)] || excluded(sink)) continue;
       const MemberInfo* mi = member(sink);
       if (!mi->geometry) {
-        out.alone.push_back("'" + g_.node(sink).name + "' stays alone: " + mi->why);
+        out.alone.push_back("'" + graph_.node(sink).name + "' stays alone: " + mi->why);
         continue;
       }
       std::optional<GroupChoice> best;
@@ -52,7 +52,7 @@ class Grower {
       } else {
         std::string why;
         for (const std::string& s : stops) why += (why.empty() ? "" : "; ") + s;
-        out.alone.push_back("'" + g_.node(sink).name + "' stays alone: " + (why.empty() ? "it cannot be split" : why));
+        out.alone.push_back("'" + graph_.node(sink).name + "' stays alone: " + (why.empty() ? "it cannot be split" : why));
       }
     }
     std::reverse(out.groups.begin(), out.groups.end());
@@ -65,20 +65,20 @@ class Grower {
     std::string why;
   };
 
-  bool excluded(ir::NodeId n) const { return o_.excluded && o_.excluded(n); }
+  bool excluded(ir::NodeId n) const { return options_.excluded && options_.excluded(n); }
 
   const MemberInfo* member(ir::NodeId n) {
     auto it = members_.find(n);
     if (it != members_.end()) return &it->second;
     MemberInfo info;
-    const ir::Node& node = g_.node(n);
+    const ir::Node& node = graph_.node(n);
     const ir::ValueId out = node.output(0);
     if (node.outputs.size() != 1 || out == ir::kNone) {
       info.why = "it does not have exactly one output";
     } else {
       try {
-        const kernels::NodeInfo ni = kernels::readNode(g_, n);
-        info.geometry = ops::readMember(node, ni.context(), g_.value(out).type.shape, info.why);
+        const kernels::NodeInfo ni = kernels::readNode(graph_, n);
+        info.geometry = ops::readMember(node, ni.context(), graph_.value(out).type.shape, info.why);
       } catch (const std::exception& e) {
         info.why = e.what();
       }
@@ -96,20 +96,20 @@ class Grower {
     ops::FusedGroupSpec spec;
     std::vector<ir::ValueId> inputs;
     for (ir::NodeId id : members) {
-      const ir::Node& n = g_.node(id);
+      const ir::Node& n = graph_.node(id);
       ops::GroupMember m;
       m.name = n.name;
       m.opType = n.opType;
       m.domain = n.domain;
       m.attrs = n.attrs;
-      m.shape = g_.value(n.output(0)).type.shape;
+      m.shape = graph_.value(n.output(0)).type.shape;
       m.splitDim = dims.at(id);
       for (ir::ValueId v : n.inputs) {
         if (v == ir::kNone) {
           m.inputs.push_back(ops::kOmittedInput);
           continue;
         }
-        const ir::NodeId p = g_.value(v).producer;
+        const ir::NodeId p = graph_.value(v).producer;
         if (p != ir::kNone && index.count(p)) {
           m.inputs.push_back(ops::memberRef(index.at(p)));
           continue;
@@ -129,25 +129,25 @@ class Grower {
                                     std::string& why) const {
     auto [spec, inputs] = specOf(members, dims);
     std::vector<ir::TensorType> types;
-    for (ir::ValueId v : inputs) types.push_back(g_.value(v).type);
+    for (ir::ValueId v : inputs) types.push_back(graph_.value(v).type);
     const ops::GroupMember& sink = spec.members.back();
     const int64_t extent = sink.shape.at(static_cast<size_t>(sink.splitDim));
     auto geometryFor = [&, &spec = spec](int64_t instances) {  // an alias: clang 15 cannot capture a structured binding
       ops::FusedGroupSpec s = spec;
       s.piece = (extent + instances - 1) / instances;
-      return ops::GroupGeometry(std::move(s), types, o_.opset);
+      return ops::GroupGeometry(std::move(s), types, options_.opset);
     };
     try {
       // Smallest instance count that fits (the working set shrinks as instances grow).
       int64_t lo = 1, hi = extent;
-      if (const int64_t finest = geometryFor(hi).workingSetBytes(); finest > o_.budgetBytes) {
-        why = "an instance's working set, " + kb(finest) + " at the finest split, exceeds the " + kb(o_.budgetBytes) +
+      if (const int64_t finest = geometryFor(hi).workingSetBytes(); finest > options_.budgetBytes) {
+        why = "an instance's working set, " + kb(finest) + " at the finest split, exceeds the " + kb(options_.budgetBytes) +
               " budget";
         return std::nullopt;
       }
       while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
-        if (geometryFor(mid).workingSetBytes() <= o_.budgetBytes) hi = mid;
+        if (geometryFor(mid).workingSetBytes() <= options_.budgetBytes) hi = mid;
         else lo = mid + 1;
       }
       std::optional<GroupChoice> best;
@@ -159,10 +159,10 @@ class Grower {
           continue;
         }
         lastPiece = geo.spec().piece;
-        if (geo.recomputeRatio() > o_.maxRecompute) {
+        if (geo.recomputeRatio() > options_.maxRecompute) {
           if (!best)
             why = "recomputed halos, " + std::to_string(geo.recomputeRatio()).substr(0, 4) + "x the outputs, exceed " +
-                  std::to_string(o_.maxRecompute).substr(0, 4) + "x";
+                  std::to_string(options_.maxRecompute).substr(0, 4) + "x";
           break;
         }
         GroupChoice e;
@@ -172,9 +172,9 @@ class Grower {
         e.smallestFit = lo;
         e.workingSetBytes = geo.workingSetBytes();
         e.recompute = geo.recomputeRatio();
-        e.groupUs = o_.kernelUs ? o_.kernelUs(kernels::fusedGroupEstimate(geo)) : 0;
+        e.groupUs = options_.kernelUs ? options_.kernelUs(kernels::fusedGroupEstimate(geo)) : 0;
         if (!best || e.groupUs < best->groupUs) best = std::move(e);
-        if (!o_.kernelUs || f == extent) break;
+        if (!options_.kernelUs || f == extent) break;
       }
       return best;
     } catch (const std::exception& e) {
@@ -190,7 +190,7 @@ class Grower {
     std::vector<ir::NodeId> members{sink};
     std::set<ir::NodeId> inGroup{sink};
     std::map<ir::NodeId, int> dims{{sink, dim}};
-    double apart = o_.soloUs ? o_.soloUs(sink) : 0;
+    double apart = options_.soloUs ? options_.soloUs(sink) : 0;
     std::optional<GroupChoice> current;
     std::vector<std::string> stops;
     auto stopped = [&stops](std::string why) {
@@ -200,13 +200,13 @@ class Grower {
       const ir::NodeId m = members[next];
       const std::optional<std::vector<ops::AxisMap>> maps = ops::splitAlong(*member(m)->geometry, dims.at(m), why);
       if (!maps) continue;
-      const ir::Node& mn = g_.node(m);
+      const ir::Node& mn = graph_.node(m);
       for (size_t s = 0; s < mn.inputs.size(); ++s) {
         const ir::ValueId v = mn.inputs[s];
         if (v == ir::kNone) continue;
-        const ir::NodeId p = g_.value(v).producer;
+        const ir::NodeId p = graph_.value(v).producer;
         if (p == ir::kNone || inGroup.count(p)) continue;
-        const std::string label = "'" + g_.node(p).name + "'";
+        const std::string label = "'" + graph_.node(p).name + "'";
         if (assigned_[static_cast<size_t>(p)]) continue;
         if (excluded(p)) {
           stopped(label + " is named by a schedule edit");
@@ -222,15 +222,15 @@ class Grower {
           stopped("'" + mn.name + "' reads " + label + " whole along its split dim");
           continue;
         }
-        const ir::Value& pv = g_.value(v);
+        const ir::Value& pv = graph_.value(v);
         bool inside = !pv.isGraphOutput;
         for (ir::NodeId c : pv.consumers) inside = inside && inGroup.count(c);
         if (!inside) {
           stopped(label + " is also read outside the group");
           continue;
         }
-        if (members.size() >= o_.maxMembers) {
-          stopped("the group holds " + std::to_string(o_.maxMembers) + " operators, the most a group takes");
+        if (members.size() >= options_.maxMembers) {
+          stopped("the group holds " + std::to_string(options_.maxMembers) + " operators, the most a group takes");
           continue;
         }
         std::vector<ir::NodeId> grown = members;
@@ -243,8 +243,8 @@ class Grower {
           stopped("with " + label + ": " + evalWhy);
           continue;
         }
-        const double before = (current ? current->groupUs : (o_.soloUs ? o_.soloUs(sink) : 0)) + (o_.soloUs ? o_.soloUs(p) : 0);
-        if (o_.kernelUs && e->groupUs > before) {
+        const double before = (current ? current->groupUs : (options_.soloUs ? options_.soloUs(sink) : 0)) + (options_.soloUs ? options_.soloUs(p) : 0);
+        if (options_.kernelUs && e->groupUs > before) {
           stopped("with " + label + " the group is predicted slower (" + formatUs(e->groupUs) + " vs " + formatUs(before) +
                   " apart)");
           continue;
@@ -252,7 +252,7 @@ class Grower {
         members = std::move(grown);
         dims = std::move(grownDims);
         inGroup.insert(p);
-        apart += o_.soloUs ? o_.soloUs(p) : 0;
+        apart += options_.soloUs ? options_.soloUs(p) : 0;
         current = std::move(e);
       }
     }
@@ -266,8 +266,8 @@ class Grower {
     return c;
   }
 
-  const ir::Graph& g_;
-  const GroupingOptions& o_;
+  const ir::Graph& graph_;
+  const GroupingOptions& options_;
   std::vector<int64_t> topo_;
   std::vector<bool> assigned_;
   std::map<ir::NodeId, MemberInfo> members_;

@@ -19,7 +19,7 @@ namespace rammer::schedule {
 class GraphTurboPolicy : public Policy {
  public:
   explicit GraphTurboPolicy(PolicyOptions options = {}) : Policy(std::move(options)) {}
-  std::string name() const override { return "graphturbo"; }
+  std::string name() const override { return policyName(PolicyId::GraphTurbo); }
   ir::Result<Plan> schedule(const ir::Graph& optimizedGraph, const device::DeviceSpec& device,
                             const Constraints& constraints) const override;
 };

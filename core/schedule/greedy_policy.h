@@ -9,7 +9,7 @@ namespace rammer::schedule {
 class GreedyPolicy : public Policy {
  public:
   explicit GreedyPolicy(PolicyOptions options = {}) : Policy(std::move(options)) {}
-  std::string name() const override { return "greedy"; }
+  std::string name() const override { return policyName(PolicyId::Greedy); }
   ir::Result<Plan> schedule(const ir::Graph& optimizedGraph, const device::DeviceSpec& device,
                             const Constraints& constraints) const override;
 };

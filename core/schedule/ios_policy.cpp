@@ -48,10 +48,10 @@ struct Search {
 class StageCost {
  public:
   StageCost(const PlanBuilder& b, const std::optional<int>& programPerSM, double boundary)
-      : b_(b), programPerSM_(programPerSM), boundary_(boundary) {}
+      : builder_(b), programPerSM_(programPerSM), boundary_(boundary) {}
 
   double operator()(const std::vector<std::vector<const kernels::RKernel*>>& groups) const {
-    const device::DeviceSpec& d = b_.device();
+    const device::DeviceSpec& d = builder_.device();
     const int sms = std::max(1, d.sms);
     const int perSM = programPerSM_ ? *programPerSM_ : stagePerSM(groups);
     const double veus = static_cast<double>(perSM) * sms;
@@ -70,8 +70,8 @@ class StageCost {
       double chain = 0;
       for (const kernels::RKernel* k : g) {
         const double tasks = static_cast<double>(k->numRTasks);
-        chain += std::ceil(tasks / veus) * b_.taskTimeUnder(*k, load);
-        total += tasks * b_.taskTime(*k, perSM) / perSM;
+        chain += std::ceil(tasks / veus) * builder_.taskTimeUnder(*k, load);
+        total += tasks * builder_.taskTime(*k, perSM) / perSM;
       }
       longest = std::max(longest, chain);
     }
@@ -89,10 +89,10 @@ class StageCost {
         regs = std::max(regs, k->regsEstimate);
         shared = std::max(shared, k->sharedBytes);
       }
-    return std::max(1, device::computeOccupancy(b_.device(), {threads, regs, shared}).blocksPerSM);
+    return std::max(1, device::computeOccupancy(builder_.device(), {threads, regs, shared}).blocksPerSM);
   }
 
-  const PlanBuilder& b_;
+  const PlanBuilder& builder_;
   std::optional<int> programPerSM_;
   double boundary_;
 };

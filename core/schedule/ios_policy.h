@@ -25,7 +25,7 @@ namespace rammer::schedule {
 class IosPolicy : public Policy {
  public:
   explicit IosPolicy(PolicyOptions options = {}) : Policy(std::move(options)) {}
-  std::string name() const override { return "ios"; }
+  std::string name() const override { return policyName(PolicyId::Ios); }
   ir::Result<Plan> schedule(const ir::Graph& optimizedGraph, const device::DeviceSpec& device,
                             const Constraints& constraints) const override;
 };

@@ -63,7 +63,7 @@ struct StagePrices {
 
 class Search {
  public:
-  Search(const IosProblem& p, const std::function<bool()>& cancelled) : p_(p), cancelled_(cancelled) {
+  Search(const IosProblem& p, const std::function<bool()>& cancelled) : problem_(p), cancelled_(cancelled) {
     succs_.resize(static_cast<size_t>(p.numOps));
     for (int i = 0; i < p.numOps; ++i)
       for (int q : p.preds[static_cast<size_t>(i)]) succs_[static_cast<size_t>(q)].push_back(i);
@@ -71,8 +71,8 @@ class Search {
   }
 
   IosSolution run() {
-    OpSet all(p_.numOps);
-    for (int i = 0; i < p_.numOps; ++i) all.set(i);
+    OpSet all(problem_.numOps);
+    for (int i = 0; i < problem_.numOps; ++i) all.set(i);
     IosSolution out;
     out.cost = solve(all);
     out.states = memo_.size();
@@ -87,7 +87,7 @@ class Search {
       IosStage stage;
       stage.kind = b.kind;
       stage.groups = b.kind == IosStageKind::Merge ? std::vector<std::vector<int>>{b.ending}
-                                                   : *concurrentGroups(p_, b.ending);
+                                                   : *concurrentGroups(problem_, b.ending);
       stage.cost = b.stageCost;
       stage.bestCost = b.cost;
       if (b.second < kInf) stage.alternativeCost = b.second;
@@ -108,10 +108,10 @@ class Search {
     }
     Best best;
     std::vector<int> ops;  // of s, highest index first: successors before predecessors
-    for (int i = p_.numOps - 1; i >= 0; --i)
+    for (int i = problem_.numOps - 1; i >= 0; --i)
       if (s.has(i)) ops.push_back(i);
     std::vector<int> ending;
-    std::vector<char> inEnding(static_cast<size_t>(p_.numOps), 0);
+    std::vector<char> inEnding(static_cast<size_t>(problem_.numOps), 0);
     forEachEnding(s, ops, 0, ending, inEnding, [&](const std::vector<int>& e) { consider(s, e, best); });
     return memo_.emplace(s, std::move(best)).first->second.cost;
   }
@@ -145,7 +145,7 @@ class Search {
 
   void consider(const OpSet& s, const std::vector<int>& descending, Best& best) {
     if (stopped_) return;
-    if (++endings_ > p_.maxEndings && p_.maxEndings > 0) {
+    if (++endings_ > problem_.maxEndings && problem_.maxEndings > 0) {
       stopped_ = overBudget_ = true;
       return;
     }
@@ -153,7 +153,7 @@ class Search {
     for (int op : descending) rest.reset(op);
     const double before = solve(rest);
     if (!(before < kInf)) return;
-    OpSet ending(p_.numOps);
+    OpSet ending(problem_.numOps);
     for (int op : descending) ending.set(op);
     auto [priced, fresh] = prices_.try_emplace(std::move(ending));
     if (fresh) priced->second = price(std::vector<int>(descending.rbegin(), descending.rend()));
@@ -178,21 +178,21 @@ class Search {
   StagePrices price(const std::vector<int>& e) const {
     StagePrices out;
     // One operator alone is a stage in every variant (the sequential schedule).
-    if ((p_.allowConcurrent || e.size() == 1) && p_.concurrentCost)
-      if (auto groups = concurrentGroups(p_, e)) out.concurrent = p_.concurrentCost(*groups);
-    if (p_.allowMerge && p_.mergeCost && e.size() >= 2 && independent(e)) out.merge = p_.mergeCost(e);
+    if ((problem_.allowConcurrent || e.size() == 1) && problem_.concurrentCost)
+      if (auto groups = concurrentGroups(problem_, e)) out.concurrent = problem_.concurrentCost(*groups);
+    if (problem_.allowMerge && problem_.mergeCost && e.size() >= 2 && independent(e)) out.merge = problem_.mergeCost(e);
     return out;
   }
 
   // No operator of `ops` reads another (a merge computes them at once).
   bool independent(const std::vector<int>& ops) const {
     for (int op : ops)
-      for (int q : p_.preds[static_cast<size_t>(op)])
+      for (int q : problem_.preds[static_cast<size_t>(op)])
         if (std::binary_search(ops.begin(), ops.end(), q)) return false;
     return true;
   }
 
-  const IosProblem& p_;
+  const IosProblem& problem_;
   const std::function<bool()>& cancelled_;
   std::vector<std::vector<int>> succs_;
   int limit_ = 1;

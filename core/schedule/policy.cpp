@@ -41,36 +41,35 @@ double rtaskMemoryUs(const kernels::RKernel& kernel, const device::DeviceSpec& d
   return dram / (device.memoryBandwidthGBs * 1e3) + l2 / (l2Bandwidth * 1e3);
 }
 
-std::vector<std::string> staticPolicyNames() { return {"sequential", "wavefront", "greedy", "ios", "graphturbo"}; }
+std::vector<std::string> staticPolicyNames() {
+  std::vector<std::string> names;
+  for (const PolicyInfo& p : policyRegistry())
+    if (p.placesStatically) names.emplace_back(p.name);
+  return names;
+}
 
 std::vector<std::string> policyNames() {
-  std::vector<std::string> names = staticPolicyNames();
-  names.push_back("dynamic");
+  std::vector<std::string> names;
+  for (const PolicyInfo& p : policyRegistry()) names.emplace_back(p.name);
   return names;
 }
 
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options) {
-  std::string n = name;
-  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  std::unique_ptr<Policy> p;
-  if (n == "sequential" || n == "rammerbase")
-    p = std::make_unique<SequentialPolicy>(std::move(options));
-  else if (n == "wavefront" || n == "rammer")
-    p = std::make_unique<WavefrontPolicy>(std::move(options));
-  else if (n == "greedy")
-    p = std::make_unique<GreedyPolicy>(std::move(options));
-  else if (n == "ios")
-    p = std::make_unique<IosPolicy>(std::move(options));
-  else if (n == "graphturbo")
-    p = std::make_unique<GraphTurboPolicy>(std::move(options));
-  else if (n == "dynamic")
-    p = std::make_unique<DynamicPolicy>(std::move(options));
-  if (!p) {
+  const std::optional<PolicyId> id = findPolicy(name);
+  if (!id) {
     std::string names;
     for (const auto& s : policyNames()) names += (names.empty() ? "" : ", ") + s;
     return ir::makeError("unknown policy '" + name + "'; policies: " + names);
   }
-  return p;
+  switch (*id) {
+    case PolicyId::Sequential: return std::unique_ptr<Policy>(new SequentialPolicy(std::move(options)));
+    case PolicyId::Wavefront: return std::unique_ptr<Policy>(new WavefrontPolicy(std::move(options)));
+    case PolicyId::Greedy: return std::unique_ptr<Policy>(new GreedyPolicy(std::move(options)));
+    case PolicyId::Ios: return std::unique_ptr<Policy>(new IosPolicy(std::move(options)));
+    case PolicyId::GraphTurbo: return std::unique_ptr<Policy>(new GraphTurboPolicy(std::move(options)));
+    case PolicyId::Dynamic: return std::unique_ptr<Policy>(new DynamicPolicy(std::move(options)));
+  }
+  return ir::makeError("policy '" + name + "' has no implementation");
 }
 
 }  // namespace rammer::schedule

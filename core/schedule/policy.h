@@ -14,6 +14,7 @@
 #include "core/kernels/kernel_library.h"
 #include "core/schedule/constraints.h"
 #include "core/schedule/plan.h"
+#include "core/schedule/policy_registry.h"
 
 namespace rammer::schedule {
 
@@ -135,14 +136,16 @@ class Policy {
   PolicyOptions options_;
 };
 
-// "sequential" (RammerBase), "wavefront" (Rammer), "greedy", "ios" (IOS),
-// "graphturbo" (GraphTurbo), "dynamic" (vEUs take rTasks from a ready
-// queue at run time, dynamic_program.h).
+// The registry's names in its order (policy_registry.h): "sequential"
+// (RammerBase), "wavefront" (Rammer), "greedy", "ios" (IOS), "graphturbo"
+// (GraphTurbo), "dynamic" (vEUs take rTasks from a ready queue at run time,
+// dynamic_program.h).
 std::vector<std::string> policyNames();
 // The policies that place every rTask on a vEU at compile time: all but
 // "dynamic" (which refuses a pin to a vEU).
 std::vector<std::string> staticPolicyNames();
-// A policy by name (case-insensitive); an error listing the names otherwise.
+// A policy by name or alias (case-insensitive); an error listing the names
+// otherwise.
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options = {});
 
 }  // namespace rammer::schedule

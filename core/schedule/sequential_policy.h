@@ -8,7 +8,7 @@ namespace rammer::schedule {
 class SequentialPolicy : public Policy {
  public:
   explicit SequentialPolicy(PolicyOptions options = {}) : Policy(std::move(options)) {}
-  std::string name() const override { return "sequential"; }
+  std::string name() const override { return policyName(PolicyId::Sequential); }
   ir::Result<Plan> schedule(const ir::Graph& optimizedGraph, const device::DeviceSpec& device,
                             const Constraints& constraints) const override;
 };

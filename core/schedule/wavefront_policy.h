@@ -11,7 +11,7 @@ namespace rammer::schedule {
 class WavefrontPolicy : public Policy {
  public:
   explicit WavefrontPolicy(PolicyOptions options = {}) : Policy(std::move(options)) {}
-  std::string name() const override { return "wavefront"; }
+  std::string name() const override { return policyName(PolicyId::Wavefront); }
   ir::Result<Plan> schedule(const ir::Graph& optimizedGraph, const device::DeviceSpec& device,
                             const Constraints& constraints) const override;
 };

@@ -27,14 +27,14 @@ inline std::string parseJson(const std::string& text, Json& out) {
 // message that names the field; later reads are no-ops once one failed.
 class FieldReader {
  public:
-  FieldReader(const Json& object, std::string where) : o_(object), where_(std::move(where)) {}
+  FieldReader(const Json& object, std::string where) : object_(object), where_(std::move(where)) {}
   const std::string& error() const { return error_; }
   bool ok() const { return error_.empty(); }
 
   const Json* field(const char* name, bool required) {
     if (!ok()) return nullptr;
-    auto it = o_.find(name);
-    if (it == o_.end()) {
+    auto it = object_.find(name);
+    if (it == object_.end()) {
       if (required) fail(fmt::format("missing \"{}\"", name));
       return nullptr;
     }
@@ -66,7 +66,7 @@ class FieldReader {
   }
 
  private:
-  const Json& o_;
+  const Json& object_;
   std::string where_;
   std::string error_;
 };

@@ -35,7 +35,7 @@ const std::map<std::string, QString> kStudioControl = {
 
 TEST(PolicyOptions, EveryPlanOptionOfTheCliHasAControlInTheStudio) {
   CLI::App app;
-  cli::PlanOptions options;
+  pipeline::PlanChoices options;
   cli::addPlanOptions(&app, options);
   MainWindowOptions o;
   o.settingsFile = QStringLiteral("%1/policy_options_test.ini").arg(QStringLiteral(RAMMER_BINARY_DIR));

@@ -1,8 +1,11 @@
 #include "viz/models/pipeline_job.h"
 
+#include <QCoreApplication>
+
 namespace rammer::viz {
 
-PipelineJob::PipelineJob(QObject* parent) : QObject(parent) {
+PipelineJob::PipelineJob(QObject* parent, OnDestruction onDestruction)
+    : QObject(parent), onDestruction_(onDestruction) {
   // Superseded jobs may still be finishing a stage; enough threads that a
   // new job never queues behind a few of them.
   pool_.setMaxThreadCount(4);
@@ -10,7 +13,20 @@ PipelineJob::PipelineJob(QObject* parent) : QObject(parent) {
 
 PipelineJob::~PipelineJob() {
   if (flag_) flag_->store(true);
-  pool_.waitForDone();
+  if (onDestruction_ == OnDestruction::Wait) pool_.waitForDone();
+}
+
+QThreadPool& PipelineJob::pool() {
+  return onDestruction_ == OnDestruction::Wait ? pool_ : *QThreadPool::globalInstance();
+}
+
+void PipelineJob::post(const QPointer<PipelineJob>& job, std::function<void(PipelineJob&)> call) {
+  QMetaObject::invokeMethod(
+      QCoreApplication::instance(),
+      [job, call = std::move(call)]() {
+        if (job) call(*job);
+      },
+      Qt::QueuedConnection);
 }
 
 quint64 PipelineJob::begin(const QString& what) {
@@ -47,24 +63,6 @@ void PipelineJob::cancel() {
   emit busyChanged(false);
 }
 
-void PipelineJob::waitForWorkers() { pool_.waitForDone(); }
-
-void PipelineJob::postProgress(quint64 id, const QString& what, int percent) {
-  QMetaObject::invokeMethod(
-      this,
-      [this, id, what, percent]() {
-        if (isCurrent(id)) emit progress(id, what, percent);
-      },
-      Qt::QueuedConnection);
-}
-
-void PipelineJob::postFailure(quint64 id, const QString& error) {
-  QMetaObject::invokeMethod(
-      this,
-      [this, id, error]() {
-        if (takeCurrent(id)) finish(id, error);
-      },
-      Qt::QueuedConnection);
-}
+void PipelineJob::waitForWorkers() { pool().waitForDone(); }
 
 }  // namespace rammer::viz

@@ -1,15 +1,23 @@
 #pragma once
 // Runs the studio's long work (import, passes, scheduling, simulation,
-// compile and run, export) on worker threads, one job at a time from the UI's
-// point of view:
+// compile and run, export) and every view's background work (graph layout,
+// timeline models, generated code, teaching steps, the Compare window's
+// plans, the machine probe) on worker threads, one job at a time per runner
+// from the UI's point of view; no widget starts a thread of its own
+// (tests/docs/check_house.py):
 //  - a newer job supersedes the running one: the old job's cancel flag is
 //    set and its result is never delivered (it may still finish its current
 //    stage on its thread, unseen);
 //  - cancel() does the same without a successor and the UI is free at once;
-//  - results and progress come back to this object's thread as queued
-//    calls, so the receiver never sees a worker thread.
+//  - results and progress come back to the application's thread as queued
+//    calls, so the receiver never sees a worker thread;
+//  - a runner that waits (the default) joins its workers when destroyed; a
+//    detached one (for work that cannot be interrupted, like a Graphviz
+//    layout) leaves them to finish on the shared pool, their results
+//    dropped once the runner is gone.
 // Qt Core only (QThreadPool), so the session is testable without a display.
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QThreadPool>
 #include <atomic>
@@ -27,9 +35,10 @@ class PipelineJob : public QObject {
   Q_OBJECT
 
  public:
-  explicit PipelineJob(QObject* parent = nullptr);
-  // Cancels every job and waits for the workers to return (a stage that
-  // cannot be interrupted, a policy say, is waited for).
+  enum class OnDestruction { Wait, Detach };
+  explicit PipelineJob(QObject* parent = nullptr, OnDestruction onDestruction = OnDestruction::Wait);
+  // Cancels every job and, unless detached, waits for the workers to return
+  // (a stage that cannot be interrupted, a policy say, is waited for).
   ~PipelineJob() override;
 
   // Starts `work` on a worker thread with a pipeline::Control (cancel flag
@@ -64,10 +73,12 @@ class PipelineJob : public QObject {
   // Marks the job done; false when it is no longer the current one.
   bool takeCurrent(quint64 id);
   void finish(quint64 id, const QString& error);
-  // Called on worker threads; posts to this object's thread.
-  void postProgress(quint64 id, const QString& what, int percent);
-  void postFailure(quint64 id, const QString& error);
+  // Called on worker threads: runs `call` on the application's thread if
+  // the runner still exists then.
+  static void post(const QPointer<PipelineJob>& job, std::function<void(PipelineJob&)> call);
+  QThreadPool& pool();
 
+  const OnDestruction onDestruction_;
   QThreadPool pool_;
   std::shared_ptr<std::atomic<bool>> flag_;  // the current job's
   quint64 current_ = 0;
@@ -80,30 +91,32 @@ quint64 PipelineJob::start(const QString& what, std::function<T(const pipeline::
                            std::function<void(T&)> deliver) {
   const quint64 id = begin(what);
   std::shared_ptr<std::atomic<bool>> flag = flag_;
-  // The destructor waits for the pool before this object goes away, so the
-  // workers may post to `this` for as long as they run.
-  pool_.start([this, id, flag, work = std::move(work), deliver = std::move(deliver)]() {
+  // The workers reach the runner only through `self`, on the application's
+  // thread: a detached runner may be gone before they finish.
+  const QPointer<PipelineJob> self(this);
+  pool().start([self, id, flag, work = std::move(work), deliver = std::move(deliver)]() {
     // Throttle: the same percentage and text are not posted twice.
     auto last = std::make_shared<std::pair<int, std::string>>(-1, std::string());
     pipeline::Control control;
     control.cancel = flag.get();
-    control.progress = [this, id, last](const std::string& w, int percent) {
+    control.progress = [self, id, last](const std::string& w, int percent) {
       if (percent == last->first && w == last->second) return;
       *last = {percent, w};
-      postProgress(id, QString::fromStdString(w), percent);
+      post(self, [id, what = QString::fromStdString(w), percent](PipelineJob& job) {
+        if (job.isCurrent(id)) emit job.progress(id, what, percent);
+      });
     };
     try {
       auto result = std::make_shared<T>(work(control));
-      QMetaObject::invokeMethod(
-          this,
-          [this, id, result, deliver]() {
-            if (!takeCurrent(id)) return;
-            deliver(*result);
-            finish(id, QString());
-          },
-          Qt::QueuedConnection);
+      post(self, [id, result, deliver](PipelineJob& job) {
+        if (!job.takeCurrent(id)) return;
+        deliver(*result);
+        job.finish(id, QString());
+      });
     } catch (const std::exception& e) {
-      postFailure(id, QString::fromStdString(e.what()));
+      post(self, [id, error = QString::fromStdString(e.what())](PipelineJob& job) {
+        if (job.takeCurrent(id)) job.finish(id, error);
+      });
     }
   });
   return id;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/pipeline/policy_comparison.h"
+#include "core/schedule/policy_registry.h"
 #include "viz/models/studio_pipeline.h"
 
 namespace rammer::viz {
@@ -21,7 +22,7 @@ using PlanSummary = pipeline::PolicyRun;
 // the imported graph optimized again.
 struct ComparedModel {
   std::shared_ptr<const ir::Graph> original, optimized;
-  std::string optimizedFor = "wavefront";
+  std::string optimizedFor = schedule::defaultPolicyName();
   // The session's choices every policy plans with: fusion modes, IOS's and
   // GraphTurbo's options (its policy, device, batch and edits are not used).
   pipeline::PlanChoices choices;

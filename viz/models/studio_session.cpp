@@ -5,7 +5,6 @@
 
 #include "core/device/device_spec.h"
 #include "core/pipeline/pipeline.h"
-#include "core/runtime/offline_compile.h"
 #include "core/sim/measured_trace.h"
 #include "core/schedule/policy.h"
 #include "viz/models/diagnostics_model.h"
@@ -52,8 +51,7 @@ struct MeasuredOutcome {
 
 struct NvrtcOutcome {
   std::vector<ir::Diagnostic> errors;
-  std::shared_ptr<const schedule::Plan> plan;  // the plan with the compiled registers
-  runtime::OfflineCompile result;
+  std::shared_ptr<const pipeline::CompiledCode> compiled;  // its plan carries the compiled registers
 };
 
 }  // namespace
@@ -64,7 +62,7 @@ StudioSession::StudioSession(QObject* parent)
       diagnostics_(new DiagnosticsModel(this)),
       log_(new LogModel(this)),
       metrics_(new MetricsModel(this)) {
-  requested_ = studioOptions({}, pipeline::PlanChoices{.policy = kDefaultPolicy, .device = kDefaultDevice});
+  requested_ = studioOptions({}, pipeline::PlanChoices{.policy = schedule::defaultPolicyName(), .device = kDefaultDevice});
   applied_ = requested_;
   connect(job_, &PipelineJob::busyChanged, this, &StudioSession::busyChanged);
   connect(job_, &PipelineJob::progress, this,
@@ -80,6 +78,7 @@ StudioSession::~StudioSession() {
 }
 
 QStringList StudioSession::policyNames() { return toQStringList(schedule::policyNames()); }
+QString StudioSession::defaultPolicy() { return QString::fromStdString(schedule::defaultPolicyName()); }
 QStringList StudioSession::deviceIds() { return toQStringList(device::presetIds()); }
 QStringList StudioSession::iosVariants() {
   return {QStringLiteral("parallel"), QStringLiteral("merge"), QStringLiteral("both")};
@@ -166,7 +165,8 @@ quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
       pipeline::fusesEpilogues(c.epilogues, o.policy) != pipeline::fusesEpilogues(o.epilogues, o.policy);
   const bool fusion = c.attention != o.attention || epilogues;
   const bool ownOptions =
-      (o.policy == "ios" && c.ios != o.ios) || (o.policy == "graphturbo" && c.graphturbo != o.graphturbo);
+      (schedule::findPolicy(o.policy) == schedule::PolicyId::Ios && c.ios != o.ios) ||
+      (schedule::findPolicy(o.policy) == schedule::PolicyId::GraphTurbo && c.graphturbo != o.graphturbo);
   if (pipeline::samePolicyOptions(c, o)) return 0;
   pipeline::copyPolicyOptions(requested_, c);
   emit settingsChanged();
@@ -225,31 +225,26 @@ quint64 StudioSession::compileWithNvrtc() {
   if (isBusy()) return refuse(tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
   if (!plan()) return refuse(tr("there is no valid plan to compile"));
   auto plan = this->plan();
-  auto graph = this->graph();
-  std::function<NvrtcOutcome(const pipeline::Control&)> work = [plan, graph](const pipeline::Control&) {
+  // The pipeline's Generate and Compile stages on this plan: plain CUDA,
+  // the code whose latency a run reports.
+  pipeline::Options options = applied_;
+  options.generate = codegen::CodegenOptions{};
+  std::function<NvrtcOutcome(const pipeline::Control&)> work = [options, given = artifacts_](
+                                                                    const pipeline::Control& control) {
     NvrtcOutcome out;
-    auto nvrtc = runtime::NvrtcCompiler::load();
-    if (!nvrtc) {
-      out.errors = nvrtc.errors();
-      return out;
-    }
-    auto compiled = std::make_shared<schedule::Plan>(*plan);
-    auto result = runtime::compileOffline(*compiled, *graph, **nvrtc);
-    if (!result) {
-      out.errors = result.errors();
-      return out;
-    }
-    out.plan = std::move(compiled);
-    out.result = std::move(result).value();
+    pipeline::StagesResult r =
+        pipeline::runStages(options, given, PipelineStage::Generate, PipelineStage::Compile, control);
+    if (!r.report.ok()) out.errors = r.report.cancelled ? std::vector{ir::makeError("cancelled")} : r.report.errors();
+    else out.compiled = r.artifacts.compiled;
     return out;
   };
   const QString what = tr("Compiling with NVRTC");
-  running_ = Running{PipelineStage::Run, PipelineStage::Run, false, what};
+  running_ = Running{PipelineStage::Compile, PipelineStage::Compile, false, what};
   return job_->start<NvrtcOutcome>(what, std::move(work), [this, plan](NvrtcOutcome& out) {
     running_.reset();
     lastJobOk_ = out.errors.empty();
     if (!out.errors.empty()) {
-      std::vector<ir::Diagnostic> ds = tagged(PipelineStage::Run, std::move(out.errors));
+      std::vector<ir::Diagnostic> ds = tagged(PipelineStage::Compile, std::move(out.errors));
       log_->error(tr("Compile with NVRTC failed: %1").arg(firstError(ds)));
       setDiagnostics(std::move(ds));
       emit nvrtcCompiled(false);
@@ -260,10 +255,11 @@ quint64 StudioSession::compileWithNvrtc() {
       emit nvrtcCompiled(false);
       return;
     }
-    log_->info(tr("NVRTC %1 for %2: what ptxas gave each program")
-                   .arg(QString::fromStdString(out.result.nvrtcVersion), QString::fromStdString(out.result.arch)));
-    for (const runtime::ProgramResources& r : out.result.programs) log_->info(QString::fromStdString(r.summary));
-    artifacts_.plan = std::move(out.plan);  // the same plan; its rKernels carry the compiled registers
+    log_->info(tr("NVRTC %1 for %2: what ptxas gave each program%3")
+                   .arg(QString::fromStdString(out.compiled->version), QString::fromStdString(out.compiled->arch),
+                        out.compiled->cached ? tr(" (compiled before: taken from the cache)") : QString()));
+    for (const runtime::ProgramResources& r : out.compiled->programs) log_->info(QString::fromStdString(r.summary));
+    artifacts_.plan = out.compiled->plan;  // the same plan; its rKernels carry the compiled registers
     emit planChanged();
     emit nvrtcCompiled(true);
   });

@@ -75,7 +75,7 @@ class StudioSession : public QObject {
   static QStringList policyNames();  // schedule::policyNames()
   static QStringList deviceIds();    // device::presetIds()
   static QStringList iosVariants();  // parallel, merge, both (schedule::IosOptions::variant)
-  static constexpr const char* kDefaultPolicy = "wavefront";
+  static QString defaultPolicy();   // schedule::kDefaultPolicy's name
   static constexpr const char* kDefaultDevice = "h100";
 
   // --- settings
@@ -163,7 +163,7 @@ class StudioSession : public QObject {
   // checked against the reference executor.
   quint64 compileAndRun();
   // Compiles the plan's CUDA with NVRTC for the device, no GPU needed
-  // (runtime::compileOffline): the plan's rKernels then carry the registers
+  // (the pipeline's Generate and Compile stages): the plan's rKernels then carry the registers
   // ptxas gave them, the Log lists each program's registers, spills and
   // blocks per SM, and a program the device cannot hold is a diagnostic.
   quint64 compileWithNvrtc();

@@ -8,7 +8,6 @@
 #include <QSpinBox>
 #include <QTextBlock>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/pipeline/pipeline.h"
 #include "viz/widgets/cuda_highlighter.h"
@@ -43,10 +42,10 @@ CodeView::CodeView(QWidget* parent) : QWidget(parent) {
   connect(targetBox_, &QComboBox::currentIndexChanged, this,
           [this](int i) { setTarget(i == 1 ? codegen::Target::Hip : codegen::Target::Cuda); });
   connect(programBox_, &QSpinBox::valueChanged, this, [this](int p) { jumpToProgram(p); });
-  connect(&watcher_, &QFutureWatcher<Generated>::finished, this, &CodeView::onGenerated);
+  job_ = new PipelineJob(this);
 }
 
-CodeView::~CodeView() { watcher_.waitForFinished(); }
+CodeView::~CodeView() = default;  // job_ joins its worker
 
 void CodeView::setPlan(std::shared_ptr<const schedule::Plan> plan, std::shared_ptr<const ir::Graph> graph) {
   plan_ = std::move(plan);
@@ -63,13 +62,11 @@ void CodeView::setTarget(codegen::Target target) {
 }
 
 void CodeView::regenerate() {
-  if (generating_) {
-    again_ = true;  // the running job's result is stale; start over when it ends
-    return;
-  }
   index_ = {};
   selected_ = {};
   if (!plan_ || !graph_) {
+    job_->cancel();  // a running job's code is for the plan that went
+    generating_ = false;
     editor_->clear();
     status_->setText(tr("No plan yet."));
     programBox_->setEnabled(false);
@@ -77,7 +74,8 @@ void CodeView::regenerate() {
   }
   generating_ = true;
   status_->setText(tr("Generating %1…").arg(target_ == codegen::Target::Hip ? "HIP" : "CUDA"));
-  watcher_.setFuture(QtConcurrent::run([plan = plan_, graph = graph_, target = target_]() {
+  std::function<Generated(const pipeline::Control&)> work = [plan = plan_, graph = graph_,
+                                                             target = target_](const pipeline::Control&) {
     Generated g;
     pipeline::Options options;
     options.generate.target = target;
@@ -97,17 +95,12 @@ void CodeView::regenerate() {
     auto index = indexGeneratedCode(program, *plan, *graph);
     if (index) g.index = std::move(index).value();
     return g;
-  }));
+  };
+  job_->start<Generated>(tr("Generating code"), std::move(work), [this](Generated& g) { onGenerated(g); });
 }
 
-void CodeView::onGenerated() {
+void CodeView::onGenerated(Generated& g) {
   generating_ = false;
-  if (again_) {
-    again_ = false;
-    regenerate();
-    return;
-  }
-  Generated g = watcher_.result();
   const bool ok = g.error.isEmpty();
   index_ = std::move(g.index);
   if (ok) {

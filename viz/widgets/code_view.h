@@ -4,7 +4,6 @@
 // highlighted, with jumps from an operator to its rKernel function and
 // from a program to its __global__ kernel (CodeIndex). A jump asked for
 // while the code is being generated lands when it is ready.
-#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -13,6 +12,7 @@
 #include "core/ir/graph.h"
 #include "core/schedule/plan.h"
 #include "viz/models/code_locator.h"
+#include "viz/models/pipeline_job.h"
 
 class QComboBox;
 class QLabel;
@@ -66,7 +66,7 @@ class CodeView : public QWidget {
     int index;
   };
   void regenerate();
-  void onGenerated();
+  void onGenerated(Generated& g);
   bool jump(const Jump& j);
 
   QComboBox* targetBox_ = nullptr;
@@ -78,9 +78,8 @@ class CodeView : public QWidget {
   std::shared_ptr<const schedule::Plan> plan_;
   std::shared_ptr<const ir::Graph> graph_;
   codegen::Target target_ = codegen::Target::Cuda;
-  QFutureWatcher<Generated> watcher_;
+  PipelineJob* job_ = nullptr;  // a newer request supersedes the running one
   bool generating_ = false;
-  bool again_ = false;  // inputs changed while generating
   CodeIndex index_;
   LineRange selected_;
   std::optional<Jump> pendingJump_;

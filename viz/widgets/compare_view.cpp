@@ -8,7 +8,6 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "core/ops/model_summary.h"
@@ -64,13 +63,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split, 1);
 
   connect(run_, &QPushButton::clicked, this, [this] { compare(); });
-  connect(&watcher_, &QFutureWatcher<Compared>::finished, this, &CompareView::onFinished);
+  job_ = new PipelineJob(this);
 }
 
-CompareView::~CompareView() {
-  if (cancel_) cancel_->store(true);
-  watcher_.waitForFinished();
-}
+CompareView::~CompareView() = default;  // job_ cancels the policies and joins its worker
 
 void CompareView::setModel(ComparedModel model, const QString& device) {
   model_ = std::move(model);
@@ -80,16 +76,13 @@ void CompareView::setModel(ComparedModel model, const QString& device) {
 
 bool CompareView::compare() {
   if (!model_.optimized) return false;
-  if (cancel_) cancel_->store(true);
-  watcher_.waitForFinished();  // the policies poll the flag: a short wait
-  cancel_ = std::make_shared<std::atomic<bool>>(false);
   busy_ = true;
   run_->setEnabled(false);
   const std::vector<std::string> policies = schedule::policyNames();
   status_->setText(tr("Scheduling and simulating %1 policies on %2…").arg(policies.size()).arg(device_));
-  watcher_.setFuture(QtConcurrent::run([model = model_, device = device_.toStdString(), policies, cancel = cancel_]() {
-    pipeline::Control control;
-    control.cancel = cancel.get();
+  // A comparison still running is superseded: its flag stops the policies.
+  std::function<Compared(const pipeline::Control&)> work = [model = model_, device = device_.toStdString(),
+                                                             policies](const pipeline::Control& control) {
     Compared out;
     out.summaries = summarizePolicies(model, device, policies, control);
     // One lane per SM: a small timeline shows the plan's shape.
@@ -99,15 +92,14 @@ bool CompareView::compare() {
           std::make_shared<const TimelineModel>(trace, nullptr, trace ? TimelineModel::smsOf(*trace) : std::set<int32_t>{}));
     }
     return out;
-  }));
+  };
+  job_->start<Compared>(tr("Comparing the policies"), std::move(work), [this](Compared& c) { onFinished(c); });
   return true;
 }
 
-void CompareView::onFinished() {
+void CompareView::onFinished(Compared& c) {
   busy_ = false;
   run_->setEnabled(true);
-  if (cancel_ && cancel_->load()) return;
-  Compared c = watcher_.result();
   results_ = std::move(c.summaries);
   lanes_ = std::move(c.lanes);
   showResults();

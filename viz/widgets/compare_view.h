@@ -7,13 +7,13 @@
 // barriers, rTasks and predicted DRAM traffic; a bar chart the latencies;
 // and one small timeline per plan, all on one time axis. A click on a
 // policy's column, bar or name opens that plan (policyChosen).
-#include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
 #include <atomic>
 #include <memory>
 #include <vector>
 
+#include "viz/models/pipeline_job.h"
 #include "viz/models/plan_comparison.h"
 #include "viz/models/timeline_model.h"
 
@@ -54,7 +54,6 @@ class CompareView : public QWidget {
   void policyChosen(const QString& policy);
 
  private:
-  void onFinished();
   void showResults();
   void syncRange(TimelineView* from, double t0, double t1);
 
@@ -72,8 +71,8 @@ class CompareView : public QWidget {
     std::vector<PlanSummary> summaries;
     std::vector<std::shared_ptr<const TimelineModel>> lanes;
   };
-  QFutureWatcher<Compared> watcher_;
-  std::shared_ptr<std::atomic<bool>> cancel_;
+  void onFinished(Compared& c);
+  PipelineJob* job_ = nullptr;  // a new comparison cancels the running one
   bool busy_ = false;
   std::vector<PlanSummary> results_;
   std::vector<std::shared_ptr<const TimelineModel>> lanes_;

@@ -6,7 +6,6 @@
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
 
@@ -27,11 +26,11 @@ constexpr double kReadableZoom = 0.3; // below this a first view is unreadable
 // BERT-base's 324 would otherwise be a column some 20,000 points tall.
 constexpr size_t kFoldLayersAbove = 150;
 
-LayoutJobResult runLayout(LayoutRequest request, quint64 generation, std::shared_ptr<std::atomic<quint64>> latest) {
+LayoutJobResult runLayout(const LayoutRequest& request, const pipeline::Control& control) {
   LayoutJobResult r;
-  r.generation = generation;
-  // Rapid toggles queue several layouts; only the newest is worth computing.
-  if (latest->load() != generation) {
+  // Rapid toggles queue several layouts; only the newest is worth computing
+  // (a superseded job's flag is set).
+  if (control.cancelled()) {
     r.skipped = true;
     return r;
   }
@@ -55,7 +54,9 @@ QAction* makeAction(QWidget* owner, const QString& text, const QList<QKeySequenc
 }  // namespace
 
 GraphView::GraphView(QWidget* parent)
-    : QGraphicsView(parent), scene_(new QGraphicsScene(this)), latest_(std::make_shared<std::atomic<quint64>>(0)) {
+    : QGraphicsView(parent),
+      scene_(new QGraphicsScene(this)),
+      layout_(new PipelineJob(this, PipelineJob::OnDestruction::Detach)) {
   setScene(scene_);
   setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   setDragMode(QGraphicsView::NoDrag);
@@ -86,8 +87,8 @@ GraphView::GraphView(QWidget* parent)
   connect(collapseAll_, &QAction::triggered, this, [this] { setAllFusedGroupsExpanded(false); });
 }
 
-// A layout still running finishes on its worker; its watcher dies with the
-// view, so nothing is delivered to a deleted object. The scene is a child
+// A layout still running finishes on its worker (Graphviz cannot be
+// interrupted); the detached job drops its result once the view is gone. The scene is a child
 // QObject deleted after this class's members: it must not call back while
 // its items go.
 GraphView::~GraphView() { disconnect(scene_, nullptr, this, nullptr); }
@@ -124,15 +125,13 @@ void GraphView::rebuildDisplay(int centreNode, bool keepSelection) {
   centreAfterLayout_ = centreNode;
   scene_->setSceneRect(QRectF());
   if (!graph_) {
-    latest_->store(++generation_);  // drop any layout in flight
+    layout_->cancel();  // drop any layout in flight
     return;
   }
   requestLayout(-1);
 }
 
 void GraphView::requestLayout(int anchorIndex) {
-  const quint64 gen = ++generation_;
-  latest_->store(gen);
   anchorIndex_ = anchorIndex;
   if (anchorIndex >= 0 && anchorIndex < static_cast<int>(nodeItems_.size()))
     anchorOffset_ = mapToScene(viewport()->rect().center()) - nodeItems_[static_cast<size_t>(anchorIndex)]->centre();
@@ -140,18 +139,15 @@ void GraphView::requestLayout(int anchorIndex) {
     const int index = static_cast<int>(&n - display_.nodes.data());
     return GraphNodeItem::measure(n, expanded_.contains(index));
   });
-  auto* watcher = new QFutureWatcher<LayoutJobResult>(this);
-  connect(watcher, &QFutureWatcher<LayoutJobResult>::finished, this, [this, watcher] { layoutDone(watcher); });
-  ++pending_;
   emit layoutStarted(static_cast<int>(request.nodes.size()));
-  watcher->setFuture(QtConcurrent::run(runLayout, std::move(request), gen, latest_));
+  layout_->start<LayoutJobResult>(
+      tr("Laying out the graph"),
+      [request = std::move(request)](const pipeline::Control& control) { return runLayout(request, control); },
+      [this](LayoutJobResult& r) { layoutDone(r); });
 }
 
-void GraphView::layoutDone(QFutureWatcher<LayoutJobResult>* watcher) {
-  const LayoutJobResult r = watcher->result();
-  watcher->deleteLater();
-  --pending_;
-  if (r.skipped || r.generation != generation_) return;  // superseded
+void GraphView::layoutDone(const LayoutJobResult& r) {
+  if (r.skipped) return;  // superseded (the job delivers only the newest)
   if (!r.layout) {
     emit layoutFailed(r.error);
     return;

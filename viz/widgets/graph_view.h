@@ -12,7 +12,6 @@
 // selectNodes (the timeline's way in) does not emit it, so wiring
 // view.nodeSelected -> timeline.selectTasks and timeline.tasksSelected ->
 // view.selectNodes cannot ping-pong.
-#include <QFutureWatcher>
 #include <QGraphicsView>
 #include <QList>
 #include <QSet>
@@ -26,6 +25,7 @@
 #include "core/ir/graph.h"
 #include "viz/models/graph_display.h"
 #include "viz/models/graph_layout.h"
+#include "viz/models/pipeline_job.h"
 
 class QAction;
 
@@ -36,7 +36,6 @@ class GraphEdgeItem;
 
 // What the layout thread hands back.
 struct LayoutJobResult {
-  quint64 generation = 0;
   bool skipped = false;  // a newer request superseded it before it ran
   std::optional<GraphLayout> layout;
   QString error;
@@ -56,7 +55,7 @@ class GraphView : public QGraphicsView {
   void clear() { setGraph(nullptr); }
   const ir::Graph* graph() const { return graph_.get(); }
   const GraphDisplay& display() const { return display_; }
-  bool isLayoutPending() const { return pending_ > 0; }
+  bool isLayoutPending() const { return layout_->isBusy(); }
 
   // Operators selected, in display (topological) order.
   QList<int> selectedNodes() const;
@@ -126,7 +125,7 @@ class GraphView : public QGraphicsView {
 
  private:
   void requestLayout(int anchorIndex);
-  void layoutDone(QFutureWatcher<LayoutJobResult>* watcher);
+  void layoutDone(const LayoutJobResult& r);
   void applyLayout(const GraphLayout& layout);
   void createItems();
   void sceneSelectionChanged();
@@ -153,9 +152,9 @@ class GraphView : public QGraphicsView {
   QList<int> pendingSelection_;
   bool hasPendingSelection_ = false;
 
-  std::shared_ptr<std::atomic<quint64>> latest_;
-  quint64 generation_ = 0;
-  int pending_ = 0;
+  // The layouts, newest first; detached: a view that closes does not wait
+  // for Graphviz.
+  PipelineJob* layout_ = nullptr;
   int anchorIndex_ = -1;  // keep this box where it was on screen across a relayout
   QPointF anchorOffset_;  // view centre minus the anchor's centre, in scene units
 

@@ -9,7 +9,6 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "viz/models/teaching_model.h"
 #include "viz/widgets/timeline_view.h"
@@ -85,23 +84,12 @@ TeachingView::TeachingView(QWidget* parent) : QWidget(parent), model_(new Teachi
   layout->addWidget(split);
 
   connect(model_, &TeachingModel::currentChanged, this, &TeachingView::showStep);
-  connect(&steps_, &QFutureWatcher<std::vector<TeachingStep>>::finished, this, [this] {
-    if (!pendingPlan_) return;  // cleared meanwhile
-    model_->setSteps(std::exchange(pendingPlan_, nullptr), steps_.result());  // shows step 1
-  });
-  connect(&lanes_, &QFutureWatcher<std::shared_ptr<const TimelineModel>>::finished, this, [this] {
-    if (lanesRow_ < 0 || lanesRow_ != model_->current()) return;  // another step (or plan) came meanwhile
-    timeline_->setModel(lanes_.result());
-    timeline_->selectOps(model_->currentOps());
-    emit ready();
-  });
+  steps_ = new PipelineJob(this);
+  lanes_ = new PipelineJob(this);
   showStep(-1);
 }
 
-TeachingView::~TeachingView() {
-  steps_.waitForFinished();
-  lanes_.waitForFinished();
-}
+TeachingView::~TeachingView() = default;  // the jobs join their workers
 
 void TeachingView::setPlan(std::shared_ptr<const schedule::Plan> plan, std::shared_ptr<const sim::Trace> predicted) {
   setPlaying(false);
@@ -110,10 +98,17 @@ void TeachingView::setPlan(std::shared_ptr<const schedule::Plan> plan, std::shar
   model_->setPlan(nullptr);
   if (!plan) return;
   position_->setText(tr("  Reading how the %1 plan was built…").arg(QString::fromStdString(plan->policy)));
-  steps_.setFuture(QtConcurrent::run([plan, trace = predicted_] { return teachingSteps(*plan, trace.get()); }));
+  using Steps = std::vector<TeachingStep>;
+  steps_->start<Steps>(
+      tr("Reading how the plan was built"),
+      [plan, trace = predicted_](const pipeline::Control&) { return teachingSteps(*plan, trace.get()); },
+      [this](Steps& steps) {
+        if (!pendingPlan_) return;  // cleared meanwhile
+        model_->setSteps(std::exchange(pendingPlan_, nullptr), std::move(steps));  // shows step 1
+      });
 }
 
-bool TeachingView::isBusy() const { return pendingPlan_ != nullptr || steps_.isRunning() || lanes_.isRunning(); }
+bool TeachingView::isBusy() const { return pendingPlan_ != nullptr || steps_->isBusy() || lanes_->isBusy(); }
 
 QString TeachingView::explanation() const { return text_->toPlainText(); }
 bool TeachingView::isPlaying() const { return timer_->isActive(); }
@@ -148,9 +143,18 @@ void TeachingView::showStep(int row) {
   if (predicted_) {
     // The plan so far: a new trace and its lanes, built on a worker.
     lanesRow_ = row;
-    lanes_.setFuture(QtConcurrent::run([trace = predicted_, stepOf = model_->stepOfOp(), row] {
-      return std::make_shared<const TimelineModel>(std::make_shared<const sim::Trace>(traceUpTo(*trace, stepOf, row)));
-    }));
+    using Lanes = std::shared_ptr<const TimelineModel>;
+    lanes_->start<Lanes>(
+        tr("Drawing the plan so far"),
+        [trace = predicted_, stepOf = model_->stepOfOp(), row](const pipeline::Control&) -> Lanes {
+          return std::make_shared<const TimelineModel>(std::make_shared<const sim::Trace>(traceUpTo(*trace, stepOf, row)));
+        },
+        [this](Lanes& lanes) {
+          if (lanesRow_ < 0 || lanesRow_ != model_->current()) return;  // another step (or plan) came meanwhile
+          timeline_->setModel(lanes);
+          timeline_->selectOps(model_->currentOps());
+          emit ready();
+        });
   } else {
     emit ready();
   }

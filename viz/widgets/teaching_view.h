@@ -6,7 +6,6 @@
 // built so far with the step's rTasks selected. Previous / Next / Play are
 // buttons and keys (Left or P, Right or N, Space); stepChanged tells the
 // graph which operators to highlight.
-#include <QFutureWatcher>
 #include <QList>
 #include <QWidget>
 #include <memory>
@@ -14,6 +13,7 @@
 
 #include "core/schedule/plan.h"
 #include "core/sim/trace.h"
+#include "viz/models/pipeline_job.h"
 #include "viz/models/teaching_steps.h"
 #include "viz/models/timeline_model.h"
 
@@ -73,8 +73,8 @@ class TeachingView : public QWidget {
   QAction* play_ = nullptr;
   std::shared_ptr<const sim::Trace> predicted_;
   std::shared_ptr<const schedule::Plan> pendingPlan_;  // whose steps the worker reads
-  QFutureWatcher<std::vector<TeachingStep>> steps_;
-  QFutureWatcher<std::shared_ptr<const TimelineModel>> lanes_;
+  PipelineJob* steps_ = nullptr;  // the plan's teaching steps
+  PipelineJob* lanes_ = nullptr;  // the timeline of the plan up to a step
   int lanesRow_ = -1;  // the step lanes_ is building
 };
 

@@ -147,42 +147,42 @@ std::string literalText(float v) {
 
 class Parser {
  public:
-  explicit Parser(const std::string& text) : s_(text) {}
+  explicit Parser(const std::string& text) : text_(text) {}
 
   FusedExpr parseAll() {
     FusedExpr e = parseExpr();
     skipSpace();
-    if (pos_ != s_.size()) fail("unexpected text after the expression");
+    if (pos_ != text_.size()) fail("unexpected text after the expression");
     return e;
   }
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw OpError("expression \"" + s_ + "\" at " + std::to_string(pos_) + ": " + what);
+    throw OpError("expression \"" + text_ + "\" at " + std::to_string(pos_) + ": " + what);
   }
   void skipSpace() {
-    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
   }
   std::string token() {
     skipSpace();
     size_t start = pos_;
-    while (pos_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[pos_])) && s_[pos_] != '(' &&
-           s_[pos_] != ')')
+    while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_])) && text_[pos_] != '(' &&
+           text_[pos_] != ')')
       ++pos_;
     if (start == pos_) fail("expected a name or a number");
-    return s_.substr(start, pos_ - start);
+    return text_.substr(start, pos_ - start);
   }
   FusedExpr parseExpr() {
     skipSpace();
-    if (pos_ >= s_.size()) fail("unexpected end");
-    if (s_[pos_] == '(') {
+    if (pos_ >= text_.size()) fail("unexpected end");
+    if (text_[pos_] == '(') {
       ++pos_;
       std::string fn = token();
       std::vector<FusedExpr> args;
       for (;;) {
         skipSpace();
-        if (pos_ >= s_.size()) fail("missing ')'");
-        if (s_[pos_] == ')') { ++pos_; break; }
+        if (pos_ >= text_.size()) fail("missing ')'");
+        if (text_[pos_] == ')') { ++pos_; break; }
         args.push_back(parseExpr());
       }
       return FusedExpr::call(fn, args);
@@ -196,7 +196,7 @@ class Parser {
     return FusedExpr::literal(v);
   }
 
-  const std::string& s_;
+  const std::string& text_;
   size_t pos_ = 0;
 };
 

@@ -82,18 +82,18 @@ std::optional<float> cellClip(const OpContext& ctx) {
 // h [B, K] and R^T [K, blocks * H], and then no hr tensor.
 void checkRecurrence(const OpContext& ctx, const CellKind& k, int64_t B, int64_t H) {
   const CellRecurrence& r = *cellRecurrence(k.type);
-  if (!ctx.has(r.w)) {
-    if (ctx.has(r.h)) ctx.fail("has the recurrent product's h but not its R^T");
+  if (!ctx.has(r.weightSlot)) {
+    if (ctx.has(r.hSlot)) ctx.fail("has the recurrent product's h but not its R^T");
     return;
   }
-  if (!ctx.has(r.h)) ctx.fail("has the recurrent product's R^T but not its h");
+  if (!ctx.has(r.hSlot)) ctx.fail("has the recurrent product's R^T but not its h");
   if (ctx.has(r.hr)) ctx.fail("has both a recurrent product tensor and its operands");
-  ctx.expectDType(r.h, {ir::DType::Float32});
-  ctx.expectDType(r.w, {ir::DType::Float32});
-  const ir::TensorType& ht = ctx.type(r.h);
+  ctx.expectDType(r.hSlot, {ir::DType::Float32});
+  ctx.expectDType(r.weightSlot, {ir::DType::Float32});
+  const ir::TensorType& ht = ctx.type(r.hSlot);
   const int64_t K = ht.rankKnown && ht.shape.size() == 2 ? ht.shape[1] : kUnknown;
-  expectRnnShape(ctx, r.h, "recurrent h", {B, K});
-  expectRnnShape(ctx, r.w, "recurrent R^T", {K, mul(r.blocks, H)});
+  expectRnnShape(ctx, r.hSlot, "recurrent h", {B, K});
+  expectRnnShape(ctx, r.weightSlot, "recurrent R^T", {K, mul(r.blocks, H)});
 }
 
 // Checks every slot before the recurrence's against B and H; returns [B, H].
@@ -177,10 +177,10 @@ std::vector<ir::Tensor> computeCell(const OpContext& ctx, const CellKind& k) {
   const CellRecurrence& rec = *cellRecurrence(k.type);
   std::vector<float> product;
   const float* hr = dataOf(ctx, rec.hr);
-  if (ctx.has(rec.w)) {
-    const int64_t K = ctx.shape(rec.h)[1], N = rec.blocks * H;
+  if (ctx.has(rec.weightSlot)) {
+    const int64_t K = ctx.shape(rec.hSlot)[1], N = rec.blocks * H;
     product.assign(static_cast<size_t>(out[0] * N), 0.0f);
-    sgemm(false, false, out[0], N, K, 1.0f, dataOf(ctx, rec.h), K, dataOf(ctx, rec.w), N, 0.0f, product.data(), N);
+    sgemm(false, false, out[0], N, K, 1.0f, dataOf(ctx, rec.hSlot), K, dataOf(ctx, rec.weightSlot), N, 0.0f, product.data(), N);
     hr = product.data();
   }
   CellArgs a;
@@ -209,7 +209,7 @@ std::vector<ir::Tensor> computeCell(const OpContext& ctx, const CellKind& k) {
   } else if (type == kGruCandidateOp) {
     a.hr = hr;
     a.bias = dataOf(ctx, kGruCandBias);
-    a.z = dataOf(ctx, kGruCandZ);
+    a.zGate = dataOf(ctx, kGruCandZ);
     a.hPrev = dataOf(ctx, kGruCandH);
     gruCandidateRows(a, res[0].data<float>());
   } else {
@@ -244,8 +244,8 @@ double cellFlops(const OpContext& ctx, const CellKind& k, std::span<const ir::Te
   }
   // The recurrent product, when the cell computes it: 2 K flops per gate column.
   const CellRecurrence& rec = *cellRecurrence(k.type);
-  if (ctx.has(rec.w) && ctx.type(rec.w).rankKnown && ctx.shape(rec.w).size() == 2 && ctx.shape(rec.w)[0] >= 0)
-    perElement += 2.0 * static_cast<double>(rec.blocks * ctx.shape(rec.w)[0]);
+  if (ctx.has(rec.weightSlot) && ctx.type(rec.weightSlot).rankKnown && ctx.shape(rec.weightSlot).size() == 2 && ctx.shape(rec.weightSlot)[0] >= 0)
+    perElement += 2.0 * static_cast<double>(rec.blocks * ctx.shape(rec.weightSlot)[0]);
   return static_cast<double>(n) * perElement;
 }
 

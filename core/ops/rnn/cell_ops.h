@@ -67,8 +67,8 @@ enum GruCellInput : size_t {
 // column blk * H + j of the product is what slot `hr` holds at [b, blk * H + j].
 struct CellRecurrence {
   size_t hr = 0;     // the product's slot when it comes as a tensor
-  size_t h = 0;      // h_{t-1} (GruCandidate: r (.) h_{t-1})
-  size_t w = 0;      // R^T
+  size_t hSlot = 0;       // h_{t-1} (GruCandidate: r (.) h_{t-1})
+  size_t weightSlot = 0;  // R^T
   int64_t blocks = 0;  // gate blocks of H columns in the product
 };
 // Rows x gate blocks a cell's recurrent product may have: the GEMV gates

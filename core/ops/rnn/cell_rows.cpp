@@ -89,7 +89,7 @@ void gruCandidateRows(const CellArgs& a, float* h) {
     gateSums(a.xw + b * GH + 2 * H, a.bias ? a.bias + 2 * H : nullptr, a.hr ? a.hr + b * H : nullptr, H, ht.data());
     clipValues(ht.data(), H, a.clip);
     a.acts[1].apply(ht.data(), H);
-    const float* zb = a.z + b * H;
+    const float* zb = a.zGate + b * H;
     for (int64_t j = 0; j < H; ++j)
       h[b * H + j] = (1.0f - zb[j]) * ht[j] + zb[j] * (a.hPrev ? a.hPrev[b * H + j] : 0.0f);
   }

@@ -18,7 +18,7 @@ struct CellArgs {
   const float* hPrev = nullptr; // [B, H]
   const float* cPrev = nullptr; // LSTM [B, H]
   const float* peep = nullptr;  // LSTM [3H]
-  const float* z = nullptr;     // GruCandidate [B, H]
+  const float* zGate = nullptr; // GruCandidate [B, H]
   const float* rbH = nullptr;   // GruCell [H]
   const RnnActivation* acts = nullptr;  // f, g (, h)
   std::optional<float> clip;

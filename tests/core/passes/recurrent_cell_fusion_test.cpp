@@ -28,7 +28,7 @@ size_t fusedCells(const ir::Graph& g) {
   for (size_t i = 0; i < g.numNodeSlots(); ++i) {
     const ir::Node& node = g.node(static_cast<ir::NodeId>(i));
     const ops::CellRecurrence* rec = node.removed ? nullptr : ops::cellRecurrence(node.opType);
-    n += rec && node.input(rec->w) != ir::kNone ? 1 : 0;
+    n += rec && node.input(rec->weightSlot) != ir::kNone ? 1 : 0;
   }
   return n;
 }

@@ -42,5 +42,17 @@ TEST(PlanChoices, EveryChoiceReachesThePipelinesOptions) {
   EXPECT_EQ(optionsFor("m.onnx", PlanChoices{}).import.batch, 1);
 }
 
+// The default policy is the registry's, written once (issue #44 item 6);
+// epilogue fusion follows the registry's trait under a name or an alias.
+TEST(PlanChoices, ThePolicyDefaultAndTraitsComeFromTheRegistry) {
+  EXPECT_EQ(PlanChoices{}.policy, schedule::defaultPolicyName());
+  EXPECT_EQ(Options{}.policy, schedule::defaultPolicyName());
+  EXPECT_TRUE(fusesEpilogues(EpilogueFusion::Auto, "rammer"));
+  EXPECT_TRUE(fusesEpilogues(EpilogueFusion::Auto, "sequential"));
+  EXPECT_FALSE(fusesEpilogues(EpilogueFusion::Auto, "GraphTurbo"));
+  EXPECT_FALSE(fusesEpilogues(EpilogueFusion::Auto, "ios"));
+  EXPECT_TRUE(fusesEpilogues(EpilogueFusion::Fused, "ios"));
+}
+
 }  // namespace
 }  // namespace rammer::pipeline

@@ -8,6 +8,8 @@
 #include <QCoreApplication>
 #include <QSignalSpy>
 #include <QThread>
+#include <QThreadPool>
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -136,6 +138,48 @@ TEST(PipelineJob, ProgressOfTheCurrentJobArrives) {
   ASSERT_EQ(progress.count(), 3);
   EXPECT_EQ(progress.at(0).at(2).toInt(), 10);
   EXPECT_EQ(progress.at(2).at(2).toInt(), 90);
+}
+
+// A detached runner (the graph view's, for a Graphviz layout that cannot be
+// interrupted) is destroyed at once while its worker still runs; the
+// worker finishes on the shared pool and its result reaches nobody.
+TEST(PipelineJob, ADetachedRunnerDoesNotWaitAndItsLateResultIsDropped) {
+  auto gate = std::make_shared<std::atomic<bool>>(false);
+  auto ran = std::make_shared<std::atomic<bool>>(false);
+  bool delivered = false;
+  auto* job = new PipelineJob(nullptr, PipelineJob::OnDestruction::Detach);
+  job->start<int>(
+      QStringLiteral("slow"),
+      [gate, ran](const pipeline::Control&) {
+        while (!gate->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ran->store(true);
+        return 1;
+      },
+      [&delivered](int&) { delivered = true; });
+  delete job;  // the worker is still held at the gate: a waiting runner would deadlock here
+  gate->store(true);
+  QThreadPool::globalInstance()->waitForDone();
+  EXPECT_TRUE(ran->load());
+  QCoreApplication::processEvents();  // the queued delivery finds no runner
+  EXPECT_FALSE(delivered);
+}
+
+// A waiting runner (the default) joins its worker in its destructor, so
+// work never outlives what it captured.
+TEST(PipelineJob, AWaitingRunnerJoinsItsWorker) {
+  auto ran = std::make_shared<std::atomic<bool>>(false);
+  {
+    PipelineJob job;
+    job.start<int>(
+        QStringLiteral("short"),
+        [ran](const pipeline::Control&) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          ran->store(true);
+          return 1;
+        },
+        [](int&) {});
+  }
+  EXPECT_TRUE(ran->load());
 }
 
 }  // namespace

@@ -539,6 +539,12 @@ TEST_F(StudioSessionTest, CompileWithNvrtcPutsTheCompiledRegistersInThePlan) {
   const QString log = session.log()->toPlainText();
   EXPECT_TRUE(log.contains("what ptxas gave each program")) << log.toStdString();
   EXPECT_TRUE(log.contains("registers")) << log.toStdString();
+  // The pipeline's Compile stage caches by source: compiling the same plan
+  // again takes NVRTC's earlier result and says so.
+  EXPECT_NE(session.compileWithNvrtc(), 0u);
+  ASSERT_TRUE(compiled.wait(kWaitMs));
+  ASSERT_TRUE(compiled.last().first().toBool()) << allMessages(session.diagnostics());
+  EXPECT_TRUE(session.log()->toPlainText().contains("taken from the cache")) << session.log()->toPlainText().toStdString();
 }
 
 // A committed H100 trace of sample_cnn opens beside the plan without a GPU

@@ -236,16 +236,16 @@ TEST(CellRecurrence, EveryCellGivesWhatItsHrTensorGives) {
     withTensor.type = type;
     withTensor.attrs = attrs({{"hidden_size", H}});
     withTensor.outputs = std::vector<bool>(lstm || std::string(type) == kGruGatesOp ? 2 : 1, true);
-    withTensor.inputs.assign(rec.h, std::nullopt);
+    withTensor.inputs.assign(rec.hSlot, std::nullopt);
     withTensor.inputs[0] = waveTensor({B, G * H}, 0.1, 1.0);
     withTensor.inputs[2] = waveTensor({G * H}, 0.3, 0.3);
     if (std::string(type) == kGruCandidateOp) withTensor.inputs[kGruCandZ] = waveTensor({B, H}, 0.4, 0.5);
     withTensor.inputs[rec.hr] = product(h, rT);
     CellCall carried = withTensor;
     carried.inputs[rec.hr] = std::nullopt;
-    carried.inputs.resize(rec.w + 1);
-    carried.inputs[rec.h] = h;
-    carried.inputs[rec.w] = rT;
+    carried.inputs.resize(rec.weightSlot + 1);
+    carried.inputs[rec.hSlot] = h;
+    carried.inputs[rec.weightSlot] = rT;
     const auto want = withTensor.run(), got = carried.run();
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i)
@@ -281,7 +281,7 @@ TEST(CellRecurrence, HalfAProductOrTwoOfThemAreRefusedWithWhatIsWrong) {
   EXPECT_NE(msg.find("recurrent R^T has shape [5, 8], expected [5, 12]"), std::string::npos) << msg;
   msg = refusal({{B, 12}, {}, {}, {}, {}, {B + 1, 5}, {5, 12}});
   EXPECT_NE(msg.find("recurrent h has shape [3, 5], expected [2, 5]"), std::string::npos) << msg;
-  EXPECT_EQ(rec.w, 6u);
+  EXPECT_EQ(rec.weightSlot, 6u);
   EXPECT_EQ(cellRecurrence("MatMul"), nullptr);
 }
 

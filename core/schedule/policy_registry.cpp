@@ -1,0 +1,58 @@
+#include "core/schedule/policy_registry.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace rammer::schedule {
+
+const std::vector<PolicyInfo>& policyRegistry() {
+  static const std::vector<PolicyInfo> registry = {
+      {PolicyId::Sequential, "sequential", "rammerbase", "RammerBase",
+       "one program per operator, its fastest rKernel on every vEU: the baseline", true, false, true},
+      {PolicyId::Wavefront, "wavefront", "rammer", "Rammer",
+       "Rammer's Algorithm 1: each wave of ready operators spread over the vEUs, fastest or most efficient rKernel",
+       true, false, false},
+      {PolicyId::Greedy, "greedy", "", "",
+       "all ready operators form a stage, a global barrier between stages, rTasks to the vEU free first", true, false,
+       false},
+      {PolicyId::Ios, "ios", "", "IOS",
+       "IOS: dynamic programming over stages of concurrent groups or merged operators (--ios-r, --ios-s)", true, true,
+       false},
+      {PolicyId::GraphTurbo, "graphturbo", "", "GraphTurbo",
+       "GraphTurbo: producer-consumer sub-graphs grouped by fast memory, split into ordered instances (--gt-*)", true,
+       true, false},
+      {PolicyId::Dynamic, "dynamic", "", "",
+       "rKernels and priorities chosen at compile time; vEUs take ready rTasks from a queue at run time", false, false,
+       false},
+  };
+  return registry;
+}
+
+const PolicyInfo& policyInfo(PolicyId id) {
+  for (const PolicyInfo& p : policyRegistry())
+    if (p.id == id) return p;
+  return policyRegistry().front();  // unreachable: every id has an entry (tested)
+}
+
+std::optional<PolicyId> findPolicy(std::string_view name) {
+  auto same = [name](std::string_view other) {
+    return !other.empty() && other.size() == name.size() &&
+           std::equal(name.begin(), name.end(), other.begin(), [](unsigned char a, unsigned char b) {
+             return std::tolower(a) == std::tolower(b);
+           });
+  };
+  for (const PolicyInfo& p : policyRegistry())
+    if (same(p.name) || same(p.alias)) return p.id;
+  return std::nullopt;
+}
+
+const PolicyInfo* policyNamed(std::string_view name) {
+  const auto id = findPolicy(name);
+  return id ? &policyInfo(*id) : nullptr;
+}
+
+std::string policyName(PolicyId id) { return std::string(policyInfo(id).name); }
+
+std::string defaultPolicyName() { return policyName(kDefaultPolicy); }
+
+}  // namespace rammer::schedule
