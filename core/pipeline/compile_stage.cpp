@@ -59,7 +59,7 @@ ir::Result<CompiledCode> compileCode(const schedule::Plan& plan,
   }
   return ir::makeError(
       "the pipeline compiles CUDA (NVRTC) and host programs; a HIP program is built by hipcc: export the project "
-      "(rammer export --target hip) and build it there");
+      "(rammer export --emit hip) and build it there");
 }
 
 std::string compileSummary(const CompiledCode& code) {

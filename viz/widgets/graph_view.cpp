@@ -88,9 +88,9 @@ GraphView::GraphView(QWidget* parent)
 }
 
 // A layout still running finishes on its worker (Graphviz cannot be
-// interrupted); the detached job drops its result once the view is gone. The scene is a child
-// QObject deleted after this class's members: it must not call back while
-// its items go.
+// interrupted); the detached job drops its result once the view is gone.
+// The scene is a child QObject deleted after this class's members: it must
+// not call back while its items go.
 GraphView::~GraphView() { disconnect(scene_, nullptr, this, nullptr); }
 
 void GraphView::setGraph(std::shared_ptr<const ir::Graph> graph) {
