@@ -24,5 +24,6 @@ inline constexpr const char* kBlockReduce = "block_reduce.cuh";
 inline constexpr const char* kSoftmax = "softmax.cuh";  // after block_reduce.cuh
 inline constexpr const char* kLayerNorm = "layer_norm.cuh";  // after block_reduce.cuh
 inline constexpr const char* kAttention = "attention.cuh";
+inline constexpr const char* kGlobalPool = "global_pool.cuh";  // after block_reduce.cuh
 
 }  // namespace rammer::kernels

@@ -128,8 +128,8 @@ int segmentReduceSyncs(int segment) {
 
 void useCudaLibrary(RKernel& kernel, const std::string& file) {
   auto& libs = kernel.cudaLibraries;
-  // softmax.cuh and layer_norm.cuh build on block_reduce.cuh.
-  if (file == kSoftmax || file == kLayerNorm) useCudaLibrary(kernel, kBlockReduce);
+  // softmax.cuh, layer_norm.cuh and global_pool.cuh build on block_reduce.cuh.
+  if (file == kSoftmax || file == kLayerNorm || file == kGlobalPool) useCudaLibrary(kernel, kBlockReduce);
   if (std::find(libs.begin(), libs.end(), file) == libs.end()) libs.push_back(file);
 }
 

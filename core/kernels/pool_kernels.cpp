@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/kernels/cuda_library.h"
 #include "core/ops/nn/conv_geometry.h"
 
 namespace rammer::kernels {
@@ -131,8 +132,6 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
   const int64_t plane = planes > 0 ? ir::numElements(x) / planes : 0;
   if (planes == 0) throw ops::OpError("has no planes to pool");
   const std::string family = isMax ? "global_maxpool" : "global_avgpool";
-  const std::string init = isMax ? "-INFINITY" : "0.0f";
-  const std::string merge = isMax ? "((b > a || b != b) ? b : a)" : "(a + b)";
   auto cpuPlane = [isMax, plane](const float* xp) {
     if (isMax) {
       float best = -std::numeric_limits<float>::infinity();
@@ -143,26 +142,28 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
     for (int64_t j = 0; j < plane; ++j) sum += xp[j];
     return plane > 0 ? sum / static_cast<float>(plane) : 0.0f;
   };
-  const std::string finish = isMax ? "acc" : "(acc / " + cudaFloatLiteral(static_cast<float>(plane)) + ")";
   const double flops = static_cast<double>(planes * plane), bytes = 4.0 * static_cast<double>(planes * (plane + 1));
-  // What the variants share; each writes its own CUDA and CPU tile.
+  // What the variants share: the shell, the body template
+  // (core/kernels/cuda/global_pool.cuh) and its instantiation; each has
+  // its own CPU tile.
   auto variant = [&](const std::string& suffix, decltype(RKernel::params) params, int64_t rtasks, int threads,
-                     int64_t shared) {
-    return kernelShell(info, family + suffix, family, std::move(params), rtasks, threads, shared, flops, bytes);
+                     int64_t shared, const std::string& templateArgs, int segment) {
+    RKernel k = kernelShell(info, family + suffix, family, std::move(params), rtasks, threads, shared, flops, bytes);
+    if (segment > 0) k.syncCount += segmentReduceSyncs(segment);  // block_reduce.cuh's tree over `segment` threads
+    useCudaLibrary(k, kGlobalPool);
+    k.cudaSource = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + "  rammer_global_pool" +
+                   suffix + "<" + indexType(planes * plane + threads) + ", " + templateArgs + ", " +
+                   (isMax ? "true" : "false") + ">(rtask_id, tid, smem, in0, out0);\n}\n";
+    return k;
   };
+  const std::string n = std::to_string(planes) + "LL", len = std::to_string(plane) + "LL";
   std::vector<RKernel> out;
 
   // Thread per plane: 128 planes per rTask, no barriers.
   {
     const int threads = powerOfTwoThreads(planes, 32, 128);
-    RKernel k = variant("_thread", {{"planes_per_rtask", threads}, {"plane", plane}}, divUp(planes, threads), threads, 0);
-    const std::string idx = indexType(planes * plane + threads);
-    k.cudaSource = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + "  (void)smem;\n  if (tid >= " +
-                   std::to_string(threads) + ") return;\n  const " + idx + " p = (" + idx + ")rtask_id * " +
-                   std::to_string(threads) + " + tid;\n  if (p >= " + std::to_string(planes) +
-                   ") return;\n  const float* xp = in0 + p * " + std::to_string(plane) + ";\n  float acc = " + init +
-                   ";\n  for (int j = 0; j < " + std::to_string(plane) + "; ++j) { const float a = acc, b = xp[j]; acc = " +
-                   merge + "; }\n  out0[p] = " + finish + ";\n}\n";
+    RKernel k = variant("_thread", {{"planes_per_rtask", threads}, {"plane", plane}}, divUp(planes, threads), threads, 0,
+                        std::to_string(threads) + ", " + n + ", " + len, 0);
     const int64_t per = threads;
     k.cpu = [cpuPlane, per, planes, plane](int64_t task, const TaskBuffers& b, float*) {
       for (int64_t p = task * per; p < std::min(planes, (task + 1) * per); ++p)
@@ -173,17 +174,8 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
   // Block per plane: the threads share the plane and reduce in shared memory.
   {
     const int threads = powerOfTwoThreads(plane, 32, 256);
-    RKernel k = variant("_block", {{"threads", threads}, {"plane", plane}}, planes, threads, 4 * threads);
-    const std::string idx = indexType(planes * plane + threads);
-    const std::string t = std::to_string(threads);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
-    s += "  const float* xp = in0 + (" + idx + ")rtask_id * " + std::to_string(plane) + ";\n";
-    s += "  float acc = " + init + ";\n";
-    s += "  if (tid < " + t + ")\n    for (int j = tid; j < " + std::to_string(plane) + "; j += " + t +
-         ") { const float a = acc, b = xp[j]; acc = " + merge + "; }\n";
-    s += cudaBlockReduce(k, "acc", merge, threads);
-    s += "  if (tid == 0) out0[rtask_id] = " + finish + ";\n}\n";
-    k.cudaSource = s;
+    RKernel k = variant("_block", {{"threads", threads}, {"plane", plane}}, planes, threads, 4 * threads,
+                        std::to_string(threads) + ", " + len, threads);
     k.cpu = [cpuPlane, plane](int64_t task, const TaskBuffers& b, float*) {
       b.outputs[0][task] = cpuPlane(b.inputs[0] + task * plane);
     };
@@ -195,21 +187,10 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
   if (plane >= kWarpLanes) {
     const int threads = kWarpRows * kWarpLanes;
     RKernel k = variant("_warp", {{"planes_per_rtask", kWarpRows}, {"plane", plane}}, divUp(planes, kWarpRows), threads,
-                        4 * threads);
-    const std::string idx = indexType(planes * plane + threads);
-    const std::string t = std::to_string(threads);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
-    s += "  const " + idx + " p = (" + idx + ")rtask_id * " + std::to_string(kWarpRows) + " + (tid / " +
-         std::to_string(kWarpLanes) + ");\n";
-    s += "  const int lane = tid % " + std::to_string(kWarpLanes) + ";\n";
-    s += "  const bool active = tid < " + t + " && p < " + std::to_string(planes) + ";\n";
-    s += "  float acc = " + init + ";\n";
-    s += "  if (active) {\n    const float* xp = in0 + p * " + std::to_string(plane) + ";\n";
-    s += "    for (int j = lane; j < " + std::to_string(plane) + "; j += " + std::to_string(kWarpLanes) +
-         ") { const float a = acc, b = xp[j]; acc = " + merge + "; }\n  }\n";
-    s += cudaSegmentReduce(k, "acc", merge, threads, kWarpLanes);
-    s += "  if (active && lane == 0) out0[p] = " + finish + ";\n}\n";
-    k.cudaSource = s;
+                        4 * threads,
+                        std::to_string(threads) + ", " + std::to_string(kWarpRows) + ", " +
+                            std::to_string(kWarpLanes) + ", " + n + ", " + len,
+                        kWarpLanes);
     k.cpu = [cpuPlane, planes, plane](int64_t task, const TaskBuffers& b, float*) {
       for (int64_t p = task * kWarpRows; p < std::min(planes, (task + 1) * kWarpRows); ++p)
         b.outputs[0][p] = cpuPlane(b.inputs[0] + p * plane);

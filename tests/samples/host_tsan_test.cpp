@@ -190,8 +190,9 @@ TEST(HostTsanNegative, RemovingASyncthreadsFromAnRKernelIsADataRace) {
   auto gp = codegen::generateProgram(plan, g, {codegen::Target::Host, true});
   ASSERT_TRUE(gp.ok()) << gp.errorText();
   // A block reduction (block_reduce.cuh): every thread stores its partial
-  // sum, a barrier, then threads read each other's. The pool's function
-  // gets a copy of the template without that barrier; the others keep theirs.
+  // sum, a barrier, then threads read each other's. The pool's body
+  // (global_pool.cuh) gets a copy that reduces without that barrier; every
+  // other rKernel keeps the library's.
   std::string& s = gp->source;
   std::string racy(kernels::cudaLibrary(kernels::kBlockReduce));
   const std::regex store(R"(( +if \(tid < T\) smem\[tid\] = v;\n)( +__syncthreads\(\);\n))");
@@ -201,13 +202,22 @@ TEST(HostTsanNegative, RemovingASyncthreadsFromAnRKernelIsADataRace) {
   racy = racy.substr(racy.find("template <int T, int SEG, class OP>"));
   racy = racy.substr(0, racy.find("#endif"));
   racy.replace(racy.find("rammer_segment_reduce("), 21, "rammer_segment_reduce_racy");
-  // The first rKernel function that reduces (after the library files).
-  const size_t callAt = s.find("rammer_segment_reduce<", s.find("// ---- rKernel functions"));
-  ASSERT_NE(callAt, std::string::npos) << "no block reduction in the sample's kernels";
+  // The block-per-plane body, calling the racy reduction.
+  const std::string pool(kernels::cudaLibrary(kernels::kGlobalPool));
+  const size_t bodyAt = pool.rfind("template <", pool.find("rammer_global_pool_block("));
+  ASSERT_NE(bodyAt, std::string::npos) << "no rammer_global_pool_block in global_pool.cuh";
+  std::string body = pool.substr(bodyAt, pool.find("\n}\n", bodyAt) + 3 - bodyAt);
+  body.replace(body.find("rammer_global_pool_block("), 24, "rammer_global_pool_block_racy");
+  const size_t reduceAt = body.find("rammer_segment_reduce<");
+  ASSERT_NE(reduceAt, std::string::npos) << "the block-per-plane pool does not reduce with block_reduce.cuh";
+  body.replace(reduceAt, 21, "rammer_segment_reduce_racy");
+  // The rKernel function that pools a block per plane (after the library files).
+  const size_t callAt = s.find("rammer_global_pool_block<", s.find("// ---- rKernel functions"));
+  ASSERT_NE(callAt, std::string::npos) << "no block-per-plane pool in the sample's kernels";
   const size_t fnAt = s.rfind("__device__ void ", callAt);
   const std::string function = s.substr(fnAt + 16, s.find('(', fnAt) - fnAt - 16);
-  s.replace(callAt, std::string("rammer_segment_reduce<").size(), "rammer_segment_reduce_racy<");
-  s.insert(fnAt, racy);
+  s.replace(callAt, std::string("rammer_global_pool_block<").size(), "rammer_global_pool_block_racy<");
+  s.insert(fnAt, racy + body);
   // Its wrapper's syncCount, one lower now.
   const std::regex wrapper("RAMMER_BLOCK_THREADS\\((\\d+), " + function + "\\(");
   ASSERT_TRUE(std::regex_search(s, m, wrapper)) << function;
@@ -220,8 +230,12 @@ TEST(HostTsanNegative, RemovingASyncthreadsFromAnRKernelIsADataRace) {
   auto got = runtime::runHostProgram(runtime::HostProgram{*gp, *build}, plan, g, testing::seededInputs(g), o);
   ASSERT_FALSE(got.ok()) << "the race of a missing __syncthreads in " << function << " was not seen";
   EXPECT_NE(got.errorText().find("ThreadSanitizer reported"), std::string::npos) << got.errorText();
-  EXPECT_NE(got.errorText().find(function), std::string::npos) << "the race is in " << function << ":\n"
-                                                               << got.errorText();
+  // TSan's report names the innermost frames: the injected reduction inside
+  // the injected body, which only `function` calls.
+  EXPECT_NE(got.errorText().find("rammer_segment_reduce_racy"), std::string::npos) << got.errorText();
+  EXPECT_NE(got.errorText().find("rammer_global_pool_block_racy"), std::string::npos)
+      << "the race is in " << function << "'s pool body:\n"
+      << got.errorText();
 }
 
 // RAMMER_HOST_TSAN_FIBERS set for one scope (the host program inherits it).

@@ -169,6 +169,24 @@ TEST(WarpRowsCudaCompile, EveryWarpVariantCompilesForSm90) {
   for (const auto& [node, kernel] : c.kernelFor) EXPECT_NE(source.find(kernel), std::string::npos) << kernel;
 }
 
+// global_pool.cuh (issue #44 item 1): every variant of both global pools
+// compiles for sm_90 (SampleCudaCompile builds sample_cnn's for sm_80 too).
+TEST(GlobalPoolCudaCompile, EveryVariantCompilesForSm90) {
+  const testing::Nvrtc nvrtc;
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
+  testing::GraphBuilder b;
+  b.output(b.op("GlobalAveragePool", "gap", {b.input("x", {2, 5, 7, 7})}));
+  b.output(b.op("GlobalMaxPool", "gmp", {b.input("y", {3, 7, 33})}));
+  ASSERT_TRUE(b.infer().empty());
+  for (const char* variant : {"thread", "block", "warp"}) {
+    schedule::Constraints c;
+    c.kernelFor["gap"] = std::string("global_avgpool_") + variant;
+    c.kernelFor["gmp"] = std::string("global_maxpool_") + variant;
+    const std::string source = expectWavefrontCompilesForSm90(nvrtc, b.graph(), variant, c);
+    EXPECT_NE(source.find(std::string("rammer_global_pool_") + variant + "<"), std::string::npos) << variant;
+  }
+}
+
 // FusedConv / FusedGemm / FusedMatMul (issue #27 item 3) compile, with the
 // GEMV and the depthwise rKernel pinned where the policy would pick others.
 TEST(EpilogueCudaCompile, EveryKindOfEpilogueCompilesForSm90) {

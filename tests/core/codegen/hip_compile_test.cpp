@@ -130,6 +130,24 @@ TEST(LayerNormHipCompile, BothRKernelsCompileForGfx90a) {
   }
 }
 
+// global_pool.cuh (issue #44 item 1): every variant of both global pools,
+// instantiated by the generator, compiles for gfx90a (64-lane wavefronts).
+TEST(GlobalPoolHipCompile, EveryVariantCompilesForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  const fs::path dir = freshDir("global_pool");
+  testing::GraphBuilder b;
+  b.output(b.op("GlobalAveragePool", "gap", {b.input("x", {2, 5, 7, 7})}));
+  b.output(b.op("GlobalMaxPool", "gmp", {b.input("y", {3, 7, 33})}));
+  ASSERT_TRUE(b.infer().empty());
+  for (const char* variant : {"thread", "block", "warp"}) {
+    schedule::Constraints c;
+    c.kernelFor["gap"] = std::string("global_avgpool_") + variant;
+    c.kernelFor["gmp"] = std::string("global_maxpool_") + variant;
+    expectWavefrontCompilesForGfx90a(clang, dir, b.graph(), variant, c);
+  }
+}
+
 TEST(SoftmaxOnlineHipCompile, CompilesForGfx90a) {
   const std::string clang = testing::clangHipPath();
   if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;

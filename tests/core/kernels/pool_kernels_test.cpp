@@ -62,9 +62,12 @@ TEST(PoolKernels, GlobalBlockVariantUsesBarriers) {
   EXPECT_EQ(block.threads(), 256);  // 196 elements per plane -> next power of two
   EXPECT_EQ(block.sharedBytes, 256 * 4);
   EXPECT_EQ(block.syncCount, 2 + 8);  // store + 8 tree levels + release
-  // The tree is block_reduce.cuh's, instantiated for 256 threads.
-  EXPECT_NE(block.cudaSource.find("rammer_segment_reduce<256, 256, "), std::string::npos) << block.cudaSource;
-  EXPECT_EQ(block.cudaLibraries, std::vector<std::string>{kernels::kBlockReduce});
+  // The body is global_pool.cuh's (issue #44 item 1), instantiated for 256
+  // threads over planes of 196; its tree is block_reduce.cuh's.
+  EXPECT_NE(block.cudaSource.find("rammer_global_pool_block<int, 256, 196LL, false>"), std::string::npos)
+      << block.cudaSource;
+  EXPECT_EQ(block.cudaSource.find("for ("), std::string::npos) << "an instantiation, not a loop:\n" << block.cudaSource;
+  EXPECT_EQ(block.cudaLibraries, (std::vector<std::string>{kernels::kBlockReduce, kernels::kGlobalPool}));
   const std::string_view tree = kernels::cudaLibrary(kernels::kBlockReduce);
   size_t syncs = 0;
   for (size_t p = tree.find("__syncthreads();"); p != std::string::npos; p = tree.find("__syncthreads();", p + 1))
@@ -89,7 +92,10 @@ TEST(PoolKernels, GlobalWarpVariantTakesEightPlanesPerRTask) {
   EXPECT_EQ(warp.threads(), 256);
   EXPECT_EQ(warp.sharedBytes, 256 * 4);
   EXPECT_EQ(warp.syncCount, 2 + 5);  // store + 5 levels of a 32-lane tree + release
-  EXPECT_NE(warp.cudaSource.find("j += 32"), std::string::npos) << warp.cudaSource;
+  EXPECT_NE(warp.cudaSource.find("rammer_global_pool_warp<int, 256, 8, 32, 21LL, 64LL, false>"), std::string::npos)
+      << warp.cudaSource;
+  const std::string_view body = kernels::cudaLibrary(kernels::kGlobalPool);
+  EXPECT_NE(body.find("j += LANES"), std::string::npos);  // the lanes stride through one plane
   GraphBuilder small;
   small.output(small.op("GlobalAveragePool", "gap", {small.input("x", {1, 300, 3, 3})}));
   ASSERT_TRUE(small.infer().empty());

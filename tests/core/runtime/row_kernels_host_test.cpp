@@ -1,6 +1,6 @@
 // The row-wise rKernels whose bodies are CUDA templates (issue #27 item 6:
 // core/kernels/cuda/softmax.cuh, layer_norm.cuh, attention.cuh, on
-// block_reduce.cuh): every candidate of every node run as generated code on
+// block_reduce.cuh; issue #44 item 1: global_pool.cuh): every candidate of every node run as generated code on
 // the host target against the reference executor, in the forms the
 // templates branch on (a strided softmax axis, scalar and absent scale and
 // bias, a broadcast attention mask, ragged last rows and key tiles).
@@ -37,6 +37,12 @@ ir::Graph rowGraph() {
   b.output(b.node("Attention", "attn_plain", {b.input("p.q", {4, 33, 8}), b.input("p.kt", {4, 8, 100}),
                                               b.input("p.v", {4, 100, 8})},
                   scale)[0]);
+  // Global pooling (issue #44 item 1: global_pool.cuh): planes long enough
+  // for all three variants, a plane of 33 (a warp and one lane more), and
+  // 300 short planes (thread-per-plane rTasks with a ragged last one).
+  b.output(b.op("GlobalAveragePool", "gap_planes", {b.input("g.x", {2, 5, 7, 7})}));
+  b.output(b.op("GlobalMaxPool", "gmp_odd", {b.input("m.x", {3, 7, 33})}));
+  b.output(b.op("GlobalAveragePool", "gap_many", {b.input("n.x", {1, 300, 3, 3})}));
   for (ir::NodeId id = 0; id < static_cast<ir::NodeId>(b.graph().numNodes()); ++id)
     if (b.graph().node(id).opType == "Attention") b.graph().node(id).domain = ops::kRammerDomain;
   const auto errors = b.infer();
@@ -58,7 +64,7 @@ TEST(RowKernelsHost, EveryCandidateOfTheTemplateBodiesMatchesTheReference) {
     }
   }
   EXPECT_EQ(libraries, (std::set<std::string>{kernels::kBlockReduce, kernels::kSoftmax, kernels::kLayerNorm,
-                                              kernels::kAttention}));
+                                              kernels::kAttention, kernels::kGlobalPool}));
   const std::vector<ir::Tensor> inputs = testing::seededInputs(g);
   auto want = exec::runReference(g, inputs);
   ASSERT_TRUE(want.ok()) << want.errorText();
@@ -67,7 +73,9 @@ TEST(RowKernelsHost, EveryCandidateOfTheTemplateBodiesMatchesTheReference) {
     for (const auto& op : plan.ops) ran.insert(op.kernel.name);
   });
   for (const char* name : {"softmax_rows", "softmax_block", "logsoftmax_warp", "layernorm_block", "layernorm_rows",
-                           "attention_flash_r64", "attention_flash_r32"})
+                           "attention_flash_r64", "attention_flash_r32", "global_avgpool_thread", "global_avgpool_block",
+                           "global_avgpool_warp", "global_maxpool_thread", "global_maxpool_block",
+                           "global_maxpool_warp"})
     EXPECT_TRUE(ran.count(name)) << name << " never ran";
 }
 
