@@ -259,7 +259,7 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   CLI::App* sub = app.add_subcommand("run", "Run a model on given or seeded random inputs and write its outputs");
   sub->add_option("MODEL", opts->model, "ONNX model file")->required();
   sub->add_option("--backend", opts->backend,
-                  "Execution backend: reference, emulator (the plan on CPU tiles), host (the generated code on the "
+                  "Execution backend: reference, emulator (the plan rTask by rTask on the CPU), host (the generated code on the "
                   "CPU), cuda")
       ->capture_default_str();
   CLI::Option_group* source = sub->add_option_group("input source", "Where the inputs come from (one of)");

@@ -36,7 +36,7 @@ RunTargetActions::RunTargetActions(viz::StudioSession* session, QSettings* setti
   };
   add("runTargetAuto", tr("&GPU, else CPU Emulator"),
       tr("Run on the GPU when there is one, else emulate the plan on the CPU"), viz::RunTarget::Auto);
-  add("runTargetEmulator", tr("CPU &Emulator"), tr("Run the plan rTask by rTask with the rKernels' CPU tiles"),
+  add("runTargetEmulator", tr("CPU &Emulator"), tr("Run the plan rTask by rTask on the CPU, barriers enforced"),
       viz::RunTarget::Emulator);
   add("runTargetHost", tr("Generated Code on &CPU"),
       tr("Build the generated kernels with the system C++ compiler and run them on the CPU: the code itself, "

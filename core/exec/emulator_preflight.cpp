@@ -11,6 +11,11 @@ std::string where(size_t program, size_t veu, size_t order) {
   return "program " + std::to_string(program) + " vEU " + std::to_string(veu) + " order " + std::to_string(order);
 }
 
+std::string noEmulation(const schedule::PlannedOp& op) {
+  return "rKernel " + op.kernel.name + " of '" + op.name +
+         "' has neither a CPU function nor the elements its rTasks write, to emulate it with";
+}
+
 }  // namespace
 
 std::vector<ir::Diagnostic> preflightPlan(const schedule::Plan& plan, size_t maxErrors) {
@@ -33,7 +38,7 @@ std::vector<ir::Diagnostic> preflightPlan(const schedule::Plan& plan, size_t max
         if (d.op < 0 || static_cast<size_t>(d.op) >= plan.ops.size() || plan.ops[static_cast<size_t>(d.op)].isView)
           continue;  // named by checkDynamicProgram
         const schedule::PlannedOp& op = plan.ops[static_cast<size_t>(d.op)];
-        if (!op.kernel.cpu) fail("rKernel " + op.kernel.name + " of '" + op.name + "' has no CPU function to emulate it with", op.name);
+        if (!op.kernel.cpu && !op.kernel.written) fail(noEmulation(op), op.name);
         for (uint8_t& n : runs[static_cast<size_t>(d.op)])
           if (n++ > 0) {
             n = 2;
@@ -64,9 +69,8 @@ std::vector<ir::Diagnostic> preflightPlan(const schedule::Plan& plan, size_t max
             fail(where(p, v, o) + " runs " + task + ", but rKernel " + op.kernel.name + " has " +
                      std::to_string(op.kernel.numRTasks) + " rTasks",
                  op.name);
-          } else if (!op.kernel.cpu) {
-            fail("rKernel " + op.kernel.name + " of '" + op.name + "' has no CPU function to emulate it with",
-                 op.name);
+          } else if (!op.kernel.cpu && !op.kernel.written) {
+            fail(noEmulation(op), op.name);
           } else if (uint8_t& n = runs[static_cast<size_t>(t.op)][static_cast<size_t>(t.rtask)]; n++ > 0) {
             n = 2;  // saturate: report every repeat, never wrap
             fail(task + " runs more than once (again at " + where(p, v, o) + ")", op.name);

@@ -27,7 +27,7 @@ ir::Result<EmulationResult> emulatePlan(const schedule::Plan& plan, const ir::Gr
   const int wanted = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   const int threads = std::clamp(wanted, 1, widest);
 
-  ProgramRunner runner(plan, *arena, options, threads);
+  ProgramRunner runner(plan, schedule::graphOf(plan, graph), inputs, *arena, options, threads);
   const auto start = std::chrono::steady_clock::now();
   if (auto error = runner.run()) return *error;
 

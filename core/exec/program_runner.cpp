@@ -26,9 +26,10 @@ std::string taskName(const schedule::Plan& plan, schedule::RTask t) {
 
 }  // namespace
 
-ProgramRunner::ProgramRunner(const schedule::Plan& plan, BufferArena& arena, const EmulatorOptions& options,
-                             int threads)
-    : plan_(plan), arena_(arena), options_(options), threads_(threads), detector_(threads) {
+ProgramRunner::ProgramRunner(const schedule::Plan& plan, const ir::Graph& graph, const std::vector<ir::Tensor>& inputs,
+                             BufferArena& arena, const EmulatorOptions& options, int threads)
+    : plan_(plan), arena_(arena), options_(options), threads_(threads), detector_(threads),
+      tiles_(plan, graph, inputs) {
   size_t maxVEUs = 1;
   for (const auto& p : plan.programs) maxVEUs = std::max(maxVEUs, static_cast<size_t>(p.program.numVEUs()));
   steps_ = std::make_unique<Step[]>(maxVEUs);
@@ -126,7 +127,10 @@ bool ProgramRunner::released(const schedule::Barrier& b, schedule::Slot* blockin
 bool ProgramRunner::runTask(int w, schedule::RTask task) {
   const schedule::PlannedOp& op = plan_.ops[static_cast<size_t>(task.op)];
   try {
-    op.kernel.cpu(task.rtask, arena_.buffers(task.op), scratch_[static_cast<size_t>(w)].data());
+    if (op.kernel.cpu)
+      op.kernel.cpu(task.rtask, arena_.buffers(task.op), scratch_[static_cast<size_t>(w)].data());
+    else
+      tiles_.run(task.op, task.rtask, arena_.buffers(task.op));
   } catch (const std::exception& e) {
     fail("rKernel " + op.kernel.name + " failed on " + taskName(plan_, task) + ": " + e.what(), op.name);
     return false;
@@ -134,6 +138,7 @@ bool ProgramRunner::runTask(int w, schedule::RTask task) {
     fail("rKernel " + op.kernel.name + " failed on " + taskName(plan_, task), op.name);
     return false;
   }
+  tiles_.finished(task.op);
   tasksDone_.fetch_add(1, std::memory_order_relaxed);
   return true;
 }

@@ -22,14 +22,17 @@
 #include "core/exec/buffer_arena.h"
 #include "core/exec/emulated_trace.h"
 #include "core/exec/plan_emulator.h"
+#include "core/exec/reference_tiles.h"
 #include "core/exec/stall_detector.h"
 
 namespace rammer::exec {
 
 class ProgramRunner {
  public:
-  // `plan` must have passed preflightPlan; `threads` >= 1.
-  ProgramRunner(const schedule::Plan& plan, BufferArena& arena, const EmulatorOptions& options, int threads);
+  // `plan` must have passed preflightPlan; `threads` >= 1; `graph` (the
+  // plan's, schedule::graphOf) and `inputs` feed the reference tiles.
+  ProgramRunner(const schedule::Plan& plan, const ir::Graph& graph, const std::vector<ir::Tensor>& inputs,
+                BufferArena& arena, const EmulatorOptions& options, int threads);
   ProgramRunner(const ProgramRunner&) = delete;
   ProgramRunner& operator=(const ProgramRunner&) = delete;
 
@@ -81,6 +84,7 @@ class ProgramRunner {
   std::atomic<size_t> tasksDone_{0};
   StallDetector detector_;
   std::vector<std::vector<float>> scratch_;  // per worker: a vEU's shared memory
+  ReferenceTiles tiles_;                      // the rTasks of kernels without a CPU tile
 
   // The running dynamic program's queue and gates, under one lock: the
   // unlock after an rTask and the lock before its consumer's claim order

@@ -43,22 +43,6 @@ std::vector<RKernel> argKernels(const NodeInfo& info) {
     s += "    out0[i] = __int_as_float(at);\n";
     return s;
   };
-  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
-    for (int64_t i = begin; i < end; ++i) {
-      const float* p = b.inputs[0] + (i / inner) * n * inner + i % inner;
-      auto value = [&](int64_t k) { return ints ? static_cast<double>(ir::wordToInt(p[k * inner])) : p[k * inner]; };
-      double best = value(0);
-      int32_t at = 0;
-      for (int64_t k = 1; k < n; ++k) {
-        const double v = value(k);
-        if ((isMax ? v > best : v < best) || (last && v == best)) {
-          best = v;
-          at = static_cast<int32_t>(k);
-        }
-      }
-      b.outputs[0][i] = ir::intToWord(at);
-    }
-  };
   return elementKernels(info, spec);
 }
 

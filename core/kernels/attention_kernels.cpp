@@ -13,35 +13,6 @@ namespace {
 constexpr int kKeyTile = 32;
 constexpr int64_t kMaxHeadDim = ops::kAttentionMaxHeadDim;
 
-// One query row, as the GPU computes it: keys in order, running max and sum.
-void cpuRow(const ops::AttentionShape& s, float scale, int64_t b, int64_t i, const TaskBuffers& buf,
-            std::vector<float>& acc) {
-  const float* q = buf.inputs[0] + (b * s.sq + i) * s.d;
-  const float* kt = buf.inputs[1] + b * s.d * s.sk;
-  const float* v = buf.inputs[2] + b * s.sk * s.dv;
-  const float* mask = s.hasMask() ? buf.inputs[3] : nullptr;
-  std::fill(acc.begin(), acc.end(), 0.0f);
-  float m = -INFINITY, l = 0;
-  for (int64_t j = 0; j < s.sk; ++j) {
-    float x = 0;
-    for (int64_t d = 0; d < s.d; ++d) x += (q[d] * scale) * kt[d * s.sk + j];
-    if (mask) x += mask[s.maskOffset(b, i, j)];
-    const float* vj = v + j * s.dv;
-    if (x > m) {
-      const float c = std::exp(m - x);
-      l = l * c + 1.0f;
-      for (int64_t e = 0; e < s.dv; ++e) acc[static_cast<size_t>(e)] = acc[static_cast<size_t>(e)] * c + vj[e];
-      m = x;
-    } else if (m != -INFINITY) {
-      const float w = std::exp(x - m);
-      l += w;
-      for (int64_t e = 0; e < s.dv; ++e) acc[static_cast<size_t>(e)] += w * vj[e];
-    }
-  }
-  float* o = buf.outputs[0] + (b * s.sq + i) * s.dv;
-  for (int64_t e = 0; e < s.dv; ++e) o[e] = acc[static_cast<size_t>(e)] / l;
-}
-
 // A device lambda for the mask's offset of row i of batch b (key 0): the
 // mask broadcasts over the batch dims with its own strides.
 std::string maskRowLambda(const ops::AttentionShape& s, const std::string& idx) {
@@ -94,11 +65,11 @@ RKernel flashKernel(const NodeInfo& info, const ops::AttentionShape& s, float sc
        n(keyStride) + "LL>(rtask_id, tid, smem, " + cudaFloatLiteral(scale) + ", in0, in1, in2, " +
        (s.hasMask() ? "in3" : "(const float*)0") + ", mrow, out0);\n}\n";
   k.cudaSource = c;
-  k.cpu = [s, scale, rows, blocksPerBatch](int64_t task, const TaskBuffers& buf, float*) {
-    const int64_t bIndex = task / blocksPerBatch;
-    const int64_t first = (task % blocksPerBatch) * rows;
-    std::vector<float> acc(static_cast<size_t>(s.dv));
-    for (int64_t i = first; i < std::min(s.sq, first + rows); ++i) cpuRow(s, scale, bIndex, i, buf, acc);
+  // rTask k: rows [first, first + rows) of batch k / blocksPerBatch, dv
+  // contiguous elements each.
+  k.written = [s, rows, blocksPerBatch](int64_t task, std::vector<WrittenRun>& runs) {
+    const int64_t batch = task / blocksPerBatch, first = (task % blocksPerBatch) * rows;
+    appendRows(runs, batch * s.sq + first, batch * s.sq + std::min(s.sq, first + rows), s.dv);
   };
   return k;
 }

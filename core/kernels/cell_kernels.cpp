@@ -332,9 +332,6 @@ std::vector<RKernel> cellKernels(const NodeInfo& info) {
     if (info.outPresent[i]) bytes += 4.0 * static_cast<double>(ir::numElements(info.outShapes[i]));
   spec.bytes = bytes;
   spec.body = [c](const std::string&, const std::string&) { return cudaCell(c); };
-  spec.cpu = [c](int64_t begin, int64_t end, const TaskBuffers& b) {
-    for (int64_t i = begin; i < end; ++i) cpuCell(c, b, i);
-  };
   const ops::CellRecurrence& rec = *ops::cellRecurrence(c.type);
   if (rec.weightSlot < c.has.size() && c.has[rec.weightSlot]) return cellGemvKernels(info, c, rec, spec);
   return elementKernels(info, spec);

@@ -371,24 +371,20 @@ std::string segmentBody(const std::vector<Segment>& segs, int64_t total, const s
   return s;
 }
 
-void segmentCpu(const std::vector<Segment>& segs, int64_t begin, int64_t end, const TaskBuffers& b) {
+// Where elements [begin, end) of the range land: element e of a segment
+// goes to output slot outSlot at outBase + sum of its coordinates times
+// outStride.
+void segmentWritten(const std::vector<Segment>& segs, int64_t begin, int64_t end, std::vector<WrittenRun>& runs) {
   std::vector<int64_t> c;
   for (const Segment& g : segs) {
     const int64_t lo = std::max(begin, g.start), hi = std::min(end, g.start + g.size());
     if (lo >= hi) continue;
-    const float* in = b.inputs[static_cast<size_t>(g.inSlot)];
-    float* out = b.outputs[static_cast<size_t>(g.outSlot)];
     c.assign(g.ext.size(), 0);
     for (int64_t e = lo; e < hi; ++e) {
       decompose(e - g.start, g.ext, c);
-      int64_t src = g.inBase, dst = g.outBase;
-      bool valid = !g.allFill;
-      for (size_t d = 0; d < c.size(); ++d) {
-        dst += c[d] * g.outStride[d];
-        valid = valid && c[d] >= g.validLo[d] && c[d] < g.validHi[d];
-        src += g.inOffset[d][static_cast<size_t>(c[d])];
-      }
-      out[dst] = valid ? in[src] : g.fill;
+      int64_t dst = g.outBase;
+      for (size_t d = 0; d < c.size(); ++d) dst += c[d] * g.outStride[d];
+      appendWritten(runs, g.outSlot, dst);
     }
   }
 }
@@ -425,7 +421,9 @@ std::vector<RKernel> copyKernels(const NodeInfo& info) {
   const std::string tableType = indexType(maxIndex + total);
   spec.prelude = [segs, tableType](const std::string& fn) { return segmentPrelude(*segs, fn, tableType); };
   spec.body = [segs, total](const std::string& idx, const std::string& fn) { return segmentBody(*segs, total, fn, idx); };
-  spec.cpu = [segs](int64_t begin, int64_t end, const TaskBuffers& b) { segmentCpu(*segs, begin, end, b); };
+  spec.written = [segs](int64_t begin, int64_t end, std::vector<WrittenRun>& runs) {
+    segmentWritten(*segs, begin, end, runs);
+  };
   // Words move whatever their type; Concat's inputs may be integer constants.
   spec.constantsAsWords.assign(info.node->opType == "Concat" ? info.numInputs() : 1, true);
   return elementKernels(info, spec);

@@ -33,13 +33,6 @@ std::vector<RKernel> elementwiseKernels(const NodeInfo& info) {
     for (size_t k = 0; k < n; ++k) in[k] = "in" + std::to_string(k) + "[" + offsets[k] + "]";
     return s + expr->toCuda(in, "out0[i]", "    ");
   };
-  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
-    std::vector<const float*> at(n);
-    reads->forEachRun(begin, end, [&](const int64_t* off, const int64_t* inner, int64_t pos, int64_t len) {
-      for (size_t k = 0; k < n; ++k) at[k] = b.inputs[k] + off[k];
-      expr->evalRow(at.data(), inner, b.outputs[0] + pos, len);
-    });
-  };
   return elementKernels(info, spec);
 }
 

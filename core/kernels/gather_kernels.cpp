@@ -37,15 +37,6 @@ std::vector<RKernel> runtimeGatherKernels(const NodeInfo& info) {
          "LL + inr] : __int_as_float(0x7fffffff);\n";
     return s;
   };
-  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t inr = i % inner, t = i / inner, j = t % numIdx, o = t / numIdx;
-      int64_t k = ir::wordToInt(b.inputs[1][j]);
-      if (k < 0) k += axisDim;
-      b.outputs[0][i] =
-          k >= 0 && k < axisDim ? b.inputs[0][(o * axisDim + k) * inner + inr] : ir::intToWord(0x7fffffff);
-    }
-  };
   return elementKernels(info, spec);
 }
 
@@ -81,18 +72,6 @@ std::vector<RKernel> runtimeGatherElementsKernels(const NodeInfo& info) {
     s += "    out0[i] = (k >= 0 && k < " + std::to_string(axisDim) + "LL) ? in0[off + k * " +
          std::to_string(dst[axis]) + "LL] : __int_as_float(0x7fffffff);\n";
     return s;
-  };
-  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
-    for (int64_t i = begin; i < end; ++i) {
-      int64_t r = i, off = 0;
-      for (size_t d = idxShape.size(); d-- > 0;) {
-        if (d != axis) off += (r % idxShape[d]) * dst[d];
-        r /= idxShape[d];
-      }
-      int64_t k = ir::wordToInt(b.inputs[1][i]);
-      if (k < 0) k += axisDim;
-      b.outputs[0][i] = k >= 0 && k < axisDim ? b.inputs[0][off + k * dst[axis]] : ir::intToWord(0x7fffffff);
-    }
   };
   return elementKernels(info, spec);
 }

@@ -109,7 +109,7 @@ RKernel emptyKernel(ir::NodeId id, const ir::Node& n) {
   k.block = Dim3{32, 1, 1};
   k.cudaFunction = "rk_n" + std::to_string(id) + "_empty";
   k.cudaSource = cudaSignature(k.cudaFunction, n.inputs.size(), n.outputs.size()) + "  (void)rtask_id; (void)tid; (void)smem;\n}\n";
-  k.cpu = [](int64_t, const TaskBuffers&, float*) {};
+  k.written = [](int64_t, std::vector<WrittenRun>&) {};  // nothing to write
   return k;
 }
 

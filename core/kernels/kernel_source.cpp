@@ -181,10 +181,12 @@ std::vector<RKernel> elementKernels(const NodeInfo& info, const ElementKernelSpe
     k.cudaSource = (spec.prelude ? spec.prelude(k.cudaFunction) : std::string()) + cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) +
                    cudaElementLoopHead(v.chunk, spec.total, v.threads, idx) + spec.body(idx, k.cudaFunction) + "  }\n}\n";
     const int64_t chunk = v.chunk, total = spec.total;
-    auto cpu = spec.cpu;
-    k.cpu = [cpu, chunk, total](int64_t task, const TaskBuffers& b, float*) {
+    const auto outputs = static_cast<int32_t>(info.numOutputs());
+    k.written = [written = spec.written, chunk, total, outputs](int64_t task, std::vector<WrittenRun>& runs) {
       const ElementRange r = taskRange(task, chunk, total);
-      if (r.begin < r.end) cpu(r.begin, r.end, b);
+      if (r.begin >= r.end) return;
+      if (written) return written(r.begin, r.end, runs);
+      for (int32_t o = 0; o < outputs; ++o) runs.push_back(WrittenRun{o, r.begin, r.end - r.begin, 1});
     };
     out.push_back(std::move(k));
   }

@@ -88,8 +88,12 @@ struct ElementKernelSpec {
   std::function<std::string(const std::string& fn)> prelude;
   // Statements of the loop body for element `i` (index type `idx`).
   std::function<std::string(const std::string& idx, const std::string& fn)> body;
-  // Computes elements [begin, end).
-  std::function<void(int64_t begin, int64_t end, const TaskBuffers& buffers)> cpu;
+  // The output elements that elements [begin, end) of the range write
+  // (RKernel::written; the emulator copies them from the reference
+  // operator's result). Unset: element e of every output, for the
+  // families whose range is the output's elements; a range that counts
+  // something else (scan lines, copy segments) says what it writes.
+  std::function<void(int64_t begin, int64_t end, std::vector<WrittenRun>& runs)> written;
   std::vector<bool> constantsAsWords;  // RKernel::constantsAsWords
 };
 

@@ -23,12 +23,6 @@ std::vector<RKernel> triluKernels(const NodeInfo& info) {
     return "    const " + idx + " c = i % " + std::to_string(cols) + ", r = (i / " + std::to_string(cols) + ") % " +
            std::to_string(rows) + ";\n    out0[i] = " + keep + "(" + std::to_string(k) + ") ? in0[i] : 0.0f;\n";
   };
-  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t c = i % cols, r = (i / cols) % rows;
-      b.outputs[0][i] = (upper ? c - r >= k : c - r <= k) ? b.inputs[0][i] : 0.0f;
-    }
-  };
   return elementKernels(info, spec);
 }
 

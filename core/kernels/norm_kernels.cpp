@@ -40,23 +40,6 @@ LayerRows rowsOf(const NodeInfo& info) {
   return r;
 }
 
-// The reference's order, in float: mean, then the mean square deviation.
-void cpuRow(const LayerRows& g, int64_t row, const TaskBuffers& b) {
-  const float* x = b.inputs[0] + row * g.d;
-  float* y = b.outputs[0] + row * g.d;
-  float sum = 0;
-  for (int64_t i = 0; i < g.d; ++i) sum += x[i];
-  const float m = sum / static_cast<float>(g.d);
-  float sq = 0;
-  for (int64_t i = 0; i < g.d; ++i) sq += (x[i] - m) * (x[i] - m);
-  const float inv = 1.0f / std::sqrt(sq / static_cast<float>(g.d) + g.eps);
-  for (int64_t i = 0; i < g.d; ++i) {
-    const float s = b.inputs[1][g.scaleScalar ? 0 : i];
-    const float bias = g.hasBias ? b.inputs[2][g.biasScalar ? 0 : i] : 0.0f;
-    y[i] = (x[i] - m) * inv * s + bias;
-  }
-}
-
 }  // namespace
 
 std::vector<RKernel> layerNormKernels(const NodeInfo& info) {
@@ -90,7 +73,7 @@ std::vector<RKernel> layerNormKernels(const NodeInfo& info) {
     RKernel k = shell("layernorm_block", {{"threads", threads}, {"row", g.d}}, g.rows, threads, 4 * threads);
     instantiate(k, "rammer_layernorm_block", std::to_string(threads), true);
     k.syncCount = 2 * segmentReduceSyncs(threads);
-    k.cpu = [g](int64_t task, const TaskBuffers& b, float*) { cpuRow(g, task, b); };
+    k.written = rowsPerRTask(1, g.rows, g.d);
     out.push_back(std::move(k));
   }
   // Many rows per rTask, one thread per row.
@@ -99,9 +82,7 @@ std::vector<RKernel> layerNormKernels(const NodeInfo& info) {
     RKernel k = shell("layernorm_rows", {{"rows_per_rtask", threads}, {"row", g.d}}, divUp(g.rows, threads), threads, 0);
     instantiate(k, "rammer_layernorm_rows", std::to_string(threads) + ", " + std::to_string(g.rows) + "LL", false);
     const int64_t per = threads;
-    k.cpu = [g, per](int64_t task, const TaskBuffers& b, float*) {
-      for (int64_t r = task * per; r < std::min(g.rows, (task + 1) * per); ++r) cpuRow(g, r, b);
-    };
+    k.written = rowsPerRTask(per, g.rows, g.d);
     out.push_back(std::move(k));
   }
   return out;

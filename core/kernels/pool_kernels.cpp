@@ -8,18 +8,6 @@
 
 namespace rammer::kernels {
 
-namespace {
-
-// Taps of one dim's window inside the input extended by its pads (the
-// count_include_pad divisor; ceil_mode windows count only up to the pad).
-int64_t paddedTaps(const ops::Window3& w, int d, int64_t start) {
-  int64_t hi = ops::ceilDiv(w.in[d] + w.padEnd[d] - start, w.dilation[d]);
-  if (hi > w.kernel[d]) hi = w.kernel[d];
-  return hi > 0 ? hi : 0;
-}
-
-}  // namespace
-
 std::vector<RKernel> windowPoolKernels(const NodeInfo& info) {
   const bool isMax = info.node->opType == "MaxPool";
   if (isMax && info.numOutputs() > 1 && info.outPresent[1])
@@ -79,48 +67,6 @@ std::vector<RKernel> windowPoolKernels(const NodeInfo& info) {
     }
     return s;
   };
-  spec.cpu = [w, isMax, includePad, outSize, inSize](int64_t begin, int64_t end, const TaskBuffers& b) {
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t p = i / outSize;
-      int64_t r = i % outSize;
-      std::array<int64_t, 3> o{}, st{};
-      o[2] = r % w.out[2];
-      r /= w.out[2];
-      o[1] = r % w.out[1];
-      o[0] = r / w.out[1];
-      for (int d = 0; d < 3; ++d) st[d] = o[d] * w.stride[d] - w.padBegin[d];
-      const float* xp = b.inputs[0] + p * inSize;
-      float best = -std::numeric_limits<float>::infinity(), sum = 0;
-      bool found = false;
-      int64_t count = 0;
-      for (int64_t k0 = 0; k0 < w.kernel[0]; ++k0) {
-        const int64_t i0 = st[0] + k0 * w.dilation[0];
-        if (i0 < 0 || i0 >= w.in[0]) continue;
-        for (int64_t k1 = 0; k1 < w.kernel[1]; ++k1) {
-          const int64_t i1 = st[1] + k1 * w.dilation[1];
-          if (i1 < 0 || i1 >= w.in[1]) continue;
-          for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2) {
-            const int64_t i2 = st[2] + k2 * w.dilation[2];
-            if (i2 < 0 || i2 >= w.in[2]) continue;
-            const float v = xp[(i0 * w.in[1] + i1) * w.in[2] + i2];
-            if (isMax) {
-              if (!found || v > best || (std::isnan(v) && !std::isnan(best))) best = v;
-              found = true;
-            } else {
-              sum += v;
-              ++count;
-            }
-          }
-        }
-      }
-      if (isMax) {
-        b.outputs[0][i] = best;
-        continue;
-      }
-      if (includePad) count = paddedTaps(w, 0, st[0]) * paddedTaps(w, 1, st[1]) * paddedTaps(w, 2, st[2]);
-      b.outputs[0][i] = count > 0 ? sum / static_cast<float>(count) : 0.0f;
-    }
-  };
   return elementKernels(info, spec);
 }
 
@@ -132,20 +78,10 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
   const int64_t plane = planes > 0 ? ir::numElements(x) / planes : 0;
   if (planes == 0) throw ops::OpError("has no planes to pool");
   const std::string family = isMax ? "global_maxpool" : "global_avgpool";
-  auto cpuPlane = [isMax, plane](const float* xp) {
-    if (isMax) {
-      float best = -std::numeric_limits<float>::infinity();
-      for (int64_t j = 0; j < plane; ++j) best = (xp[j] > best || std::isnan(xp[j])) ? xp[j] : best;
-      return best;
-    }
-    float sum = 0;
-    for (int64_t j = 0; j < plane; ++j) sum += xp[j];
-    return plane > 0 ? sum / static_cast<float>(plane) : 0.0f;
-  };
   const double flops = static_cast<double>(planes * plane), bytes = 4.0 * static_cast<double>(planes * (plane + 1));
   // What the variants share: the shell, the body template
-  // (core/kernels/cuda/global_pool.cuh) and its instantiation; each has
-  // its own CPU tile.
+  // (core/kernels/cuda/global_pool.cuh) and its instantiation; each says
+  // which planes its rTasks write.
   auto variant = [&](const std::string& suffix, decltype(RKernel::params) params, int64_t rtasks, int threads,
                      int64_t shared, const std::string& templateArgs, int segment) {
     RKernel k = kernelShell(info, family + suffix, family, std::move(params), rtasks, threads, shared, flops, bytes);
@@ -164,11 +100,7 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
     const int threads = powerOfTwoThreads(planes, 32, 128);
     RKernel k = variant("_thread", {{"planes_per_rtask", threads}, {"plane", plane}}, divUp(planes, threads), threads, 0,
                         std::to_string(threads) + ", " + n + ", " + len, 0);
-    const int64_t per = threads;
-    k.cpu = [cpuPlane, per, planes, plane](int64_t task, const TaskBuffers& b, float*) {
-      for (int64_t p = task * per; p < std::min(planes, (task + 1) * per); ++p)
-        b.outputs[0][p] = cpuPlane(b.inputs[0] + p * plane);
-    };
+    k.written = rowsPerRTask(threads, planes, 1);
     out.push_back(std::move(k));
   }
   // Block per plane: the threads share the plane and reduce in shared memory.
@@ -176,9 +108,7 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
     const int threads = powerOfTwoThreads(plane, 32, 256);
     RKernel k = variant("_block", {{"threads", threads}, {"plane", plane}}, planes, threads, 4 * threads,
                         std::to_string(threads) + ", " + len, threads);
-    k.cpu = [cpuPlane, plane](int64_t task, const TaskBuffers& b, float*) {
-      b.outputs[0][task] = cpuPlane(b.inputs[0] + task * plane);
-    };
+    k.written = rowsPerRTask(1, planes, 1);
     out.push_back(std::move(k));
   }
   // A warp per plane, kWarpRows planes per rTask: a warp's lanes read one
@@ -191,10 +121,7 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
                         std::to_string(threads) + ", " + std::to_string(kWarpRows) + ", " +
                             std::to_string(kWarpLanes) + ", " + n + ", " + len,
                         kWarpLanes);
-    k.cpu = [cpuPlane, planes, plane](int64_t task, const TaskBuffers& b, float*) {
-      for (int64_t p = task * kWarpRows; p < std::min(planes, (task + 1) * kWarpRows); ++p)
-        b.outputs[0][p] = cpuPlane(b.inputs[0] + p * plane);
-    };
+    k.written = rowsPerRTask(kWarpRows, planes, 1);
     out.push_back(std::move(k));
   }
   return out;

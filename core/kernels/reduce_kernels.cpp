@@ -35,15 +35,6 @@ float initial(Merge m) {
     default: return 0.0f;
   }
 }
-// NaN wins in Max / Min, as in the reference.
-float merge(Merge m, float a, float b) {
-  switch (m) {
-    case Merge::Mul: return a * b;
-    case Merge::Max: return (b > a || b != b) ? b : a;
-    case Merge::Min: return (b < a || b != b) ? b : a;
-    default: return a + b;
-  }
-}
 std::string mergeCuda(Merge m) {
   switch (m) {
     case Merge::Mul: return "(a * b)";
@@ -52,17 +43,8 @@ std::string mergeCuda(Merge m) {
     default: return "(a + b)";
   }
 }
-float term(Term t, float v) { return t == Term::Abs ? std::fabs(v) : t == Term::Square ? v * v : v; }
 std::string termCuda(Term t, const std::string& v) {
   return t == Term::Abs ? "fabsf(" + v + ")" : t == Term::Square ? "(" + v + " * " + v + ")" : v;
-}
-float finish(Finish f, float v, int64_t count) {
-  switch (f) {
-    case Finish::Mean: return v / static_cast<float>(count);
-    case Finish::Sqrt: return std::sqrt(v);
-    case Finish::Log: return std::log(v);
-    default: return v;
-  }
 }
 std::string finishCuda(Finish f, const std::string& v, int64_t count) {
   switch (f) {
@@ -87,20 +69,6 @@ struct Plan {
       o /= keptExt[d];
     }
     return off;
-  }
-  int64_t redOffset(int64_t j) const {
-    int64_t off = 0;
-    for (size_t d = redExt.size(); d-- > 0;) {
-      off += (j % redExt[d]) * redStride[d];
-      j /= redExt[d];
-    }
-    return off;
-  }
-  float cpu(const float* in, int64_t o) const {
-    const float* p = in + outBase(o);
-    float acc = initial(kind.merge);
-    for (int64_t j = 0; j < count; ++j) acc = merge(kind.merge, acc, term(kind.term, p[redOffset(j)]));
-    return finish(kind.finish, acc, count);
   }
 };
 
@@ -194,9 +162,6 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
     s += "    }\n    out0[i] = " + finishCuda(plan.kind.finish, "acc", plan.count) + ";\n";
     return s;
   };
-  spec.cpu = [plan](int64_t begin, int64_t end, const TaskBuffers& b) {
-    for (int64_t o = begin; o < end; ++o) b.outputs[0][o] = plan.cpu(b.inputs[0], o);
-  };
   std::vector<RKernel> out = elementKernels(info, spec);
 
   // A warp per output element, kWarpRows per rTask: where the reduced dims
@@ -223,10 +188,7 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
     s += "  if (active && lane == 0) out0[o] = " + finishCuda(plan.kind.finish, "acc", plan.count) + ";\n}\n";
     k.cudaSource = s;
     const int64_t outputs = plan.outputs;
-    k.cpu = [plan, outputs](int64_t task, const TaskBuffers& b, float*) {
-      for (int64_t o = task * kWarpRows; o < std::min(outputs, (task + 1) * kWarpRows); ++o)
-        b.outputs[0][o] = plan.cpu(b.inputs[0], o);
-    };
+    k.written = rowsPerRTask(kWarpRows, outputs, 1);
     out.push_back(std::move(k));
   }
 
@@ -247,7 +209,7 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
     s += cudaBlockReduce(k, "acc", mergeText, threads);
     s += "  if (tid == 0) out0[o] = " + finishCuda(plan.kind.finish, "acc", plan.count) + ";\n}\n";
     k.cudaSource = s;
-    k.cpu = [plan](int64_t task, const TaskBuffers& b, float*) { b.outputs[0][task] = plan.cpu(b.inputs[0], task); };
+    k.written = rowsPerRTask(1, plan.outputs, 1);
     out.push_back(std::move(k));
   }
   return out;

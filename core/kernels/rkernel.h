@@ -1,14 +1,19 @@
 #pragma once
 // An rKernel: one implementation of one rOperator, cut into rTasks that run
-// independently (any order, any vEU). Its CUDA __device__ function and its
-// CPU function compute exactly the same tile for a given rtask id, so the
-// CPU emulator checks the schedule with the numbers the GPU would produce.
+// independently (any order, any vEU). The CPU emulator runs rTask k either
+// with a CPU function computing the same tile as the CUDA __device__
+// function, or, where the kernel declares which elements rTask k writes
+// (`written`), by copying those elements of the operator's reference result
+// (written_runs.h): either way it checks the schedule with the numbers of
+// the rTasks that ran before it.
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "core/kernels/written_runs.h"
 
 namespace rammer::kernels {
 
@@ -81,7 +86,11 @@ struct RKernel {
   // core/kernels/cuda/*.cuh files the source instantiates (cuda_library.h),
   // written once into a program ahead of every rKernel function.
   std::vector<std::string> cudaLibraries;
+  // Exactly one of the two: the hand-written CPU tile, or the elements
+  // each rTask writes, which the emulator takes from the reference
+  // operator (the families whose body is a core/kernels/cuda template).
   CpuTaskFn cpu;
+  WrittenFn written;
 
   // Where the kernel knows them (a fused group's instances): the range of
   // output 0 that rTask k writes, and the range of input `slot` it reads.

@@ -13,17 +13,6 @@ struct Lines {
   bool exclusive = false, reverse = false;
 
   int64_t base(int64_t i) const { return (i / inner) * length * inner + i % inner; }
-  void cpu(const float* in, float* out, int64_t i) const {
-    const int64_t b = base(i);
-    float sum = 0;
-    for (int64_t t = 0; t < length; ++t) {
-      const int64_t at = b + (reverse ? length - 1 - t : t) * inner;
-      const float x = in[at];
-      if (exclusive) out[at] = sum;
-      sum += x;
-      if (!exclusive) out[at] = sum;
-    }
-  }
 };
 
 Lines linesOf(const NodeInfo& info) {
@@ -69,8 +58,9 @@ std::vector<RKernel> scanKernels(const NodeInfo& info) {
     s += "    }\n";
     return s;
   };
-  spec.cpu = [lines](int64_t begin, int64_t end, const TaskBuffers& b) {
-    for (int64_t i = begin; i < end; ++i) lines.cpu(b.inputs[0], b.outputs[0], i);
+  // The range counts lines: line i is `length` elements `inner` apart.
+  spec.written = [lines](int64_t begin, int64_t end, std::vector<WrittenRun>& runs) {
+    appendRows(runs, begin, end, lines.length, lines.inner);
   };
   return elementKernels(info, spec);
 }

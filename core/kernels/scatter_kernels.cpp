@@ -89,22 +89,6 @@ std::vector<RKernel> runtimeScatterKernels(const NodeInfo& info) {
     s += "    out0[i] = k < 0 ? in0[i] : in2[k * " + sl + "LL + i % " + sl + "];\n";
     return s;
   };
-  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
-    for (int64_t e = begin; e < end; ++e) {
-      const int64_t p = e / slice;
-      int64_t found = -1;
-      for (int64_t t = 0; t < count; ++t) {
-        int64_t at = 0;
-        for (size_t j = 0; j < k; ++j) {
-          int64_t v = ir::wordToInt(b.inputs[1][t * static_cast<int64_t>(k) + static_cast<int64_t>(j)]);
-          if (v < 0) v += data[j];
-          at = at < 0 || v < 0 || v >= data[j] ? -1 : at * data[j] + v;
-        }
-        if (at == p) found = t;
-      }
-      b.outputs[0][e] = found < 0 ? b.inputs[0][e] : b.inputs[2][found * slice + e % slice];
-    }
-  };
   return elementKernels(info, spec);
 }
 
@@ -133,13 +117,6 @@ std::vector<RKernel> scatterKernels(const NodeInfo& info) {
     std::string s = "    const " + idx + " k = " + fn + "_src[i / " + slice + "];\n";
     s += "    out0[i] = k < 0 ? in0[i] : in2[k * " + slice + " + i % " + slice + "];\n";
     return s;
-  };
-  spec.cpu = [scatter](int64_t begin, int64_t end, const TaskBuffers& b) {
-    const int64_t slice = scatter->slice;
-    for (int64_t e = begin; e < end; ++e) {
-      const int64_t k = scatter->sourceOf[static_cast<size_t>(e / slice)];
-      b.outputs[0][e] = k < 0 ? b.inputs[0][e] : b.inputs[2][k * slice + e % slice];
-    }
   };
   return elementKernels(info, spec);
 }

@@ -12,8 +12,6 @@ namespace {
 struct Rows {
   int64_t outer = 1, n = 1, inner = 1;
   int64_t count() const { return outer * inner; }
-  // Offset of row r's first element; its elements are `inner` apart.
-  int64_t base(int64_t r) const { return (r / inner) * n * inner + r % inner; }
 };
 
 Rows rowsOf(const NodeInfo& info) {
@@ -30,53 +28,6 @@ Rows rowsOf(const NodeInfo& info) {
   };
   if (legacy) return {prod(0, axis), prod(axis, rank), 1};
   return {prod(0, axis), s[static_cast<size_t>(axis)], prod(axis + 1, rank)};
-}
-
-// The reference order: maximum, sum of exp(x - m), then normalise.
-void cpuRow(bool logSoftmax, const Rows& g, int64_t r, const float* in, float* out) {
-  const float* p = in + g.base(r);
-  float* q = out + g.base(r);
-  const int64_t st = g.inner;
-  float m = p[0];
-  for (int64_t k = 1; k < g.n; ++k) m = p[k * st] > m ? p[k * st] : m;
-  float sum = 0;
-  for (int64_t k = 0; k < g.n; ++k) sum += std::exp(p[k * st] - m);
-  if (logSoftmax) {
-    const float ls = std::log(sum);
-    for (int64_t k = 0; k < g.n; ++k) q[k * st] = p[k * st] - m - ls;
-  } else {
-    for (int64_t k = 0; k < g.n; ++k) q[k * st] = std::exp(p[k * st] - m) / sum;
-  }
-}
-
-// The online variant as the GPU computes it: per thread a running (max,
-// sum) over its strided elements, then the threads' pairs merged.
-void cpuOnlineRow(bool logSoftmax, const Rows& g, int64_t r, int threads, const float* in, float* out) {
-  const float* p = in + g.base(r);
-  float* q = out + g.base(r);
-  const int64_t st = g.inner;
-  float m = -INFINITY, sum = 0;
-  for (int t = 0; t < threads; ++t) {
-    float tm = -INFINITY, ts = 0;
-    for (int64_t k = t; k < g.n; k += threads) {
-      const float x = p[k * st];
-      if (x > tm) {
-        ts = ts * std::exp(tm - x) + 1.0f;
-        tm = x;
-      } else if (tm != -INFINITY) {
-        ts += std::exp(x - tm);
-      }
-    }
-    const float mm = std::max(m, tm);
-    sum = (m == -INFINITY ? 0.0f : sum * std::exp(m - mm)) + (tm == -INFINITY ? 0.0f : ts * std::exp(tm - mm));
-    m = mm;
-  }
-  if (logSoftmax) {
-    const float ls = std::log(sum);
-    for (int64_t k = 0; k < g.n; ++k) q[k * st] = p[k * st] - m - ls;
-  } else {
-    for (int64_t k = 0; k < g.n; ++k) q[k * st] = std::exp(p[k * st] - m) / sum;
-  }
 }
 
 }  // namespace
@@ -106,10 +57,7 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
                             divUp(g.count(), threads), threads, 0, 5 * elems, 8 * elems);
     instantiate(k, "rammer_softmax_rows", std::to_string(threads) + ", " + count, false);
     const int64_t per = threads;
-    k.cpu = [g, per, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
-      for (int64_t r = task * per; r < std::min(g.count(), (task + 1) * per); ++r)
-        cpuRow(logSoftmax, g, r, b.inputs[0], b.outputs[0]);
-    };
+    k.written = rowsPerRTask(per, g.count(), g.n, g.inner);
     out.push_back(std::move(k));
   }
   // One row per rTask, its threads reducing max and sum in shared memory.
@@ -119,9 +67,7 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
                             4 * threads, 5 * elems, 12 * elems);
     instantiate(k, "rammer_softmax_groups", "1, " + std::to_string(threads) + ", " + count, true);
     k.syncCount = 2 * segmentReduceSyncs(threads);
-    k.cpu = [g, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
-      cpuRow(logSoftmax, g, task, b.inputs[0], b.outputs[0]);
-    };
+    k.written = rowsPerRTask(1, g.count(), g.n, g.inner);
     out.push_back(std::move(k));
   }
   // A warp per contiguous row (the softmax axis innermost), kWarpRows rows
@@ -135,10 +81,7 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
     instantiate(k, "rammer_softmax_groups", std::to_string(kWarpRows) + ", " + std::to_string(kWarpLanes) + ", " + count,
                 true);
     k.syncCount = 2 * segmentReduceSyncs(kWarpLanes);
-    k.cpu = [g, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
-      for (int64_t r = task * kWarpRows; r < std::min(g.count(), (task + 1) * kWarpRows); ++r)
-        cpuRow(logSoftmax, g, r, b.inputs[0], b.outputs[0]);
-    };
+    k.written = rowsPerRTask(kWarpRows, g.count(), g.n, g.inner);
     out.push_back(std::move(k));
   }
   // Long rows (1,024 elements and up: attention over long sequences, big
@@ -152,9 +95,7 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
                             8 * threads, 6 * elems, 12 * elems);
     instantiate(k, "rammer_softmax_online", std::to_string(threads), true);
     k.syncCount = segmentReduceSyncs(threads);  // the (max, sum) tree has a block reduction's barriers
-    k.cpu = [g, threads, logSoftmax](int64_t task, const TaskBuffers& b, float*) {
-      cpuOnlineRow(logSoftmax, g, task, threads, b.inputs[0], b.outputs[0]);
-    };
+    k.written = rowsPerRTask(1, g.count(), g.n, g.inner);
     out.push_back(std::move(k));
   }
   return out;

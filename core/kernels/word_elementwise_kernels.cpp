@@ -17,34 +17,13 @@ using ir::DType;
 
 bool isInt(DType t) { return ir::wordKindOf(t) == ir::WordKind::Int; }
 
-// One output word from the input words of one element.
-using WordFn = std::function<float(const float* w)>;
-
-// What one node computes: the CPU function and the CUDA expression over
-// w0, w1, ... (the input words), with statements it needs first.
+// What one node computes: the CUDA expression over w0, w1, ... (the input
+// words), with statements it needs first. The emulator takes its values
+// from the reference operator (RKernel::written).
 struct WordOp {
-  WordFn cpu;
   std::string cudaStatements;
   std::string cudaResult;
 };
-
-// An integer value wrapped into the range of type t (its word's int32).
-int32_t wrapInt(int64_t v, DType t) {
-  switch (t) {
-    case DType::Int8:
-      return static_cast<int8_t>(v);
-    case DType::UInt8:
-      return static_cast<uint8_t>(v);
-    case DType::Int16:
-      return static_cast<int16_t>(v);
-    case DType::UInt16:
-      return static_cast<uint16_t>(v);
-    case DType::Bool:
-      return v != 0;
-    default:
-      return static_cast<int32_t>(v);
-  }
-}
 
 std::string cudaWrap(const std::string& x, DType t) {
   switch (t) {
@@ -84,19 +63,6 @@ void intRange(DType t, int64_t& lo, int64_t& hi) {
   }
 }
 
-// float -> integer type t as the reference's Cast: truncate; NaN 0; a signed
-// target saturates; an unsigned one saturates above and wraps below 0.
-int32_t floatToInt(float x, DType t) {
-  int64_t lo = 0, hi = 0;
-  intRange(t, lo, hi);
-  if (std::isnan(x)) return 0;
-  const double v = std::trunc(static_cast<double>(x));
-  if (v >= static_cast<double>(hi)) return static_cast<int32_t>(hi);
-  if (lo < 0 && v <= static_cast<double>(lo)) return static_cast<int32_t>(lo);
-  if (v < -9.2e18) return 0;  // below int64: the reference's INT64_MIN, wrapped
-  return wrapInt(static_cast<int64_t>(v), t);
-}
-
 std::string cudaFloatToInt(const std::string& x, DType t) {
   int64_t lo = 0, hi = 0;
   intRange(t, lo, hi);
@@ -114,23 +80,14 @@ std::string cudaValue(size_t k, DType t) {
   const std::string w = "w" + std::to_string(k);
   return isInt(t) ? "__float_as_int(" + w + ")" : w;
 }
-double cpuValue(float w, DType t) { return isInt(t) ? ir::wordToInt(w) : w; }
 
-float boolWord(bool b) { return ir::intToWord(b ? 1 : 0); }
 std::string cudaBoolWord(const std::string& cond) { return "__int_as_float((int)(" + cond + "))"; }
 
 WordOp comparison(const std::string& op, DType a, DType b) {
-  static const std::map<std::string, std::pair<std::string, std::function<bool(double, double)>>> kOps = {
-      {"Equal", {"==", std::equal_to<double>()}},
-      {"Less", {"<", std::less<double>()}},
-      {"LessOrEqual", {"<=", std::less_equal<double>()}},
-      {"Greater", {">", std::greater<double>()}},
-      {"GreaterOrEqual", {">=", std::greater_equal<double>()}}};
-  const auto& [text, cmp] = kOps.at(op);
-  // Both operands as doubles: exact for float32 and int32, so the order is
-  // theirs.
+  static const std::map<std::string, std::string> kOps = {
+      {"Equal", "=="}, {"Less", "<"}, {"LessOrEqual", "<="}, {"Greater", ">"}, {"GreaterOrEqual", ">="}};
+  const std::string& text = kOps.at(op);
   WordOp w;
-  w.cpu = [a, b, cmp = cmp](const float* x) { return boolWord(cmp(cpuValue(x[0], a), cpuValue(x[1], b))); };
   w.cudaResult = cudaBoolWord(cudaValue(0, a) + " " + text + " " + cudaValue(1, b));
   return w;
 }
@@ -139,14 +96,9 @@ WordOp logical(const std::string& op) {
   WordOp w;
   const std::string a = "(__float_as_int(w0) != 0)", b = "(__float_as_int(w1) != 0)";
   if (op == "Not") {
-    w.cpu = [](const float* x) { return boolWord(ir::wordToInt(x[0]) == 0); };
     w.cudaResult = cudaBoolWord("!" + a);
     return w;
   }
-  auto truth = [](const float* x, int k) { return ir::wordToInt(x[k]) != 0; };
-  if (op == "And") w.cpu = [truth](const float* x) { return boolWord(truth(x, 0) && truth(x, 1)); };
-  if (op == "Or") w.cpu = [truth](const float* x) { return boolWord(truth(x, 0) || truth(x, 1)); };
-  if (op == "Xor") w.cpu = [truth](const float* x) { return boolWord(truth(x, 0) != truth(x, 1)); };
   w.cudaResult = cudaBoolWord(a + (op == "And" ? " && " : op == "Or" ? " || " : " != ") + b);
   return w;
 }
@@ -154,21 +106,12 @@ WordOp logical(const std::string& op) {
 WordOp cast(DType from, DType to) {
   WordOp w;
   if (to == DType::Float32) {
-    if (isInt(from)) {
-      w.cpu = [](const float* x) { return static_cast<float>(ir::wordToInt(x[0])); };
-      w.cudaResult = "(float)__float_as_int(w0)";
-    } else {
-      w.cpu = [](const float* x) { return x[0]; };
-      w.cudaResult = "w0";
-    }
+    w.cudaResult = isInt(from) ? "(float)__float_as_int(w0)" : "w0";
   } else if (isInt(from)) {
-    w.cpu = [to](const float* x) { return ir::intToWord(wrapInt(ir::wordToInt(x[0]), to)); };
     w.cudaResult = "__int_as_float(" + cudaWrap("__float_as_int(w0)", to) + ")";
   } else if (to == DType::Bool) {  // NaN is not 0: true, as in the reference
-    w.cpu = [](const float* x) { return boolWord(x[0] != 0.0f); };
     w.cudaResult = cudaBoolWord("w0 != 0.0f");
   } else {
-    w.cpu = [to](const float* x) { return ir::intToWord(floatToInt(x[0], to)); };
     w.cudaResult = "__int_as_float(" + cudaFloatToInt("w0", to) + ")";
   }
   return w;
@@ -176,42 +119,25 @@ WordOp cast(DType from, DType to) {
 
 // Integer arithmetic on 64-bit values, wrapped to the output type.
 WordOp arithmetic(const std::string& op, size_t arity, DType out, bool cStyleMod) {
-  using Fn = int64_t (*)(int64_t, int64_t);
-  static const std::map<std::string, std::pair<Fn, std::string>> kBinary = {
-      {"Add", {[](int64_t a, int64_t b) { return a + b; }, "a + b"}},
-      {"Sum", {[](int64_t a, int64_t b) { return a + b; }, "a + b"}},
-      {"Sub", {[](int64_t a, int64_t b) { return a - b; }, "a - b"}},
-      {"Mul", {[](int64_t a, int64_t b) { return a * b; }, "a * b"}},
-      {"Max", {[](int64_t a, int64_t b) { return a > b ? a : b; }, "a > b ? a : b"}},
-      {"Min", {[](int64_t a, int64_t b) { return a < b ? a : b; }, "a < b ? a : b"}},
-      {"Div", {[](int64_t a, int64_t b) { return b == 0 ? 0 : a / b; }, "b == 0 ? 0LL : a / b"}},
-      {"ModC", {[](int64_t a, int64_t b) { return b == 0 ? 0 : a % b; }, "b == 0 ? 0LL : a % b"}},
-      {"Mod",
-       {[](int64_t a, int64_t b) {
-          if (b == 0) return int64_t{0};
-          const int64_t r = a % b;  // Python's %: the divisor's sign
-          return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
-        },
-        "b == 0 ? 0LL : (a % b != 0 && ((a % b < 0) != (b < 0))) ? a % b + b : "
-        "a % b"}}};
+  static const std::map<std::string, std::string> kBinary = {
+      {"Add", "a + b"},
+      {"Sum", "a + b"},
+      {"Sub", "a - b"},
+      {"Mul", "a * b"},
+      {"Max", "a > b ? a : b"},
+      {"Min", "a < b ? a : b"},
+      {"Div", "b == 0 ? 0LL : a / b"},
+      {"ModC", "b == 0 ? 0LL : a % b"},
+      // Python's %: the divisor's sign.
+      {"Mod", "b == 0 ? 0LL : (a % b != 0 && ((a % b < 0) != (b < 0))) ? a % b + b : a % b"}};
   WordOp w;
-  auto word = [](const float* x, size_t k) { return static_cast<int64_t>(ir::wordToInt(x[k])); };
   if (op == "Neg" || op == "Abs") {
     const bool neg = op == "Neg";
-    w.cpu = [neg, out, word](const float* x) {
-      const int64_t a = word(x, 0);
-      return ir::intToWord(wrapInt(neg ? -a : (a < 0 ? -a : a), out));
-    };
     w.cudaStatements = "    const long long a = __float_as_int(w0);\n";
     w.cudaResult = "__int_as_float(" + cudaWrap(neg ? "-a" : "a < 0 ? -a : a", out) + ")";
     return w;
   }
-  const auto& [fn, text] = kBinary.at(op == "Mod" && cStyleMod ? "ModC" : op);
-  w.cpu = [fn = fn, arity, out, word](const float* x) {
-    int64_t acc = word(x, 0);
-    for (size_t k = 1; k < arity; ++k) acc = fn(acc, word(x, k));
-    return ir::intToWord(wrapInt(acc, out));
-  };
+  const std::string& text = kBinary.at(op == "Mod" && cStyleMod ? "ModC" : op);
   w.cudaStatements = "    long long acc = __float_as_int(w0);\n";
   for (size_t k = 1; k < arity; ++k)
     w.cudaStatements +=
@@ -244,7 +170,6 @@ WordOp opOf(const NodeInfo& info) {
     if (in[0] != DType::Bool)
       throw ops::OpError("Where's condition is " + std::string(ir::dtypeName(in[0])) + ", not bool");
     WordOp w;
-    w.cpu = [](const float* x) { return ir::wordToInt(x[0]) != 0 ? x[1] : x[2]; };
     w.cudaResult = "(__float_as_int(w0) != 0 ? w1 : w2)";
     return w;
   }
@@ -308,15 +233,6 @@ std::vector<RKernel> wordElementwiseKernels(const NodeInfo& info) {
     for (size_t k = 0; k < n; ++k)
       s += "    const float w" + std::to_string(k) + " = in" + std::to_string(k) + "[" + offsets[k] + "];\n";
     return s + op->cudaStatements + "    out0[i] = " + op->cudaResult + ";\n";
-  };
-  spec.cpu = [=](int64_t begin, int64_t end, const TaskBuffers& b) {
-    std::vector<float> w(n);
-    reads->forEachRun(begin, end, [&](const int64_t* at, const int64_t* inner, int64_t pos, int64_t len) {
-      for (int64_t j = 0; j < len; ++j) {
-        for (size_t k = 0; k < n; ++k) w[k] = b.inputs[k][at[k] + j * inner[k]];
-        b.outputs[0][pos + j] = op->cpu(w.data());
-      }
-    });
   };
   return elementKernels(info, spec);
 }

@@ -25,7 +25,7 @@
 namespace rammer::pipeline {
 
 // Where a plan runs. Auto: the GPU when there is one, else the CPU emulator
-// (the plan rTask by rTask with CPU tiles). Host: the generated kernels
+// (the plan rTask by rTask, barriers enforced). Host: the generated kernels
 // themselves, built by the system compiler and run on the CPU ("generated
 // code on CPU"; core/runtime/host_execution.h). Gpu: the GPU or an error.
 enum class RunTarget { Auto, Emulator, Host, Gpu };

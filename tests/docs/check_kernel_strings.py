@@ -14,6 +14,8 @@ import re
 import sys
 from pathlib import Path
 
+from ratchet import check
+
 root = Path(sys.argv[1])
 RAW = re.compile(r'\bR"[^(\s]*\(')
 STATEMENT = re.compile(r'"(?:[^"\\]|\\.)*(?:;\\n|\{\\n|__syncthreads|rammer_\w+\(|\bout\d\[)(?:[^"\\]|\\.)*"')
@@ -44,24 +46,6 @@ RATCHET = {
     "core/kernels/word_elementwise_kernels.cpp": 5,
 }
 
-failures, lowered = [], []
-for f in sorted((root / "core/kernels").glob("*.cpp")):
-    rel = str(f.relative_to(root))
-    text = f.read_text()
-    n = len(STATEMENT.findall(text)) + len(RAW.findall(text))
-    allowed = RATCHET.get(rel, 0)
-    if n > allowed:
-        failures.append(f"{rel}: {n} string literals with CUDA statements (at most {allowed}); write the body in a "
-                        "core/kernels/cuda/*.cuh template and emit its instantiation")
-    elif n < allowed:
-        lowered.append(f"{rel}: {n} (the table says {allowed}): lower the ratchet")
-for rel in RATCHET:
-    if not (root / rel).exists():
-        lowered.append(f"{rel} is gone: drop it from the ratchet")
-if failures:
-    print("\n".join(failures))
-    sys.exit(1)
-if lowered:
-    print("\n".join(lowered))
-    sys.exit(1)
-print(f"{sum(RATCHET.values())} string-built CUDA literals left in {len(RATCHET)} generators; none added")
+check(root, lambda text: len(STATEMENT.findall(text)) + len(RAW.findall(text)), RATCHET,
+      "string literals with CUDA statements",
+      "write the body in a core/kernels/cuda/*.cuh template and emit its instantiation")

@@ -556,3 +556,65 @@ TEST(PlanEmulator, TraceHasEveryRTaskWhereThePlanPutItAfterItsProducers) {
         }
   }
 }
+
+// Issue #44 item 2: an rKernel that declares the elements its rTasks write
+// (RKernel::written) is emulated from the reference operator, recomputed
+// whenever a producer has completed rTasks since. x -> Transpose "a" ->
+// Transpose "b", both copies of that kind. One worker runs vEU 0 first:
+// b[0] before any of a (no barrier before it: a missing barrier), then
+// after a barrier on vEU 1, which runs all of a, the rest of b. b[0] saw
+// a's output unwritten (NaN) and wrote NaN; the later rTasks saw it
+// written and match the reference.
+TEST(PlanEmulator, AnRTaskOfAReferenceKernelWritesWhatItsInputsHeldWhenItRan) {
+  rt::GraphBuilder b;
+  const ir::ValueId x = b.input("x", {16, 256});
+  const ir::ValueId a = b.op("Transpose", "a", {x}, rt::attrs({{"perm", std::vector<int64_t>{1, 0}}}));
+  b.output(b.op("Transpose", "b", {a}, rt::attrs({{"perm", std::vector<int64_t>{1, 0}}})));
+  ASSERT_TRUE(b.infer().empty());
+  const ir::Graph g = std::move(b.graph());
+  const std::vector<ir::Tensor> inputs = {randomTensor({16, 256}, 9)};
+  Plan plan;
+  plan.policy = "hand";
+  plan.device = smallDevice();
+  const auto order = g.topologicalOrder();
+  ASSERT_TRUE(order.ok());
+  for (ir::NodeId id : *order) {
+    auto ks = kernels::kernelsFor(g, id);
+    ASSERT_TRUE(ks.ok()) << ks.errorText();
+    schedule::PlannedOp op;
+    op.node = id;
+    op.name = g.node(id).name;
+    op.opType = g.node(id).opType;
+    op.kernel = ks->candidates.front();
+    ASSERT_FALSE(op.kernel.cpu) << op.kernel.name << " still has a CPU tile";
+    ASSERT_TRUE(op.kernel.written) << op.kernel.name;
+    if (!plan.ops.empty()) op.producers = {0};
+    plan.ops.push_back(std::move(op));
+  }
+  const int64_t aTasks = plan.ops[0].kernel.numRTasks, bTasks = plan.ops[1].kernel.numRTasks;
+  ASSERT_GT(bTasks, 1);
+  addProgram(plan, {concat({execs(1, 0, 1), {waitFor({{1, static_cast<int32_t>(aTasks - 1)}})}, execs(1, 1, bTasks)}),
+                    execs(0, 0, aTasks)});
+  auto got = emulate(plan, g, inputs, 1);
+  ASSERT_TRUE(got.ok()) << got.errorText();
+  const std::vector<ir::Tensor> want = reference(g, inputs);
+  ASSERT_EQ(got->outputs.size(), 1u);
+  std::vector<kernels::WrittenRun> first;
+  plan.ops[1].kernel.written(0, first);
+  std::vector<bool> early(static_cast<size_t>(want[0].numel()), false);
+  for (const kernels::WrittenRun& r : first)
+    for (int64_t i = 0; i < r.count; ++i) early[static_cast<size_t>(r.first + i * r.stride)] = true;
+  const auto gotValues = got->outputs[0].values<float>();
+  const auto wantValues = want[0].values<float>();
+  int64_t stale = 0;
+  for (size_t e = 0; e < early.size(); ++e) {
+    if (early[e]) {
+      EXPECT_TRUE(std::isnan(gotValues[e])) << "element " << e << " of b[0], which ran before a";
+      ++stale;
+    } else {
+      ASSERT_EQ(gotValues[e], wantValues[e]) << "element " << e << " of an rTask that ran after a";
+    }
+  }
+  EXPECT_GT(stale, 0);
+  EXPECT_LT(stale, want[0].numel());
+}

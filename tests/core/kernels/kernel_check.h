@@ -10,6 +10,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,30 @@ inline ir::Tensor randomWords(ir::DType dtype, const ir::Shape& shape, uint32_t 
   for (int64_t i = 0; i < t.numel(); ++i)
     t.setDouble(i, dtype == ir::DType::Bool ? static_cast<double>(rng() % 2) : static_cast<double>(rng() % 10) - 4);
   return t;
+}
+
+// Runs rTask `t` of `k` on `buffers`: its CPU tile, or, for a kernel that
+// declares what it writes, those elements of the reference result `ref`
+// (what the emulator does, core/exec/reference_tiles.h); the check then
+// shows the declared elements cover every output element exactly.
+inline void runRTask(const kernels::RKernel& k, int64_t t, const kernels::TaskBuffers& buffers, float* scratch,
+                     const std::vector<ir::Tensor>& ref) {
+  if (k.cpu) return k.cpu(t, buffers, scratch);
+  ASSERT_TRUE(static_cast<bool>(k.written)) << k.name << " has neither a CPU tile nor the elements it writes";
+  std::vector<std::vector<float>> words(ref.size());
+  std::vector<std::span<const float>> from;
+  std::vector<int64_t> numel;
+  for (size_t o = 0; o < ref.size(); ++o) {
+    auto w = ir::toWords(ref[o], ref[o].numel(), "output " + std::to_string(o));
+    ASSERT_TRUE(w.ok()) << w.errorText();
+    words[o] = std::move(w).value();
+    from.emplace_back(words[o]);
+    numel.push_back(ref[o].numel());
+  }
+  std::vector<kernels::WrittenRun> runs;
+  k.written(t, runs);
+  const size_t outputs = std::min(buffers.outputs.size(), ref.size());
+  kernels::copyWrittenRuns(runs, from, std::span(buffers.outputs.data(), outputs), numel);
 }
 
 // Checks all candidates of `node`; `checked` gets how many there were.
@@ -107,7 +132,25 @@ inline void checkCandidates(const ir::Graph& g, ir::NodeId node, double rtol, si
     std::vector<int64_t> order(static_cast<size_t>(k.numRTasks));
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), rng);
-    for (int64_t t : order) k.cpu(t, buffers, scratch.data());
+    for (int64_t t : order) runRTask(k, t, buffers, scratch.data(), ref);
+    if (k.written) {  // the rTasks' declared elements: every output element exactly once
+      std::vector<std::vector<int>> writes(n.outputs.size());
+      for (size_t o = 0; o < n.outputs.size(); ++o) writes[o].assign(outs[o].size(), 0);
+      std::vector<kernels::WrittenRun> runs;
+      for (int64_t t = 0; t < k.numRTasks; ++t) {
+        runs.clear();
+        k.written(t, runs);
+        for (const kernels::WrittenRun& r : runs) {
+          std::vector<int>& w = writes.at(static_cast<size_t>(r.slot));
+          if (w.empty()) continue;  // an omitted output
+          for (int64_t i = 0; i < r.count; ++i) ++w.at(static_cast<size_t>(r.first + i * r.stride));
+        }
+      }
+      for (size_t o = 0; o < n.outputs.size(); ++o)
+        for (size_t e = 0; e < writes[o].size(); ++e)
+          ASSERT_EQ(writes[o][e], 1) << "output " << o << " element " << e << " is written by " << writes[o][e]
+                                     << " rTasks";
+    }
     for (size_t o = 0; o < n.outputs.size(); ++o) {
       if (n.outputs[o] == ir::kNone) continue;
       ASSERT_LT(o, ref.size());
