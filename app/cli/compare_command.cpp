@@ -52,8 +52,8 @@ std::vector<PolicyRun> planEveryPolicy(const CompareOptions& o, const Progress& 
     last = what;
     progress.status(what);
   };
-  std::vector<PolicyRun> rows = pipeline::planEveryPolicy(p.options(), p.artifacts(), o.plan.policy, o.policies,
-                                                          control);
+  std::vector<PolicyRun> rows =
+      pipeline::planEveryPolicy(p.options(), p.artifacts(), o.plan.policy, policiesNamed(o.policies), control);
   for (const PolicyRun& r : rows)
     if (r.ok()) deviceName = r.plan->device.name;
   return rows;
@@ -67,13 +67,13 @@ void printText(const CompareOptions& o, const std::vector<PolicyRun>& rows, cons
              "programs", "barriers", "vEUs", "vEU util", "DRAM", "planned in");
   for (const PolicyRun& r : rows) {
     if (!r.ok()) {
-      fmt::print("{:<11} failed: {}\n", r.policy, pipeline::failureText(r));
+      fmt::print("{:<11} failed: {}\n", schedule::policyName(r.policy), pipeline::failureText(r));
       continue;
     }
     const sim::PlanFigures& f = r.figures;
     const std::optional<double> x = pipeline::speedupOverSequential(rows, r);
     const std::string speedup = x ? fmt::format("{:.2f}x", *x) : "-";
-    fmt::print("{:<11} {:>11.1f} {:>8} {:>8} {:>8} {:>5} {:>8.1f}% {:>10} {:>10}{}\n", r.policy, f.predictedUs, speedup,
+    fmt::print("{:<11} {:>11.1f} {:>8} {:>8} {:>8} {:>5} {:>8.1f}% {:>10} {:>10}{}\n", schedule::policyName(r.policy), f.predictedUs, speedup,
                f.programs, f.barriers, f.maxVEUs, 100 * f.smEfficiency,
                ops::formatBytes(static_cast<int64_t>(f.dramBytes)), formatSeconds(r.scheduleSeconds),
                r.attentionFused ? (*r.attentionFused ? "  (attention fused)" : "") : "");
@@ -81,7 +81,7 @@ void printText(const CompareOptions& o, const std::vector<PolicyRun>& rows, cons
   fmt::print("speedup is sequential's (RammerBase's) predicted latency over the policy's; vEU util is the predicted\n"
              "SM efficiency: busy vEU time over the vEUs' time\n");
   for (const PolicyRun& r : rows)
-    if (schedule::findPolicy(r.policy) == schedule::PolicyId::Dynamic && r.ok())
+    if (r.policy == schedule::PolicyId::Dynamic && r.ok())
       fmt::print("dynamic has no barriers: its vEUs take rTasks from a ready queue at run time, a dispatch per rTask\n"
                  "({} of them; `rammer schedule --policy dynamic --json` has their vEU time)\n",
                  r.figures.rtasks);
@@ -99,7 +99,7 @@ Json toJson(const CompareOptions& o, const std::vector<PolicyRun>& rows, const s
     const sim::PlanFigures& f = r.figures;
     const std::optional<double> speedup = pipeline::speedupOverSequential(rows, r);
     Json e;
-    e["policy"] = r.policy;
+    e["policy"] = schedule::policyName(r.policy);
     e["ok"] = r.ok();
     e["error"] = r.ok() ? Json(nullptr) : Json(pipeline::failureText(r));
     e["predicted_latency_us"] = f.predictedUs;

@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
     printError(e.what());
     fmt::print(stderr, "Run with --help for more information.\n");
     return kExitUsage;
+  } catch (const CliError& e) {  // a value an option's own check refused (--policy)
+    printError(e.what());
+    return kExitBadInput;
   }
 
   try {

@@ -1,6 +1,7 @@
 #include "app/cli/pipeline_driver.h"
 
 #include "app/cli/model_loading.h"
+#include "core/schedule/policy_registry.h"
 
 namespace rammer::cli {
 
@@ -15,7 +16,7 @@ std::string contextOf(const pipeline::Pipeline& p, pipeline::Stage stage) {
       // With an edits file the pipeline's first error already says which edits break the plan.
       return p.options().scheduleEditsFile.empty() ? "the plan is invalid" : "";
     case pipeline::Stage::Simulate: return "simulating";
-    case pipeline::Stage::Run: return "running the " + p.options().policy + " plan";
+    case pipeline::Stage::Run: return "running the " + schedule::policyName(p.options().policy) + " plan";
     case pipeline::Stage::Generate: return "generating code";
     case pipeline::Stage::Compile: return "compiling the generated code";
     case pipeline::Stage::Export: return "writing the project";

@@ -13,8 +13,7 @@ void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& o) {
   for (const schedule::PolicyInfo& p : schedule::policyRegistry())
     help += "\n  " + std::string(p.name) + (p.alias.empty() ? "" : " (or " + std::string(p.alias) + ")") + ": " +
             std::string(p.description);
-  cmd->add_option("--policy", o.policy, help)
-      ->capture_default_str();  // an unknown name: the Schedule stage's error lists the policies
+  addPolicyOption(cmd, o.policy, help);
   cmd->add_option("--device", o.device, "Device preset (h100, h200, a100, v100, mi50, mi250x) or a device JSON file")
       ->capture_default_str();
   cmd->add_option("--schedule", o.scheduleFile, "Schedule edits (JSON, see docs/SCHEDULE_EDITS.md)");
@@ -23,6 +22,30 @@ void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& o) {
   addFuseEpiloguesFlag(cmd, o.epilogues);
   addIosOptions(cmd, o.ios);
   addGraphTurboOptions(cmd, o.graphturbo);
+}
+
+void addPolicyOption(CLI::App* cmd, schedule::PolicyId& policy, const std::string& help) {
+  // An unknown name is bad input (exit 1), named with every policy, as the
+  // registry words it; CLI11's own checks would make it a usage error.
+  cmd->add_option_function<std::string>(
+         "--policy",
+         [&policy](const std::string& name) {
+           const ir::Result<schedule::PolicyId> id = schedule::parsePolicy(name);
+           if (!id) throw CliError(id.errors().front().message);
+           policy = *id;
+         },
+         help)
+      ->default_str(schedule::policyName(policy));
+}
+
+std::vector<schedule::PolicyId> policiesNamed(const std::vector<std::string>& names) {
+  std::vector<schedule::PolicyId> ids;
+  for (const std::string& name : names) {
+    const ir::Result<schedule::PolicyId> id = schedule::parsePolicy(name);
+    if (!id) throw CliError(id.errors().front().message);
+    ids.push_back(*id);
+  }
+  return ids;
 }
 
 void addFuseAttentionFlag(CLI::App* cmd, pipeline::AttentionFusion& mode) {

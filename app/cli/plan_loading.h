@@ -26,6 +26,11 @@ namespace rammer::cli {
 // --fuse-epilogues and the
 // IOS and GraphTurbo options to `cmd`.
 void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& options);
+// --policy NAME into `policy` (its current value the default); an unknown
+// name is a CliError listing the policies, thrown while parsing.
+void addPolicyOption(CLI::App* cmd, schedule::PolicyId& policy, const std::string& help);
+// The policies `names` name; a CliError for an unknown one.
+std::vector<schedule::PolicyId> policiesNamed(const std::vector<std::string>& names);
 // --fuse-attention auto|on|off (pipeline::AttentionFusion); the bare flag is "on".
 void addFuseAttentionFlag(CLI::App* cmd, pipeline::AttentionFusion& mode);
 // --fuse-epilogues auto|on|off (pipeline::EpilogueFusion); the bare flag is "on".

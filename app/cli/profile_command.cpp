@@ -82,7 +82,7 @@ int runProfile(const ProfileCommandOptions& o, const GlobalOptions& global) {
 
   auto predicted = predictWithDatabase(plan, db);
   if (!predicted) throwDiagnostics(predicted.errors(), "simulating the plan");
-  const ProfileReport report{o.model, o.plan.policy, dbFile, plan, r, db, *predicted};
+  const ProfileReport report{o.model, schedule::policyName(o.plan.policy), dbFile, plan, r, db, *predicted};
   if (o.json) fmt::print("{}\n", profileReportJson(report).dump(2));
   else fmt::print("{}", profileReportText(report, o.maxRows));
   return 0;

@@ -271,7 +271,7 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--json", opts->json, "Print one JSON object instead of text");
   sub->add_option("--batch", opts->batch, "Bind symbolic leading dims of the inputs to N")->check(CLI::PositiveNumber);
   sub->add_flag("--optimize", opts->optimize, "Run the graph passes before running");
-  sub->add_option("--policy", opts->plan.policy, "Scheduling policy (emulator, host, cuda)")->capture_default_str();
+  addPolicyOption(sub, opts->plan.policy, "Scheduling policy (emulator, host, cuda)");
   addFuseAttentionFlag(sub, opts->plan.attention);
   addFuseEpiloguesFlag(sub, opts->plan.epilogues);
   addIosOptions(sub, opts->plan.ios);

@@ -240,7 +240,7 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   }
   fmt::print("model     {}\n", r.model);
   fmt::print("device    {} ({}), plan for {}\n", gpu->deviceName, gpu->arch, planned.device.id);
-  fmt::print("policy    {}: {} programs, {} rTasks\n", r.plan.policy, planned.plan->programs.size(),
+  fmt::print("policy    {}: {} programs, {} rTasks\n", schedule::policyName(r.plan.policy), planned.plan->programs.size(),
              planned.plan->numRTasks());
   fmt::print("kernels   {} launches{}, up to {} registers, {}\n", gpu->resources.size(),
              gpu->run.launch == runtime::LaunchMode::Graph ? " replayed as one CUDA graph" : "", maxRegs,

@@ -2,6 +2,8 @@
 
 #include <QCommandLineParser>
 
+#include "core/schedule/policy_registry.h"
+
 namespace rammer::studio {
 
 StudioCommandLine parseCommandLine(const QStringList& arguments) {
@@ -13,7 +15,7 @@ StudioCommandLine parseCommandLine(const QStringList& arguments) {
   parser.addPositionalArgument(QStringLiteral("MODEL"), QStringLiteral("ONNX model to open"), QStringLiteral("[MODEL]"));
   QCommandLineOption quit(QStringLiteral("quit-after-load"),
                           QStringLiteral("Load, schedule and simulate MODEL, print one line (or the error) and quit"));
-  QCommandLineOption policy(QStringLiteral("policy"), QStringLiteral("Scheduling policy (default wavefront)"),
+  QCommandLineOption policy(QStringLiteral("policy"), QStringLiteral("Scheduling policy (default %1)").arg(QString::fromStdString(rammer::schedule::defaultPolicyName())),
                             QStringLiteral("POLICY"));
   QCommandLineOption device(QStringLiteral("device"), QStringLiteral("Device preset or JSON file (default h100)"),
                             QStringLiteral("DEVICE"));
@@ -47,6 +49,13 @@ StudioCommandLine parseCommandLine(const QStringList& arguments) {
   }
   out.model = positional.value(0);
   out.policy = parser.value(policy);
+  if (!out.policy.isEmpty()) {
+    const auto id = rammer::schedule::parsePolicy(out.policy.toStdString());
+    if (!id) {
+      out.error = QString::fromStdString(id.errors().front().message);
+      return out;
+    }
+  }
   out.device = parser.value(device);
   bool ok = false;
   out.batch = parser.value(batch).toLongLong(&ok);

@@ -110,12 +110,11 @@ void PolicyOptionsPanel::sync() {
   iosPrograms_->setCurrentText(QString::fromStdString(c.ios.programs));
   gtOrder_->setCurrentText(QString::fromStdString(c.graphturbo.order));
   gtBudget_->setValue(static_cast<int>(c.graphturbo.budgetBytes / 1024));
-  const auto id = schedule::findPolicy(c.policy);
-  const bool ios = id == schedule::PolicyId::Ios, gt = id == schedule::PolicyId::GraphTurbo;
+  const bool ios = c.policy == schedule::PolicyId::Ios, gt = c.policy == schedule::PolicyId::GraphTurbo;
   ios_->setVisible(ios);
   graphTurbo_->setVisible(gt);
   none_->setVisible(!ios && !gt);
-  none_->setText(tr("%1 has no options of its own").arg(QString::fromStdString(c.policy)));
+  none_->setText(tr("%1 has no options of its own").arg(QString::fromStdString(schedule::policyName(c.policy))));
   syncing_ = false;
 }
 

@@ -81,7 +81,9 @@ void rebuild(Run& run, const fs::path& runs, const std::vector<fs::path>& folder
     bool cells;
   };
   const EpilogueFusion thisBuild =
-      fusesEpilogues(EpilogueFusion::Auto, r.policy) ? EpilogueFusion::Fused : EpilogueFusion::Unfused;
+      fusesEpilogues(EpilogueFusion::Auto, schedule::findPolicy(r.policy).value_or(schedule::kDefaultPolicy))
+          ? EpilogueFusion::Fused
+          : EpilogueFusion::Unfused;
   std::string firstError;
   for (const Form form : {Form{thisBuild, true}, Form{EpilogueFusion::Unfused, false}}) {
     Options o;

@@ -221,11 +221,10 @@ class StagesRun {
     options.cancelled = [this] { return control_.cancelled(); };
     options.ios = options_.ios;
     options.graphturbo = options_.graphturbo;
-    auto policy = schedule::makePolicy(options_.policy, std::move(options));
-    if (!policy) return fail(policy.errors());
-    progress("scheduling with " + options_.policy + " on " + device->id + "...", 0.1);
+    const std::unique_ptr<schedule::Policy> policy = schedule::makePolicy(options_.policy, std::move(options));
+    progress("scheduling with " + schedule::policyName(options_.policy) + " on " + device->id + "...", 0.1);
     const auto start = Clock::now();
-    auto plan = (*policy)->schedule(*graph, *device, *constraints);
+    auto plan = policy->schedule(*graph, *device, *constraints);
     if (!plan) {
       if (control_.cancelled()) return false;  // not a failure: the person asked to stop
       for (ir::Diagnostic d : plan.errors()) {
@@ -240,7 +239,7 @@ class StagesRun {
       report_.log.push_back("attention fused: the schedule edits name the fused graph's operators");
     } else if (values_.optimizedFused && !constraints->empty()) {
       report_.log.push_back("attention left unfused: the schedule edits name the unfused graph's operators");
-    } else if (values_.optimizedFused && !weighFusedAttention(chosen, **policy, *device)) {
+    } else if (values_.optimizedFused && !weighFusedAttention(chosen, *policy, *device)) {
       return false;
     }
     values_.scheduleSeconds = secondsSince(start);
@@ -378,10 +377,9 @@ class StagesRun {
 
 }  // namespace
 
-bool fusesEpilogues(EpilogueFusion mode, const std::string& policy) {
+bool fusesEpilogues(EpilogueFusion mode, schedule::PolicyId policy) {
   if (mode != EpilogueFusion::Auto) return mode == EpilogueFusion::Fused;
-  const schedule::PolicyInfo* info = schedule::policyNamed(policy);
-  return !(info && info->rewritesOperators);
+  return !schedule::policyInfo(policy).rewritesOperators;
 }
 
 StagesResult runStages(const Options& options, Artifacts given, Stage from, Stage to, const Control& control) {

@@ -69,7 +69,7 @@ enum class AttentionFusion { Auto, Fused, Unfused };
 // as the plain ones (their last chunk applies the epilogue), so a fused
 // plan has fewer operators, barriers and bytes for the same rTasks.
 enum class EpilogueFusion { Auto, Fused, Unfused };
-bool fusesEpilogues(EpilogueFusion mode, const std::string& policy);
+bool fusesEpilogues(EpilogueFusion mode, schedule::PolicyId policy);
 
 // What Auto chose: both plans' predicted latencies.
 struct AttentionDecision {
@@ -81,7 +81,7 @@ struct Options {
   std::string modelPath;
   // Import: symbolic batch dims are bound to `import.batch` (1 when unset).
   onnx_import::ImportOptions import;
-  std::string policy = schedule::defaultPolicyName();
+  schedule::PolicyId policy = schedule::kDefaultPolicy;
   schedule::IosOptions ios;  // --policy ios: r, s, variant
   schedule::GraphTurboOptions graphturbo;  // --policy graphturbo: order, budget
   std::string device = "h100";  // preset id or device JSON path

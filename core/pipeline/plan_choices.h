@@ -14,7 +14,7 @@
 namespace rammer::pipeline {
 
 struct PlanChoices {
-  std::string policy = schedule::defaultPolicyName();
+  schedule::PolicyId policy = schedule::kDefaultPolicy;
   std::string device = "h100";  // preset id or device JSON path
   std::string scheduleFile;     // schedule edits (docs/SCHEDULE_EDITS.md); empty: `constraints`
   schedule::Constraints constraints;  // edits held in memory (the studio's), when there is no file

@@ -4,8 +4,8 @@
 
 namespace rammer::pipeline {
 
-PolicyRun planWithPolicy(Options options, const Artifacts& given, const std::string& optimizedFor,
-                         const std::string& policy, const Control& control) {
+PolicyRun planWithPolicy(Options options, const Artifacts& given, schedule::PolicyId optimizedFor,
+                         schedule::PolicyId policy, const Control& control) {
   const bool reoptimize = given.original && fusesEpilogues(options.epilogues, policy) !=
                                                 fusesEpilogues(options.epilogues, optimizedFor);
   options.policy = policy;
@@ -32,10 +32,10 @@ PolicyRun planWithPolicy(Options options, const Artifacts& given, const std::str
 }
 
 std::vector<PolicyRun> planEveryPolicy(const Options& options, const Artifacts& given,
-                                       const std::string& optimizedFor, const std::vector<std::string>& policies,
+                                       schedule::PolicyId optimizedFor, const std::vector<schedule::PolicyId>& policies,
                                        const Control& control) {
   std::vector<PolicyRun> out;
-  for (const std::string& policy : policies) {
+  for (schedule::PolicyId policy : policies) {
     if (control.cancelled()) break;
     out.push_back(planWithPolicy(options, given, optimizedFor, policy, control));
   }
@@ -48,16 +48,9 @@ std::string failureText(const PolicyRun& run) {
   return errors.empty() ? "failed" : ir::formatDiagnostic(errors.front());
 }
 
-namespace {
-bool isBaseline(const std::string& policy) {
-  const schedule::PolicyInfo* info = schedule::policyNamed(policy);
-  return info && info->isBaseline;
-}
-}  // namespace
-
 std::optional<double> speedupOverSequential(const std::vector<PolicyRun>& all, const PolicyRun& run) {
   for (const PolicyRun& base : all)
-    if (isBaseline(base.policy) && base.ok() && run.ok() && run.figures.predictedUs > 0)
+    if (schedule::policyInfo(base.policy).isBaseline && base.ok() && run.ok() && run.figures.predictedUs > 0)
       return base.figures.predictedUs / run.figures.predictedUs;
   return std::nullopt;
 }

@@ -17,7 +17,7 @@
 namespace rammer::pipeline {
 
 struct PolicyRun {
-  std::string policy;
+  schedule::PolicyId policy = schedule::kDefaultPolicy;
   Report report;  // the stages' diagnostics; errors when it failed
   std::shared_ptr<const schedule::Plan> plan;
   std::shared_ptr<const sim::Trace> predicted;
@@ -29,12 +29,12 @@ struct PolicyRun {
 
 // `options` name the model, device and choices (its policy is replaced);
 // `given` holds the graph as imported and as optimized for `optimizedFor`.
-PolicyRun planWithPolicy(Options options, const Artifacts& given, const std::string& optimizedFor,
-                         const std::string& policy, const Control& control = {});
+PolicyRun planWithPolicy(Options options, const Artifacts& given, schedule::PolicyId optimizedFor,
+                         schedule::PolicyId policy, const Control& control = {});
 
 // Each of `policies` in order; stops early on a cancel.
 std::vector<PolicyRun> planEveryPolicy(const Options& options, const Artifacts& given,
-                                       const std::string& optimizedFor, const std::vector<std::string>& policies,
+                                       schedule::PolicyId optimizedFor, const std::vector<schedule::PolicyId>& policies,
                                        const Control& control = {});
 
 // Why `run` failed: its first error, formatted ("failed" when it has none);

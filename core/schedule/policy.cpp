@@ -55,13 +55,13 @@ std::vector<std::string> policyNames() {
 }
 
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options) {
-  const std::optional<PolicyId> id = findPolicy(name);
-  if (!id) {
-    std::string names;
-    for (const auto& s : policyNames()) names += (names.empty() ? "" : ", ") + s;
-    return ir::makeError("unknown policy '" + name + "'; policies: " + names);
-  }
-  switch (*id) {
+  const ir::Result<PolicyId> id = parsePolicy(name);
+  if (!id) return id.errors();
+  return makePolicy(*id, std::move(options));
+}
+
+std::unique_ptr<Policy> makePolicy(PolicyId id, PolicyOptions options) {
+  switch (id) {
     case PolicyId::Sequential: return std::unique_ptr<Policy>(new SequentialPolicy(std::move(options)));
     case PolicyId::Wavefront: return std::unique_ptr<Policy>(new WavefrontPolicy(std::move(options)));
     case PolicyId::Greedy: return std::unique_ptr<Policy>(new GreedyPolicy(std::move(options)));
@@ -69,7 +69,7 @@ ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOp
     case PolicyId::GraphTurbo: return std::unique_ptr<Policy>(new GraphTurboPolicy(std::move(options)));
     case PolicyId::Dynamic: return std::unique_ptr<Policy>(new DynamicPolicy(std::move(options)));
   }
-  return ir::makeError("policy '" + name + "' has no implementation");
+  return std::unique_ptr<Policy>(new WavefrontPolicy(std::move(options)));  // unreachable: every id is a case
 }
 
 }  // namespace rammer::schedule

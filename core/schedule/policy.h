@@ -147,5 +147,7 @@ std::vector<std::string> staticPolicyNames();
 // A policy by name or alias (case-insensitive); an error listing the names
 // otherwise.
 ir::Result<std::unique_ptr<Policy>> makePolicy(const std::string& name, PolicyOptions options = {});
+// The policy `id` stands for.
+std::unique_ptr<Policy> makePolicy(PolicyId id, PolicyOptions options = {});
 
 }  // namespace rammer::schedule

@@ -53,6 +53,13 @@ const PolicyInfo* policyNamed(std::string_view name) {
 
 std::string policyName(PolicyId id) { return std::string(policyInfo(id).name); }
 
+ir::Result<PolicyId> parsePolicy(std::string_view name) {
+  if (const auto id = findPolicy(name)) return *id;
+  std::string names;
+  for (const PolicyInfo& p : policyRegistry()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  return ir::makeError("unknown policy '" + std::string(name) + "'; policies: " + names);
+}
+
 std::string defaultPolicyName() { return policyName(kDefaultPolicy); }
 
 }  // namespace rammer::schedule

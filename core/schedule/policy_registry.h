@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ir/diagnostic.h"
+
 namespace rammer::schedule {
 
 enum class PolicyId { Sequential, Wavefront, Greedy, Ios, GraphTurbo, Dynamic };
@@ -44,6 +46,10 @@ std::optional<PolicyId> findPolicy(std::string_view name);
 // unknown name.
 const PolicyInfo* policyNamed(std::string_view name);
 std::string policyName(PolicyId id);
+// The policy `name` names, or an error that lists every policy: how a
+// name a person typed (--policy, the studio's command line) becomes a
+// PolicyId.
+ir::Result<PolicyId> parsePolicy(std::string_view name);
 // kDefaultPolicy's name, for the defaults of option structs.
 std::string defaultPolicyName();
 

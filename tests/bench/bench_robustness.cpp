@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
       auto runOn = [&](pipeline::RunTarget target, bool threadSanitizer, const schedule::Constraints& edits = {}) {
         pipeline::Options o;
         o.constraints = edits;
-        o.policy = policy;
+        o.policy = schedule::parsePolicy(policy).value();
         o.run.target = target;
         o.run.emulator.trace = false;
         o.run.host.repeat = 1;

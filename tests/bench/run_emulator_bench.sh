@@ -29,11 +29,12 @@ emulated() {
   for _ in $(seq "${REPEAT:-3}"); do
     local line
     line=$("$1/bin/rammer" run "$build/samples/$2.onnx" --backend emulator --random --policy "$3" --no-check \
-      ${THREADS:+--threads "$THREADS"} --outputs "$out" 2>&1 >/dev/null | sed -n 's/^emulated on .* in \([0-9.]*\) ms$/\1/p')
+      ${THREADS:+--threads "$THREADS"} --outputs "$out" 2>&1 >/dev/null |
+      sed -n -e 's/^emulated on .* in \([0-9.]*\) ms$/\1/p' -e 's/^emulated on .* in \([0-9.]*\) s$/\1e3/p')
     [ -n "$line" ] || { echo "no emulator time for $2 under $3" >&2; exit 1; }
     times+=("$line")
   done
-  printf '%s\n' "${times[@]}" | sort -g | sed -n "$(( (${#times[@]} + 1) / 2 ))p"
+  printf '%s\n' "${times[@]}" | sort -g | sed -n "$(( (${#times[@]} + 1) / 2 ))p" | xargs printf '%.1f\n'
 }
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB"

@@ -72,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   given.original = std::make_shared<const ir::Graph>(std::move(graph).value());
   for (const std::string& policy : schedule::policyNames()) {
     pipeline::Options o;
-    o.policy = policy;
+    o.policy = schedule::parsePolicy(policy).value();
     o.run.target = pipeline::RunTarget::Emulator;
     o.run.inputSeed = 1;
     if (wrongAnswer(pipeline::runStages(o, given, pipeline::Stage::Optimize, pipeline::Stage::Run))) __builtin_trap();

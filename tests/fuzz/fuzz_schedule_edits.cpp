@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 1099511628211ull;
   const std::vector<std::string> policies = schedule::policyNames();
   pipeline::Options o;
-  o.policy = policies[hash % policies.size()];
+  o.policy = schedule::parsePolicy(policies[hash % policies.size()]).value();
   o.constraints = *edits;
   (void)pipeline::runStages(o, a, pipeline::Stage::Schedule, pipeline::Stage::Simulate);
   return 0;

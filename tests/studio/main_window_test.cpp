@@ -105,6 +105,10 @@ TEST(StudioCommandLine, ParsesOptionsAndRefusesBadOnes) {
   EXPECT_FALSE(commandLine({QStringLiteral("--quit-after-load")}).error.isEmpty());
   EXPECT_FALSE(commandLine({QStringLiteral("a.onnx"), QStringLiteral("b.onnx")}).error.isEmpty());
   EXPECT_FALSE(commandLine({QStringLiteral("--bogus")}).error.isEmpty());
+  // A policy is one of the registry's (an alias too), or a usage error listing them.
+  EXPECT_TRUE(commandLine({QStringLiteral("--policy"), QStringLiteral("Rammer")}).error.isEmpty());
+  EXPECT_TRUE(commandLine({QStringLiteral("--policy"), QStringLiteral("fastest")})
+                  .error.startsWith(QStringLiteral("unknown policy 'fastest'; policies: sequential")));
   EXPECT_TRUE(commandLine({}).model.isEmpty());
   // --measured: a trace beside the model's plan, so only with a model.
   c = commandLine({QStringLiteral("--measured"), QStringLiteral("t.json.xz"), QStringLiteral("m.onnx")});

@@ -16,7 +16,7 @@ inline viz::PipelineResult planSampleCnn(const std::string& policy = "wavefront"
   viz::PipelineRequest q;
   q.from = viz::PipelineStage::Import;
   q.to = viz::PipelineStage::Simulate;
-  q.options = viz::studioOptions(sampleCnnPath(), {.policy = policy});
+  q.options = viz::studioOptions(sampleCnnPath(), {.policy = schedule::parsePolicy(policy).value()});
   viz::PipelineResult r = viz::runPipeline(q, {});
   EXPECT_TRUE(r.ok()) << ir::formatDiagnostics(r.report.diagnostics);
   return r;

@@ -21,13 +21,14 @@ pipeline::Artifacts givenOf(const ComparedModel& model) {
 
 }  // namespace
 
-PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, const std::string& policy,
+PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, schedule::PolicyId policy,
                             const pipeline::Control& control) {
   return pipeline::planWithPolicy(optionsOf(model, device), givenOf(model), model.optimizedFor, policy, control);
 }
 
 std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std::string& device,
-                                           const std::vector<std::string>& policies, const pipeline::Control& control) {
+                                           const std::vector<schedule::PolicyId>& policies,
+                                           const pipeline::Control& control) {
   return pipeline::planEveryPolicy(optionsOf(model, device), givenOf(model), model.optimizedFor, policies,
                                    control);
 }

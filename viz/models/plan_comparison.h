@@ -22,17 +22,18 @@ using PlanSummary = pipeline::PolicyRun;
 // the imported graph optimized again.
 struct ComparedModel {
   std::shared_ptr<const ir::Graph> original, optimized;
-  std::string optimizedFor = schedule::defaultPolicyName();
+  schedule::PolicyId optimizedFor = schedule::kDefaultPolicy;
   // The session's choices every policy plans with: fusion modes, IOS's and
   // GraphTurbo's options (its policy, device, batch and edits are not used).
   pipeline::PlanChoices choices;
 };
 
 // `device` is a preset id or device JSON path.
-PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, const std::string& policy,
+PlanSummary summarizePolicy(const ComparedModel& model, const std::string& device, schedule::PolicyId policy,
                             const pipeline::Control& control = {});
 // Every one of `policies`, in order (stops early on a cancel).
 std::vector<PlanSummary> summarizePolicies(const ComparedModel& model, const std::string& device,
-                                           const std::vector<std::string>& policies, const pipeline::Control& control = {});
+                                           const std::vector<schedule::PolicyId>& policies,
+                                           const pipeline::Control& control = {});
 
 }  // namespace rammer::viz

@@ -146,4 +146,34 @@ ir::Result<codegen::ExportSummary> runProjectExport(const pipeline::Options& opt
   return *r.artifacts.exported;
 }
 
+ExportWritten writeExport(ExportKind kind, const std::filesystem::path& file, pipeline::Options options,
+                          const pipeline::Artifacts& given, const sim::Trace* measured,
+                          const pipeline::Control& control) {
+  ExportWritten out;
+  const schedule::Plan* plan = given.plan.get();
+  switch (kind) {
+    case ExportKind::CudaProject:
+    case ExportKind::HipProject: {
+      options.generate.target = kind == ExportKind::HipProject ? codegen::Target::Hip : codegen::Target::Cuda;
+      options.project.dir = file;
+      auto written = runProjectExport(options, given, control);
+      if (!written) {
+        out.errors = written.errors();
+        return out;
+      }
+      out.message = "wrote " + std::to_string(written->files.size()) + " files to " + file.string() +
+                    "; build: " + written->buildCommand;
+      return out;
+    }
+    case ExportKind::ScheduleJson:
+      out.errors = writeTextFile(file, scheduleJson(*plan, options.constraints, given.predicted.get(), options.modelPath));
+      break;
+    case ExportKind::PredictedTrace: out.errors = writeChromeTraceFile(file, *given.predicted); break;
+    case ExportKind::MeasuredTrace: out.errors = writeChromeTraceFile(file, *measured); break;
+    case ExportKind::GraphDot: out.errors = writeTextFile(file, graphDot(*given.planGraph(), plan)); break;
+  }
+  if (out.errors.empty()) out.message = "wrote " + file.string();
+  return out;
+}
+
 }  // namespace rammer::viz

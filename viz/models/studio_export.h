@@ -49,4 +49,27 @@ std::vector<ir::Diagnostic> writeChromeTraceFile(const std::filesystem::path& pa
 ir::Result<codegen::ExportSummary> runProjectExport(const pipeline::Options& options, pipeline::Artifacts given,
                                                     const pipeline::Control& control);
 
+enum class ExportKind {
+  CudaProject,      // folder
+  HipProject,       // folder
+  ScheduleJson,     // file
+  PredictedTrace,   // Chrome trace JSON of the prediction
+  MeasuredTrace,    // Chrome trace JSON of the last run (GPU or emulator)
+  GraphDot,         // Graphviz DOT of the optimized graph
+};
+
+// What an export wrote: the errors, or a line saying what and where.
+struct ExportWritten {
+  std::vector<ir::Diagnostic> errors;
+  std::string message;
+};
+
+// Writes `kind` to `file` from the session's applied `options` and
+// artifacts `given` (`measured`: the last run's trace, for MeasuredTrace).
+// The caller has checked that what `kind` needs is there (a plan, a
+// prediction, a measured trace, a model). The studio's export job.
+ExportWritten writeExport(ExportKind kind, const std::filesystem::path& file, pipeline::Options options,
+                          const pipeline::Artifacts& given, const sim::Trace* measured,
+                          const pipeline::Control& control);
+
 }  // namespace rammer::viz

@@ -62,7 +62,7 @@ StudioSession::StudioSession(QObject* parent)
       diagnostics_(new DiagnosticsModel(this)),
       log_(new LogModel(this)),
       metrics_(new MetricsModel(this)) {
-  requested_ = studioOptions({}, pipeline::PlanChoices{.policy = schedule::defaultPolicyName(), .device = kDefaultDevice});
+  requested_ = studioOptions({}, pipeline::PlanChoices{.device = kDefaultDevice});
   applied_ = requested_;
   connect(job_, &PipelineJob::busyChanged, this, &StudioSession::busyChanged);
   connect(job_, &PipelineJob::progress, this,
@@ -116,7 +116,14 @@ quint64 StudioSession::openModel(const QString& path, int64_t batch) {
 }
 
 quint64 StudioSession::setPolicy(const QString& policy) {
-  const std::string p = policy.trimmed().toStdString();
+  const ir::Result<schedule::PolicyId> parsed = schedule::parsePolicy(policy.trimmed().toStdString());
+  if (!parsed) {  // refused before any work; the picker keeps the policy of the plan on screen
+    log_->error(tr("Policy: %1").arg(QString::fromStdString(parsed.errors().front().message)));
+    setDiagnostics(tagged(PipelineStage::Schedule, parsed.errors()));
+    emit settingsChanged();
+    return 0;
+  }
+  const schedule::PolicyId p = *parsed;
   if (p == requested_.policy) return 0;
   // Under the Auto epilogue fusion mode IOS and GraphTurbo take the graph
   // without epilogue fusion, the others with it (pipeline::fusesEpilogues):
@@ -165,8 +172,8 @@ quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
       pipeline::fusesEpilogues(c.epilogues, o.policy) != pipeline::fusesEpilogues(o.epilogues, o.policy);
   const bool fusion = c.attention != o.attention || epilogues;
   const bool ownOptions =
-      (schedule::findPolicy(o.policy) == schedule::PolicyId::Ios && c.ios != o.ios) ||
-      (schedule::findPolicy(o.policy) == schedule::PolicyId::GraphTurbo && c.graphturbo != o.graphturbo);
+      (o.policy == schedule::PolicyId::Ios && c.ios != o.ios) ||
+      (o.policy == schedule::PolicyId::GraphTurbo && c.graphturbo != o.graphturbo);
   if (pipeline::samePolicyOptions(c, o)) return 0;
   pipeline::copyPolicyOptions(requested_, c);
   emit settingsChanged();
@@ -564,40 +571,12 @@ quint64 StudioSession::exportTo(ExportKind kind, const QString& path) {
     return refuse(tr("nothing was run yet (Compile & Run first)"));
   if (kind == ExportKind::GraphDot && !hasModel()) return refuse(tr("no model is loaded"));
 
-  const std::filesystem::path file = path.toStdString();
-  pipeline::Options options = applied_;
-  options.generate.target = kind == ExportKind::HipProject ? codegen::Target::Hip : codegen::Target::Cuda;
-  options.project.dir = file;
-  const pipeline::Artifacts given = artifacts_;
-  auto measured = measuredTrace();
-  std::function<ExportOutcome(const pipeline::Control&)> work = [=](const pipeline::Control& control) {
-    ExportOutcome out;
-    const schedule::Plan* plan = given.plan.get();
-    const std::string& model = options.modelPath;
-    switch (kind) {
-      case ExportKind::CudaProject:
-      case ExportKind::HipProject: {
-        auto written = runProjectExport(options, given, control);
-        if (!written) {
-          out.errors = written.errors();
-          break;
-        }
-        out.message = QStringLiteral("wrote %1 files to %2; build: %3")
-                          .arg(written->files.size())
-                          .arg(QString::fromStdString(file.string()), QString::fromStdString(written->buildCommand));
-        break;
-      }
-      case ExportKind::ScheduleJson:
-        out.errors = writeTextFile(file, scheduleJson(*plan, options.constraints, given.predicted.get(), model));
-        break;
-      case ExportKind::PredictedTrace: out.errors = writeChromeTraceFile(file, *given.predicted); break;
-      case ExportKind::MeasuredTrace: out.errors = writeChromeTraceFile(file, *measured); break;
-      case ExportKind::GraphDot: out.errors = writeTextFile(file, graphDot(*given.planGraph(), plan)); break;
-    }
-    if (out.errors.empty() && out.message.isEmpty())
-      out.message = QStringLiteral("wrote %1").arg(QString::fromStdString(file.string()));
-    return out;
-  };
+  std::function<ExportOutcome(const pipeline::Control&)> work =
+      [kind, file = std::filesystem::path(path.toStdString()), options = applied_, given = artifacts_,
+       measured = measuredTrace()](const pipeline::Control& control) {
+        ExportWritten written = writeExport(kind, file, options, given, measured.get(), control);
+        return ExportOutcome{std::move(written.errors), QString::fromStdString(written.message)};
+      };
   const QString what = tr("Exporting %1").arg(QFileInfo(path).fileName());
   running_ = Running{PipelineStage::Export, PipelineStage::Export, false, what};
   return job_->start<ExportOutcome>(what, std::move(work), [this](ExportOutcome& out) {

@@ -38,6 +38,7 @@
 #include "core/pipeline/pipeline.h"
 #include "core/pipeline/plan_choices.h"
 #include "core/runtime/cuda_probe.h"
+#include "viz/models/studio_export.h"
 #include "viz/models/studio_pipeline.h"
 
 namespace rammer::viz {
@@ -54,15 +55,6 @@ struct ConstraintsRejection {
   std::vector<ir::Diagnostic> diagnostics;      // the policy's or validator's errors
   std::optional<schedule::ValidationReport> validation;  // when the validator refused it
   std::shared_ptr<const schedule::Plan> rejectedPlan;    // the unsafe plan, when one was built
-};
-
-enum class ExportKind {
-  CudaProject,      // folder
-  HipProject,       // folder
-  ScheduleJson,     // file
-  PredictedTrace,   // Chrome trace JSON of the prediction
-  MeasuredTrace,    // Chrome trace JSON of the last run (GPU or emulator)
-  GraphDot,         // Graphviz DOT of the optimized graph
 };
 
 class StudioSession : public QObject {
@@ -82,7 +74,7 @@ class StudioSession : public QObject {
   // Of the loaded model; empty when none.
   QString modelPath() const { return QString::fromStdString(applied_.modelPath); }
   int64_t batch() const { return applied_.import.batch.value_or(1); }
-  QString policy() const { return QString::fromStdString(requested_.policy); }
+  QString policy() const { return QString::fromStdString(schedule::policyName(requested_.policy)); }
   QString device() const { return QString::fromStdString(requested_.device); }
   // IOS's stage kinds (used when the policy is "ios").
   QString iosVariant() const { return QString::fromStdString(requested_.ios.variant); }
@@ -122,7 +114,7 @@ class StudioSession : public QObject {
   std::shared_ptr<const ir::Graph> optimized() const { return artifacts_.optimized; }
   // The policy it was optimized for (epilogue fusion depends on it,
   // pipeline::EpilogueFusion::Auto).
-  std::string optimizedFor() const { return optimizedFor_; }
+  schedule::PolicyId optimizedFor() const { return optimizedFor_; }
   const std::vector<passes::PassRecord>& passLog() const { return artifacts_.passLog; }
   std::shared_ptr<const schedule::Plan> plan() const { return artifacts_.plan; }
   std::shared_ptr<const sim::Trace> predictedTrace() const { return artifacts_.predicted; }
@@ -247,7 +239,7 @@ class StudioSession : public QObject {
   // its plan (a device file stays a file, not the id inside it).
   pipeline::Options applied_;
   pipeline::Artifacts artifacts_;
-  std::string optimizedFor_;
+  schedule::PolicyId optimizedFor_ = schedule::kDefaultPolicy;
   std::optional<ConstraintsRejection> rejection_;
 
   std::optional<Running> running_;

@@ -37,7 +37,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   table_->horizontalHeader()->setToolTip(tr("Click a policy to open its plan"));
   connect(table_->horizontalHeader(), &QHeaderView::sectionClicked, this, [this](int column) {
     if (column >= 0 && column < static_cast<int>(results_.size()))
-      emit policyChosen(QString::fromStdString(results_[static_cast<size_t>(column)].policy));
+      emit policyChosen(QString::fromStdString(schedule::policyName(results_[static_cast<size_t>(column)].policy)));
   });
 
   bars_ = new LatencyBars(this);
@@ -78,7 +78,8 @@ bool CompareView::compare() {
   if (!model_.optimized) return false;
   busy_ = true;
   run_->setEnabled(false);
-  const std::vector<std::string> policies = schedule::policyNames();
+  std::vector<schedule::PolicyId> policies;
+  for (const schedule::PolicyInfo& p : schedule::policyRegistry()) policies.push_back(p.id);
   status_->setText(tr("Scheduling and simulating %1 policies on %2…").arg(policies.size()).arg(device_));
   // A comparison still running is superseded: its flag stops the policies.
   std::function<Compared(const pipeline::Control&)> work = [model = model_, device = device_.toStdString(),
@@ -115,7 +116,7 @@ void CompareView::showResults() {
   QString bestPolicy;
   for (int col = 0; col < n; ++col) {
     const PlanSummary& s = results_[static_cast<size_t>(col)];
-    const QString policy = QString::fromStdString(s.policy);
+    const QString policy = QString::fromStdString(schedule::policyName(s.policy));
     headers << policy;
     bars.push_back({policy, s.ok() ? s.figures.predictedUs : 0});
     auto cell = [&](int row, const QString& text) { table_->setItem(row, col, new QTableWidgetItem(text)); };
@@ -151,10 +152,11 @@ void CompareView::showResults() {
     auto* box = new QWidget(timelineBox_);
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(2, 2, 2, 2);
-    auto* name = new QPushButton(QString::fromStdString(s.policy), box);
+    const QString policy = QString::fromStdString(schedule::policyName(s.policy));
+    auto* name = new QPushButton(policy, box);
     name->setFlat(true);
     name->setToolTip(tr("Open this plan"));
-    connect(name, &QPushButton::clicked, this, [this, p = QString::fromStdString(s.policy)] { emit policyChosen(p); });
+    connect(name, &QPushButton::clicked, this, [this, p = policy] { emit policyChosen(p); });
     auto* timeline = new TimelineView(box);
     timeline->setMinimumHeight(kTimelineHeight);
     timeline->setModel(lanes_[i]);

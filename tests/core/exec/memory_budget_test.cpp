@@ -139,7 +139,7 @@ TEST(MemoryBudget, RandomInputsAreRefusedBeforeAnyIsMade) {
 
 std::string refusal(const ir::Graph& g, pipeline::RunTarget target, int64_t budget) {
   pipeline::Options o;
-  o.policy = "wavefront";
+  o.policy = schedule::PolicyId::Wavefront;
   o.run.target = target;
   o.run.maxMemoryBytes = budget;
   pipeline::Artifacts given;

@@ -37,7 +37,7 @@ Planned plan(const std::string& file, std::shared_ptr<const ir::Graph> original,
   Options o;
   o.modelPath = file;
   o.import.batch = 1;
-  o.policy = policy;
+  o.policy = schedule::parsePolicy(policy).value();
   o.attention = mode;
   o.constraints = constraints;
   Pipeline p(o);
@@ -153,7 +153,7 @@ TEST(AttentionChoice, ReschedulingReusesTheFusedGraph) {
   ASSERT_TRUE(p.run(Stage::Import, Stage::Simulate).ok());
   const auto fusedGraph = p.artifacts().optimizedFused;
   ASSERT_TRUE(fusedGraph);
-  p.options().policy = "sequential";
+  p.options().policy = schedule::PolicyId::Sequential;
   const Report r = p.run(Stage::Schedule, Stage::Simulate);
   ASSERT_TRUE(r.ok()) << ir::formatDiagnostics(r.diagnostics);
   EXPECT_EQ(p.artifacts().optimizedFused, fusedGraph);

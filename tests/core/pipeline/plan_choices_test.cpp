@@ -12,7 +12,7 @@ namespace {
 
 TEST(PlanChoices, EveryChoiceReachesThePipelinesOptions) {
   PlanChoices c;
-  c.policy = "graphturbo";
+  c.policy = schedule::PolicyId::GraphTurbo;
   c.device = "a100";
   c.scheduleFile = "edits.json";
   c.constraints.cutBefore.insert("conv2");
@@ -26,7 +26,7 @@ TEST(PlanChoices, EveryChoiceReachesThePipelinesOptions) {
   c.costModel = std::make_shared<sim::AnalyticCostModel>();
   const Options o = optionsFor("m.onnx", c);
   EXPECT_EQ(o.modelPath, "m.onnx");
-  EXPECT_EQ(o.policy, "graphturbo");
+  EXPECT_EQ(o.policy, schedule::PolicyId::GraphTurbo);
   EXPECT_EQ(o.device, "a100");
   EXPECT_EQ(o.scheduleEditsFile, "edits.json");
   EXPECT_EQ(o.constraints.cutBefore, std::set<std::string>{"conv2"});
@@ -45,13 +45,21 @@ TEST(PlanChoices, EveryChoiceReachesThePipelinesOptions) {
 // The default policy is the registry's, written once (issue #44 item 6);
 // epilogue fusion follows the registry's trait under a name or an alias.
 TEST(PlanChoices, ThePolicyDefaultAndTraitsComeFromTheRegistry) {
-  EXPECT_EQ(PlanChoices{}.policy, schedule::defaultPolicyName());
-  EXPECT_EQ(Options{}.policy, schedule::defaultPolicyName());
-  EXPECT_TRUE(fusesEpilogues(EpilogueFusion::Auto, "rammer"));
-  EXPECT_TRUE(fusesEpilogues(EpilogueFusion::Auto, "sequential"));
-  EXPECT_FALSE(fusesEpilogues(EpilogueFusion::Auto, "GraphTurbo"));
-  EXPECT_FALSE(fusesEpilogues(EpilogueFusion::Auto, "ios"));
-  EXPECT_TRUE(fusesEpilogues(EpilogueFusion::Fused, "ios"));
+  EXPECT_EQ(PlanChoices{}.policy, schedule::kDefaultPolicy);
+  EXPECT_EQ(Options{}.policy, schedule::kDefaultPolicy);
+  EXPECT_TRUE(fusesEpilogues(EpilogueFusion::Auto, schedule::PolicyId::Wavefront));
+  EXPECT_TRUE(fusesEpilogues(EpilogueFusion::Auto, schedule::PolicyId::Sequential));
+  EXPECT_FALSE(fusesEpilogues(EpilogueFusion::Auto, schedule::PolicyId::GraphTurbo));
+  EXPECT_FALSE(fusesEpilogues(EpilogueFusion::Auto, schedule::PolicyId::Ios));
+  EXPECT_TRUE(fusesEpilogues(EpilogueFusion::Fused, schedule::PolicyId::Ios));
+  // A typed name: aliases and any case name the same policy; others are
+  // refused with the list.
+  EXPECT_EQ(schedule::parsePolicy("Rammer").value(), schedule::PolicyId::Wavefront);
+  EXPECT_EQ(schedule::parsePolicy("GraphTurbo").value(), schedule::PolicyId::GraphTurbo);
+  const auto unknown = schedule::parsePolicy("fastest");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.errorText().find("unknown policy 'fastest'; policies: sequential, wavefront"), std::string::npos)
+      << unknown.errorText();
 }
 
 }  // namespace

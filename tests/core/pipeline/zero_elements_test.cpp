@@ -36,7 +36,7 @@ TEST(ZeroElements, PlansAndRunsOnTheEmulatorWithEveryPolicy) {
   for (const char* policy : {"sequential", "wavefront", "greedy", "ios", "graphturbo"}) {
     SCOPED_TRACE(policy);
     Options o;
-    o.policy = policy;
+    o.policy = schedule::parsePolicy(policy).value();
     o.run.target = RunTarget::Emulator;
     Artifacts given;
     given.original = std::make_shared<const ir::Graph>(zeroGraph());

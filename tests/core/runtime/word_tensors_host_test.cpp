@@ -22,7 +22,7 @@ namespace rt = rammer::testing;
 
 pipeline::StagesResult runWith(const std::string& policy, pipeline::RunTarget target) {
   pipeline::Options o;
-  o.policy = policy;
+  o.policy = schedule::parsePolicy(policy).value();
   o.run.target = target;
   o.run.host = rt::hostTestOptions();
   o.run.host.measureTrace = false;

@@ -19,7 +19,7 @@ namespace rammer::testing {
 inline std::shared_ptr<const ir::Graph> optimizedModel(const std::string& name,
                                                        const std::string& policy = "wavefront") {
   pipeline::Options o;
-  o.policy = policy;
+  o.policy = schedule::parsePolicy(policy).value();
   o.modelPath = std::string(RAMMER_SOURCE_DIR "/samples/models/") + name + ".onnx";
   o.import.batch = 1;
   pipeline::Pipeline p(o);

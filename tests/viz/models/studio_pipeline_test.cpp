@@ -42,7 +42,7 @@ TEST(StudioPipeline, PlansAsRammerScheduleDoes) {
     SCOPED_TRACE(path + " " + policyName);
     PipelineRequest q;
     q.options = studioOptions(path, {});
-    q.options.policy = policyName;
+    q.options.policy = schedule::parsePolicy(policyName).value();
     const PipelineResult r = runPipeline(q, {});
     ASSERT_TRUE(r.ok() && r.artifacts.plan && r.artifacts.predicted);
     auto policy = schedule::makePolicy(policyName, sim::policyOptions(model));
@@ -97,7 +97,7 @@ TEST(StudioPipeline, StartsFromScheduleWithTheGivenGraph) {
 
   PipelineRequest q;
   q.from = PipelineStage::Schedule;
-  q.options.policy = "sequential";
+  q.options.policy = schedule::PolicyId::Sequential;
   q.options.device = "v100";
   q.given.original = loaded.artifacts.original;
   q.given.optimized = loaded.artifacts.optimized;

@@ -21,7 +21,7 @@ PipelineResult planInception(const std::string& policy) {
   PipelineRequest q;
   q.from = PipelineStage::Import;
   q.to = PipelineStage::Simulate;
-  q.options = studioOptions(RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx", {.policy = policy});
+  q.options = studioOptions(RAMMER_SOURCE_DIR "/samples/models/inception_block.onnx", {.policy = schedule::parsePolicy(policy).value()});
   PipelineResult r = runPipeline(q, {});
   EXPECT_TRUE(r.ok());
   return r;

@@ -41,13 +41,13 @@ TEST(CompareViewTest, ComparesEveryPolicy) {
   ASSERT_EQ(view.bars()->bars().size(), names.size());
   const PlanSummary* sequential = nullptr;
   for (const PlanSummary& s : results)
-    if (s.policy == "sequential") sequential = &s;
+    if (s.policy == schedule::PolicyId::Sequential) sequential = &s;
   ASSERT_NE(sequential, nullptr);
   for (size_t i = 0; i < names.size(); ++i) {
     const PlanSummary& s = results[i];
     const int col = static_cast<int>(i);
-    EXPECT_EQ(s.policy, names[i]);
-    EXPECT_EQ(view.table()->horizontalHeaderItem(col)->text().toStdString(), s.policy);
+    EXPECT_EQ(schedule::policyName(s.policy), names[i]);
+    EXPECT_EQ(view.table()->horizontalHeaderItem(col)->text().toStdString(), schedule::policyName(s.policy));
     EXPECT_EQ(view.table()->item(CompareView::LatencyRow, col)->text(), QString::number(s.figures.predictedUs, 'f', 1));
     EXPECT_EQ(view.table()->item(CompareView::SpeedupRow, col)->text(),
               QStringLiteral("%1x").arg(sequential->figures.predictedUs / s.figures.predictedUs, 0, 'f', 2));
