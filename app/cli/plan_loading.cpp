@@ -24,27 +24,27 @@ void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& o) {
   addGraphTurboOptions(cmd, o.graphturbo);
 }
 
+namespace {
+
+// An unknown name is bad input (exit 1), named with every policy, as the
+// registry words it; CLI11's own checks would make it a usage error.
+schedule::PolicyId policyOrRefuse(const std::string& name) {
+  const ir::Result<schedule::PolicyId> id = schedule::parsePolicy(name);
+  if (!id) throw CliError(id.errors().front().message);
+  return *id;
+}
+
+}  // namespace
+
 void addPolicyOption(CLI::App* cmd, schedule::PolicyId& policy, const std::string& help) {
-  // An unknown name is bad input (exit 1), named with every policy, as the
-  // registry words it; CLI11's own checks would make it a usage error.
   cmd->add_option_function<std::string>(
-         "--policy",
-         [&policy](const std::string& name) {
-           const ir::Result<schedule::PolicyId> id = schedule::parsePolicy(name);
-           if (!id) throw CliError(id.errors().front().message);
-           policy = *id;
-         },
-         help)
+         "--policy", [&policy](const std::string& name) { policy = policyOrRefuse(name); }, help)
       ->default_str(schedule::policyName(policy));
 }
 
 std::vector<schedule::PolicyId> policiesNamed(const std::vector<std::string>& names) {
   std::vector<schedule::PolicyId> ids;
-  for (const std::string& name : names) {
-    const ir::Result<schedule::PolicyId> id = schedule::parsePolicy(name);
-    if (!id) throw CliError(id.errors().front().message);
-    ids.push_back(*id);
-  }
+  for (const std::string& name : names) ids.push_back(policyOrRefuse(name));
   return ids;
 }
 

@@ -17,6 +17,9 @@ ReferenceTiles::ReferenceTiles(const schedule::Plan& plan, const ir::Graph& grap
     if (!plan.ops[i].isView && !plan.ops[i].kernel.cpu && plan.ops[i].kernel.written) {
       states_[i] = std::make_unique<OpState>();
       states_[i]->left = plan.ops[i].kernel.numRTasks;
+      const ir::Node& node = graph.node(plan.ops[i].node);
+      for (ir::ValueId v : node.outputs)
+        states_[i]->numel.push_back(v == ir::kNone ? 0 : ir::numElements(graph.value(v).type.shape));
     }
 }
 
@@ -63,6 +66,7 @@ void ReferenceTiles::compute(int32_t op, const kernels::TaskBuffers& buffers, Op
     if (!words) throw std::runtime_error(words.errorText());
     state.words[o] = std::move(words).value();
   }
+  state.spans.assign(state.words.begin(), state.words.end());
 }
 
 void ReferenceTiles::run(int32_t op, int64_t rtask, const kernels::TaskBuffers& buffers) {
@@ -77,6 +81,7 @@ void ReferenceTiles::run(int32_t op, int64_t rtask, const kernels::TaskBuffers& 
   if (!runs.empty()) copy(op, buffers, runs, *state);
   if (last) {  // every rTask has run: the result is no longer needed
     state->words = {};
+    state->spans = {};
     state->computed = false;
   }
 }
@@ -89,13 +94,8 @@ void ReferenceTiles::copy(int32_t op, const kernels::TaskBuffers& buffers, std::
     state.computed = true;
     state.inputsVersion = version;
   }
-  const ir::Node& node = graph_.node(plan_.ops[static_cast<size_t>(op)].node);
-  std::vector<std::span<const float>> from(state.words.begin(), state.words.end());
-  std::vector<int64_t> numel(node.outputs.size(), 0);
-  for (size_t o = 0; o < node.outputs.size(); ++o)
-    if (node.outputs[o] != ir::kNone) numel[o] = ir::numElements(graph_.value(node.outputs[o]).type.shape);
-  const size_t outputs = std::min(buffers.outputs.size(), node.outputs.size());  // not the workspace
-  kernels::copyWrittenRuns(runs, from, std::span(buffers.outputs.data(), outputs), numel);
+  const size_t outputs = std::min(buffers.outputs.size(), state.numel.size());  // not the workspace
+  kernels::copyWrittenRuns(runs, state.spans, std::span(buffers.outputs.data(), outputs), state.numel);
 }
 
 }  // namespace rammer::exec

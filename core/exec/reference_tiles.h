@@ -45,6 +45,8 @@ class ReferenceTiles {
     bool computed = false;
     uint64_t inputsVersion = 0;             // the producers' done counts it was computed from
     std::vector<std::vector<float>> words;  // per output slot: the reference result
+    std::vector<std::span<const float>> spans;  // of `words`
+    std::vector<int64_t> numel;             // per output slot: its elements (0 where omitted)
     int64_t left = 0;                       // rTasks still to run
   };
 

@@ -7,12 +7,11 @@ namespace rammer::kernels {
 namespace {
 
 // The input as lines along the axis: line i starts at
-// (i / inner) * length * inner + i % inner and steps by `inner`.
+// (i / inner) * length * inner + i % inner and steps by `inner`
+// (written_runs.h's appendRows).
 struct Lines {
   int64_t length = 0, inner = 1, count = 0;
   bool exclusive = false, reverse = false;
-
-  int64_t base(int64_t i) const { return (i / inner) * length * inner + i % inner; }
 };
 
 Lines linesOf(const NodeInfo& info) {

@@ -28,6 +28,12 @@ const std::vector<PolicyInfo>& policyRegistry() {
   return registry;
 }
 
+std::vector<PolicyId> policyIds() {
+  std::vector<PolicyId> ids;
+  for (const PolicyInfo& p : policyRegistry()) ids.push_back(p.id);
+  return ids;
+}
+
 const PolicyInfo& policyInfo(PolicyId id) {
   for (const PolicyInfo& p : policyRegistry())
     if (p.id == id) return p;

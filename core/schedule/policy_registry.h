@@ -39,6 +39,8 @@ inline constexpr PolicyId kDefaultPolicy = PolicyId::Wavefront;
 
 // Every policy, in the order menus and comparisons list them.
 const std::vector<PolicyInfo>& policyRegistry();
+// Their ids, in that order.
+std::vector<PolicyId> policyIds();
 const PolicyInfo& policyInfo(PolicyId id);
 // The policy `name` names (its name or alias, any case); nullopt otherwise.
 std::optional<PolicyId> findPolicy(std::string_view name);

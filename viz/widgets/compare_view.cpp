@@ -78,8 +78,7 @@ bool CompareView::compare() {
   if (!model_.optimized) return false;
   busy_ = true;
   run_->setEnabled(false);
-  std::vector<schedule::PolicyId> policies;
-  for (const schedule::PolicyInfo& p : schedule::policyRegistry()) policies.push_back(p.id);
+  const std::vector<schedule::PolicyId> policies = schedule::policyIds();
   status_->setText(tr("Scheduling and simulating %1 policies on %2…").arg(policies.size()).arg(device_));
   // A comparison still running is superseded: its flag stops the policies.
   std::function<Compared(const pipeline::Control&)> work = [model = model_, device = device_.toStdString(),

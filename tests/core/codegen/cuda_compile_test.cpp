@@ -12,6 +12,7 @@
 #include "tests/core/codegen/transformer_fixtures.h"
 #include "tests/core/codegen/nvrtc_loader.h"
 #include "tests/support/epilogue_graph.h"
+#include "tests/support/global_pool_graph.h"
 #include "tests/support/graph_builder.h"
 #include "tests/support/scatter_scan_graph.h"
 
@@ -174,15 +175,9 @@ TEST(WarpRowsCudaCompile, EveryWarpVariantCompilesForSm90) {
 TEST(GlobalPoolCudaCompile, EveryVariantCompilesForSm90) {
   const testing::Nvrtc nvrtc;
   if (!nvrtc.available()) GTEST_SKIP() << "NVRTC (libnvrtc.so) not found";
-  testing::GraphBuilder b;
-  b.output(b.op("GlobalAveragePool", "gap", {b.input("x", {2, 5, 7, 7})}));
-  b.output(b.op("GlobalMaxPool", "gmp", {b.input("y", {3, 7, 33})}));
-  ASSERT_TRUE(b.infer().empty());
-  for (const char* variant : {"thread", "block", "warp"}) {
-    schedule::Constraints c;
-    c.kernelFor["gap"] = std::string("global_avgpool_") + variant;
-    c.kernelFor["gmp"] = std::string("global_maxpool_") + variant;
-    const std::string source = expectWavefrontCompilesForSm90(nvrtc, b.graph(), variant, c);
+  const ir::Graph g = testing::globalPoolGraph();
+  for (const char* variant : testing::kGlobalPoolVariants) {
+    const std::string source = expectWavefrontCompilesForSm90(nvrtc, g, variant, testing::globalPoolPins(variant));
     EXPECT_NE(source.find(std::string("rammer_global_pool_") + variant + "<"), std::string::npos) << variant;
   }
 }

@@ -12,6 +12,7 @@
 #include "tests/core/codegen/codegen_fixtures.h"
 #include "tests/core/codegen/transformer_fixtures.h"
 #include "tests/support/epilogue_graph.h"
+#include "tests/support/global_pool_graph.h"
 #include "tests/support/graph_builder.h"
 #include "tests/support/scatter_scan_graph.h"
 #include "tests/support/elementwise_graph.h"
@@ -136,16 +137,9 @@ TEST(GlobalPoolHipCompile, EveryVariantCompilesForGfx90a) {
   const std::string clang = testing::clangHipPath();
   if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
   const fs::path dir = freshDir("global_pool");
-  testing::GraphBuilder b;
-  b.output(b.op("GlobalAveragePool", "gap", {b.input("x", {2, 5, 7, 7})}));
-  b.output(b.op("GlobalMaxPool", "gmp", {b.input("y", {3, 7, 33})}));
-  ASSERT_TRUE(b.infer().empty());
-  for (const char* variant : {"thread", "block", "warp"}) {
-    schedule::Constraints c;
-    c.kernelFor["gap"] = std::string("global_avgpool_") + variant;
-    c.kernelFor["gmp"] = std::string("global_maxpool_") + variant;
-    expectWavefrontCompilesForGfx90a(clang, dir, b.graph(), variant, c);
-  }
+  const ir::Graph g = testing::globalPoolGraph();
+  for (const char* variant : testing::kGlobalPoolVariants)
+    expectWavefrontCompilesForGfx90a(clang, dir, g, variant, testing::globalPoolPins(variant));
 }
 
 TEST(SoftmaxOnlineHipCompile, CompilesForGfx90a) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,28 +34,38 @@ inline ir::Tensor randomWords(ir::DType dtype, const ir::Shape& shape, uint32_t 
   return t;
 }
 
+// The reference result as the emulator copies from it: per output, its
+// words (ir/words.h) and their count.
+struct ReferenceWords {
+  std::vector<std::vector<float>> words;
+  std::vector<std::span<const float>> spans;
+  std::vector<int64_t> numel;
+};
+inline ReferenceWords referenceWords(const std::vector<ir::Tensor>& ref) {
+  ReferenceWords r;
+  r.words.resize(ref.size());
+  for (size_t o = 0; o < ref.size(); ++o) {
+    auto w = ir::toWords(ref[o], ref[o].numel(), "output " + std::to_string(o));
+    if (!w) throw std::runtime_error(w.errorText());
+    r.words[o] = std::move(w).value();
+    r.numel.push_back(ref[o].numel());
+  }
+  for (const std::vector<float>& w : r.words) r.spans.emplace_back(w);
+  return r;
+}
+
 // Runs rTask `t` of `k` on `buffers`: its CPU tile, or, for a kernel that
 // declares what it writes, those elements of the reference result `ref`
 // (what the emulator does, core/exec/reference_tiles.h); the check then
 // shows the declared elements cover every output element exactly.
 inline void runRTask(const kernels::RKernel& k, int64_t t, const kernels::TaskBuffers& buffers, float* scratch,
-                     const std::vector<ir::Tensor>& ref) {
+                     const ReferenceWords& ref) {
   if (k.cpu) return k.cpu(t, buffers, scratch);
   ASSERT_TRUE(static_cast<bool>(k.written)) << k.name << " has neither a CPU tile nor the elements it writes";
-  std::vector<std::vector<float>> words(ref.size());
-  std::vector<std::span<const float>> from;
-  std::vector<int64_t> numel;
-  for (size_t o = 0; o < ref.size(); ++o) {
-    auto w = ir::toWords(ref[o], ref[o].numel(), "output " + std::to_string(o));
-    ASSERT_TRUE(w.ok()) << w.errorText();
-    words[o] = std::move(w).value();
-    from.emplace_back(words[o]);
-    numel.push_back(ref[o].numel());
-  }
   std::vector<kernels::WrittenRun> runs;
   k.written(t, runs);
-  const size_t outputs = std::min(buffers.outputs.size(), ref.size());
-  kernels::copyWrittenRuns(runs, from, std::span(buffers.outputs.data(), outputs), numel);
+  const size_t outputs = std::min(buffers.outputs.size(), ref.spans.size());
+  kernels::copyWrittenRuns(runs, ref.spans, std::span(buffers.outputs.data(), outputs), ref.numel);
 }
 
 // Checks all candidates of `node`; `checked` gets how many there were.
@@ -95,6 +106,7 @@ inline void checkCandidates(const ir::Graph& g, ir::NodeId node, double rtol, si
   ASSERT_NE(def, nullptr);
   const ops::OpContext ctx(n, g.opsetVersion, types, values);
   const std::vector<ir::Tensor> ref = def->compute(ctx);
+  const ReferenceWords refWords = referenceWords(ref);
 
   std::vector<std::vector<float>> words(n.inputs.size());
   for (size_t i = 0; i < n.inputs.size(); ++i)
@@ -132,7 +144,7 @@ inline void checkCandidates(const ir::Graph& g, ir::NodeId node, double rtol, si
     std::vector<int64_t> order(static_cast<size_t>(k.numRTasks));
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), rng);
-    for (int64_t t : order) runRTask(k, t, buffers, scratch.data(), ref);
+    for (int64_t t : order) runRTask(k, t, buffers, scratch.data(), refWords);
     if (k.written) {  // the rTasks' declared elements: every output element exactly once
       std::vector<std::vector<int>> writes(n.outputs.size());
       for (size_t o = 0; o < n.outputs.size(); ++o) writes[o].assign(outs[o].size(), 0);

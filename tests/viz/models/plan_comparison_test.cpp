@@ -116,8 +116,7 @@ TEST(PlanComparisonTest, APolicyThatFailsKeepsItsMessage) {
 // speedup is sequential's latency over each plan's.
 TEST(PlanComparisonTest, EveryPolicyWithItsSpeedupOverSequential) {
   const PipelineResult r = viztest::planSampleCnn();
-  std::vector<schedule::PolicyId> names;
-  for (const schedule::PolicyInfo& p : schedule::policyRegistry()) names.push_back(p.id);
+  const std::vector<schedule::PolicyId> names = schedule::policyIds();
   const std::vector<PlanSummary> all = summarizePolicies(compared(r), "h100", names);
   ASSERT_EQ(all.size(), names.size());
   double sequential = 0;
