@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/ir/words.h"
+#include "core/kernels/cuda_library.h"
 #include "core/ops/op_context.h"
 
 namespace rammer::kernels {
@@ -26,23 +27,9 @@ std::vector<RKernel> argKernels(const NodeInfo& info) {
   spec.total = total;
   spec.flops = static_cast<double>(total * n);
   spec.bytes = 4.0 * static_cast<double>(total * (n + 1));
-  const std::string cmp = isMax ? ">" : "<", type = ints ? "int" : "float";
-  const std::string load =
-      ints ? "__float_as_int(p[k * " + std::to_string(inner) + "LL])" : "p[k * " + std::to_string(inner) + "LL]";
-  spec.body = [=](const std::string&, const std::string&) {
-    const std::string in = std::to_string(inner);
-    std::string s;
-    s += "    const float* p = in0 + (long long)(i / " + in + ") * " + std::to_string(n * inner) + "LL + i % " + in +
-         ";\n";
-    s += "    " + type + " best = " + (ints ? "__float_as_int(p[0])" : "p[0]") + ";\n";
-    s += "    int at = 0;\n";
-    s += "    for (int k = 1; k < " + std::to_string(n) + "; ++k) {\n";
-    s += "      const " + type + " v = " + load + ";\n";
-    s += "      if (v " + cmp + " best" + (last ? " || v == best" : "") + ") { best = v; at = k; }\n";
-    s += "    }\n";
-    s += "    out0[i] = __int_as_float(at);\n";
-    return s;
-  };
+  spec.library = kArgReduce;
+  spec.templateName = "rammer_arg_reduce";
+  spec.templateArgs = {llArg(inner), llArg(n), boolArg(isMax), boolArg(last), boolArg(ints)};
   return elementKernels(info, spec);
 }
 

@@ -13,20 +13,13 @@ namespace {
 constexpr int kKeyTile = 32;
 constexpr int64_t kMaxHeadDim = ops::kAttentionMaxHeadDim;
 
-// A device lambda for the mask's offset of row i of batch b (key 0): the
-// mask broadcasts over the batch dims with its own strides.
-std::string maskRowLambda(const ops::AttentionShape& s, const std::string& idx) {
+// attention.cuh's RammerMaskRows for the mask's strides: rows maskStride[r]
+// apart, the batch dims (innermost first) broadcast by theirs.
+std::string maskRows(const ops::AttentionShape& s) {
   const size_t r = s.batch.size();
-  std::string code = "  auto mrow = [](" + idx + " b, int i) {\n";
-  code += "    " + idx + " m = (" + idx + ")i * " + std::to_string(s.maskStride[r]) + ";\n";
-  code += "    " + idx + " bb = b;\n";
-  for (size_t k = r; k-- > 0;) {
-    if (s.maskStride[k] != 0)
-      code += "    m += (bb % " + std::to_string(s.batch[k]) + ") * " + std::to_string(s.maskStride[k]) + ";\n";
-    code += "    bb /= " + std::to_string(s.batch[k]) + ";\n";
-  }
-  code += "    (void)bb;\n    return m;\n  };\n";
-  return code;
+  std::string box = "RammerBox<";
+  for (size_t k = r; k-- > 0;) box += (k + 1 < r ? ", " : "") + llArg(s.batch[k]) + ", " + llArg(s.maskStride[k]);
+  return "RammerMaskRows<" + llArg(s.maskStride[r]) + ", " + box + ">>";
 }
 
 RKernel flashKernel(const NodeInfo& info, const ops::AttentionShape& s, float scale, int rows) {
@@ -57,14 +50,14 @@ RKernel flashKernel(const NodeInfo& info, const ops::AttentionShape& s, float sc
 
   // The body is attention.cuh's template; this instantiates it.
   useCudaLibrary(k, kAttention);
-  std::string c = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
-  c += s.hasMask() ? maskRowLambda(s, idx) : "  auto mrow = [](" + idx + ", int) { return (" + idx + ")0; };\n";
   const int64_t keyStride = s.hasMask() ? s.maskStride[s.batch.size() + 1] : 0;
-  c += "  rammer_attention_flash<" + idx + ", " + n(s.d) + ", " + n(s.dv) + ", " + n(s.sq) + ", " + n(s.sk) + ", " +
-       n(rows) + ", " + n(kKeyTile) + ", " + n(blocksPerBatch) + ", " + (s.hasMask() ? "true" : "false") + ", " +
-       n(keyStride) + "LL>(rtask_id, tid, smem, " + cudaFloatLiteral(scale) + ", in0, in1, in2, " +
-       (s.hasMask() ? "in3" : "(const float*)0") + ", mrow, out0);\n}\n";
-  k.cudaSource = c;
+  k.cudaSource = cudaInstantiation(
+      k.cudaFunction, info.numInputs(), info.numOutputs(),
+      {"rammer_attention_flash",
+       {idx, n(s.d), n(s.dv), n(s.sq), n(s.sk), n(rows), n(kKeyTile), n(blocksPerBatch), boolArg(s.hasMask()),
+        llArg(keyStride), s.hasMask() ? maskRows(s) : "RammerMaskRows<0LL, RammerBox<>>"},
+       {"rtask_id", "tid", "smem", cudaFloatLiteral(scale), "in0", "in1", "in2", s.hasMask() ? "in3" : "(const float*)0",
+        "out0"}});
   // rTask k: rows [first, first + rows) of batch k / blocksPerBatch, dv
   // contiguous elements each.
   k.written = [s, rows, blocksPerBatch](int64_t task, std::vector<WrittenRun>& runs) {

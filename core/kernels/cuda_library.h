@@ -23,7 +23,17 @@ inline constexpr const char* kSplitK = "splitk.cuh";
 inline constexpr const char* kBlockReduce = "block_reduce.cuh";
 inline constexpr const char* kSoftmax = "softmax.cuh";  // after block_reduce.cuh
 inline constexpr const char* kLayerNorm = "layer_norm.cuh";  // after block_reduce.cuh
-inline constexpr const char* kAttention = "attention.cuh";
+inline constexpr const char* kAttention = "attention.cuh";  // after index_math.cuh
 inline constexpr const char* kGlobalPool = "global_pool.cuh";  // after block_reduce.cuh
+inline constexpr const char* kElementLoop = "element_loop.cuh";
+inline constexpr const char* kIndexMath = "index_math.cuh";
+inline constexpr const char* kWindowPool = "window_pool.cuh";  // after element_loop.cuh, index_math.cuh
+inline constexpr const char* kReduce = "reduce.cuh";  // after block_reduce.cuh, element_loop.cuh, index_math.cuh
+inline constexpr const char* kGather = "gather.cuh";  // after element_loop.cuh, index_math.cuh
+inline constexpr const char* kArgReduce = "arg_reduce.cuh";  // after element_loop.cuh, index_math.cuh
+inline constexpr const char* kTrilu = "trilu.cuh";  // after element_loop.cuh, index_math.cuh
+inline constexpr const char* kScan = "scan.cuh";  // after element_loop.cuh, index_math.cuh
+inline constexpr const char* kScatter = "scatter.cuh";  // after element_loop.cuh
+inline constexpr const char* kElementwise = "elementwise.cuh";  // after element_loop.cuh, index_math.cuh
 
 }  // namespace rammer::kernels

@@ -1,8 +1,5 @@
 #include "core/kernels/elementwise_kernels.h"
 
-#include <algorithm>
-#include <memory>
-
 #include "core/kernels/broadcast_reads.h"
 #include "core/ops/math/fused_expr.h"
 
@@ -11,28 +8,25 @@ namespace rammer::kernels {
 std::vector<RKernel> elementwiseKernels(const NodeInfo& info) {
   const std::string text = info.node->attrs.getString("expr", "");
   if (text.empty()) throw ops::OpError("FusedElementwise needs an 'expr' attribute");
-  auto expr = std::make_shared<const ops::FusedExpr>(ops::FusedExpr::parse(text));
+  const ops::FusedExpr expr = ops::FusedExpr::parse(text);
   const ir::Shape out = info.outShapes.at(0);
   const size_t n = info.numInputs();
   for (size_t k = 0; k < n; ++k)
     if (!info.inPresent[k]) throw ops::OpError("FusedElementwise input " + std::to_string(k) + " is omitted");
-  auto reads = std::make_shared<const BroadcastReads>(info.inShapes, out);
+  const BroadcastReads reads(info.inShapes, out);
   const int64_t total = ir::numElements(out);
 
   ElementKernelSpec spec;
   spec.family = "elementwise";
   spec.total = total;
-  spec.flops = static_cast<double>(total) * expr->numOperations();
+  spec.flops = static_cast<double>(total) * expr.numOperations();
   double bytes = static_cast<double>(total) * 4;
   for (size_t k = 0; k < n; ++k) bytes += static_cast<double>(ir::numElements(info.inShapes[k])) * 4;
   spec.bytes = bytes;
-  spec.body = [=](const std::string& idx, const std::string&) {
-    std::vector<std::string> offsets;
-    const std::string s = reads->cudaOffsets(idx, offsets);
-    std::vector<std::string> in(n);
-    for (size_t k = 0; k < n; ++k) in[k] = "in" + std::to_string(k) + "[" + offsets[k] + "]";
-    return s + expr->toCuda(in, "out0[i]", "    ");
-  };
+  // elementwise.cuh's body; the expression is the generated part.
+  std::vector<std::string> xs(n);
+  for (size_t k = 0; k < n; ++k) xs[k] = "x" + std::to_string(k);
+  reads.useElementwiseTemplate(spec, cudaExpressionOp("Op", n, expr.toCuda(xs, "const float y", "      "), "y"));
   return elementKernels(info, spec);
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/ir/words.h"
+#include "core/kernels/cuda_library.h"
 #include "core/ops/op_context.h"
 
 namespace rammer::kernels {
@@ -26,17 +27,9 @@ std::vector<RKernel> runtimeGatherKernels(const NodeInfo& info) {
   spec.total = total;
   spec.bytes = 8.0 * static_cast<double>(total) + 4.0 * static_cast<double>(numIdx);
   spec.constantsAsWords = {true, true};
-  const std::string in = std::to_string(inner), n = std::to_string(numIdx), a = std::to_string(axisDim);
-  spec.body = [=](const std::string& idx, const std::string&) {
-    std::string s;
-    s += "    const " + idx + " inr = i % " + in + ", t = i / " + in + ";\n";
-    s += "    const " + idx + " j = t % " + n + ", o = t / " + n + ";\n";
-    s += "    long long k = __float_as_int(in1[j]);\n";
-    s += "    if (k < 0) k += " + a + "LL;\n";
-    s += "    out0[i] = (k >= 0 && k < " + a + "LL) ? in0[((long long)o * " + a + "LL + k) * " + in +
-         "LL + inr] : __int_as_float(0x7fffffff);\n";
-    return s;
-  };
+  spec.library = kGather;
+  spec.templateName = "rammer_gather";
+  spec.templateArgs = {llArg(inner), llArg(numIdx), llArg(axisDim)};
   return elementKernels(info, spec);
 }
 
@@ -59,20 +52,14 @@ std::vector<RKernel> runtimeGatherElementsKernels(const NodeInfo& info) {
   spec.total = total;
   spec.bytes = 12.0 * static_cast<double>(total);
   spec.constantsAsWords = {true, true};
-  spec.body = [=](const std::string& idx, const std::string&) {
-    // The data offset of element i with its axis coordinate left out.
-    std::string s = "    " + idx + " r = i;\n    long long off = 0;\n";
-    for (size_t d = idxShape.size(); d-- > 0;) {
-      if (d != axis)
-        s += "    off += (long long)(r % " + std::to_string(idxShape[d]) + ") * " + std::to_string(dst[d]) + "LL;\n";
-      if (d > 0) s += "    r /= " + std::to_string(idxShape[d]) + ";\n";
-    }
-    s += "    long long k = __float_as_int(in1[i]);\n";
-    s += "    if (k < 0) k += " + std::to_string(axisDim) + "LL;\n";
-    s += "    out0[i] = (k >= 0 && k < " + std::to_string(axisDim) + "LL) ? in0[off + k * " +
-         std::to_string(dst[axis]) + "LL] : __int_as_float(0x7fffffff);\n";
-    return s;
-  };
+  // The data offset of element i with its axis coordinate left out: the
+  // indices' dims with the data's strides, the axis' stride 0.
+  std::string rest = "RammerBox<";
+  for (size_t d = idxShape.size(); d-- > 0;)
+    rest += (d + 1 < idxShape.size() ? ", " : "") + llArg(idxShape[d]) + ", " + llArg(d == axis ? 0 : dst[d]);
+  spec.library = kGather;
+  spec.templateName = "rammer_gather_elements";
+  spec.templateArgs = {llArg(axisDim), llArg(dst[axis]), rest + ">"};
   return elementKernels(info, spec);
 }
 

@@ -108,7 +108,7 @@ RKernel emptyKernel(ir::NodeId id, const ir::Node& n) {
   k.numRTasks = 1;
   k.block = Dim3{32, 1, 1};
   k.cudaFunction = "rk_n" + std::to_string(id) + "_empty";
-  k.cudaSource = cudaSignature(k.cudaFunction, n.inputs.size(), n.outputs.size()) + "  (void)rtask_id; (void)tid; (void)smem;\n}\n";
+  k.cudaSource = cudaEmptyFunction(k.cudaFunction, n.inputs.size(), n.outputs.size());
   k.written = [](int64_t, std::vector<WrittenRun>&) {};  // nothing to write
   return k;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 
 #include "core/ir/words.h"
 #include "core/kernels/cuda_library.h"
@@ -64,13 +65,6 @@ std::string indexType(int64_t maxIndex) {
   return maxIndex < std::numeric_limits<int32_t>::max() ? "int" : "long long";
 }
 
-std::string cudaSignature(const std::string& name, size_t numInputs, size_t numOutputs) {
-  std::string s = "__device__ void " + name + "(int rtask_id, int tid, float* smem";
-  for (size_t i = 0; i < numInputs; ++i) s += ", const float* __restrict__ in" + std::to_string(i);
-  for (size_t i = 0; i < numOutputs; ++i) s += ", float* __restrict__ out" + std::to_string(i);
-  return s + ") {\n";
-}
-
 std::string cudaFloatLiteral(float v) {
   if (std::isnan(v)) return "NAN";
   if (std::isinf(v)) return v > 0 ? "INFINITY" : "(-INFINITY)";
@@ -82,42 +76,10 @@ std::string cudaFloatLiteral(float v) {
   return s[0] == '-' ? "(" + s + ")" : s;
 }
 
-std::string cudaElementLoopHead(int64_t chunk, int64_t total, int threads, const std::string& idx) {
-  const std::string c = std::to_string(chunk), t = std::to_string(total);
-  std::string s;
-  s += "  (void)smem;\n";
-  s += "  if (tid >= " + std::to_string(threads) + ") return;\n";
-  s += "  const " + idx + " begin = (" + idx + ")rtask_id * " + c + ";\n";
-  s += "  const " + idx + " end = begin + " + c + " < " + t + " ? begin + " + c + " : " + t + ";\n";
-  s += "  for (" + idx + " i = begin + tid; i < end; i += " + std::to_string(threads) + ") {\n";
-  return s;
-}
-
 std::vector<int64_t> rowMajorStrides(const ir::Shape& s) {
   std::vector<int64_t> st(s.size(), 1);
   for (size_t d = s.size(); d-- > 1;) st[d - 1] = st[d] * s[d];
   return st;
-}
-
-std::string cudaIntTable(const std::string& type, const std::string& name, const std::vector<int64_t>& values) {
-  std::string s = "static __device__ const " + type + " " + name + "[" + std::to_string(values.empty() ? 1 : values.size()) +
-                  "] = {";
-  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]) + (type == "int" ? "" : "LL");
-  if (values.empty()) s += "0";
-  return s + "};\n";
-}
-
-std::string cudaSegmentReduce(RKernel& kernel, const std::string& var, const std::string& merge, int threads,
-                              int segment) {
-  useCudaLibrary(kernel, kBlockReduce);
-  kernel.syncCount += segmentReduceSyncs(segment);
-  const std::string args = "<" + std::to_string(threads) + ", " + std::to_string(segment) + ", ";
-  const std::string call = "(tid, smem, " + var + ");\n";
-  if (merge == "(a + b)") return "  " + var + " = rammer_segment_reduce" + args + "RammerSumOp>" + call;
-  if (merge == "(b > a ? b : a)") return "  " + var + " = rammer_segment_reduce" + args + "RammerMaxOp>" + call;
-  // Any other merge: a local type (templates take them since C++11).
-  return "  {\n    struct Merge {\n      __device__ __forceinline__ static float apply(float a, float b) { return " + merge +
-         "; }\n    };\n    " + var + " = rammer_segment_reduce" + args + "Merge>" + call + "  }\n";
 }
 
 int segmentReduceSyncs(int segment) {
@@ -127,9 +89,24 @@ int segmentReduceSyncs(int segment) {
 }
 
 void useCudaLibrary(RKernel& kernel, const std::string& file) {
+  // What each file builds on (written before it).
+  static const std::map<std::string, std::vector<const char*>> kBuildsOn = {
+      {kSoftmax, {kBlockReduce}},
+      {kLayerNorm, {kBlockReduce}},
+      {kGlobalPool, {kBlockReduce}},
+      {kAttention, {kIndexMath}},
+      {kWindowPool, {kElementLoop, kIndexMath}},
+      {kReduce, {kBlockReduce, kElementLoop, kIndexMath}},
+      {kGather, {kElementLoop, kIndexMath}},
+      {kArgReduce, {kElementLoop, kIndexMath}},
+      {kTrilu, {kElementLoop, kIndexMath}},
+      {kScan, {kElementLoop, kIndexMath}},
+      {kScatter, {kElementLoop, kIndexMath}},
+      {kElementwise, {kElementLoop, kIndexMath}},
+  };
+  if (auto it = kBuildsOn.find(file); it != kBuildsOn.end())
+    for (const char* base : it->second) useCudaLibrary(kernel, base);
   auto& libs = kernel.cudaLibraries;
-  // softmax.cuh, layer_norm.cuh and global_pool.cuh build on block_reduce.cuh.
-  if (file == kSoftmax || file == kLayerNorm || file == kGlobalPool) useCudaLibrary(kernel, kBlockReduce);
   if (std::find(libs.begin(), libs.end(), file) == libs.end()) libs.push_back(file);
 }
 
@@ -178,8 +155,18 @@ std::vector<RKernel> elementKernels(const NodeInfo& info, const ElementKernelSpe
     k.constantsAsWords = spec.constantsAsWords;
     k.cudaFunction = info.functionName(k.name);
     const std::string idx = indexType(spec.total + v.chunk);
-    k.cudaSource = (spec.prelude ? spec.prelude(k.cudaFunction) : std::string()) + cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) +
-                   cudaElementLoopHead(v.chunk, spec.total, v.threads, idx) + spec.body(idx, k.cudaFunction) + "  }\n}\n";
+    k.cudaSource = spec.prelude ? spec.prelude(k.cudaFunction) : std::string();
+    if (!spec.templateName.empty()) {
+      useCudaLibrary(k, spec.library);
+      TemplateCall call{spec.templateName, {idx, std::to_string(v.threads), llArg(v.chunk), llArg(spec.total)}, {}};
+      call.templateArgs.insert(call.templateArgs.end(), spec.templateArgs.begin(), spec.templateArgs.end());
+      if (spec.args) call.args = spec.args(k.cudaFunction);
+      call.locals = spec.locals;
+      k.cudaSource += cudaInstantiation(k.cudaFunction, info.numInputs(), info.numOutputs(), call);
+    } else {
+      k.cudaSource += cudaElementFunction(k.cudaFunction, info.numInputs(), info.numOutputs(), v.chunk, spec.total,
+                                         v.threads, idx, spec.body(idx, k.cudaFunction));
+    }
     const int64_t chunk = v.chunk, total = spec.total;
     const auto outputs = static_cast<int32_t>(info.numOutputs());
     k.written = [written = spec.written, chunk, total, outputs](int64_t task, std::vector<WrittenRun>& runs) {

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers shared by the rKernel families: reading a node's static shapes,
-// cutting a flat range into rTasks, and printing the common parts of the
-// CUDA rTask functions (signature, index type, barriers).
+// cutting a flat range into rTasks, the index type and the libraries an
+// rKernel's CUDA text needs (instantiation.h writes the text).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +10,7 @@
 #include <map>
 
 #include "core/ir/graph.h"
+#include "core/kernels/instantiation.h"
 #include "core/kernels/rkernel.h"
 #include "core/ops/op_context.h"
 
@@ -46,10 +47,6 @@ NodeInfo readNode(const ir::Graph& graph, ir::NodeId id, bool words = false);
 // "int" when every index fits in 32 bits (cheaper division on the GPU).
 std::string indexType(int64_t maxIndex);
 
-// The CUDA function head, `__device__ void NAME(int rtask_id, int tid,
-// float* smem, const float* in0, ..., float* out0, ...)` with the opening brace.
-std::string cudaSignature(const std::string& name, size_t numInputs, size_t numOutputs);
-
 // "1.5f", "(-INFINITY)", ...: a float literal that round-trips exactly.
 std::string cudaFloatLiteral(float v);
 
@@ -65,16 +62,8 @@ inline ElementRange taskRange(int64_t task, int64_t chunk, int64_t total) {
   return {b, b + chunk < total ? b + chunk : total};
 }
 
-// Prints the loop head shared by the per-element kernels: every thread of
-// the rTask walks its elements of the task's range with index `i`.
-std::string cudaElementLoopHead(int64_t chunk, int64_t total, int threads, const std::string& idx);
-
 // Row-major strides of a shape.
 std::vector<int64_t> rowMajorStrides(const ir::Shape& s);
-
-// Literal table `static __device__ const T name[] = {...};` for index data
-// baked into a kernel.
-std::string cudaIntTable(const std::string& type, const std::string& name, const std::vector<int64_t>& values);
 
 // A kernel whose rTasks are chunks of a flat range of `total` elements, each
 // element independent: elementwise, copies, per-output pooling/reductions.
@@ -86,7 +75,17 @@ struct ElementKernelSpec {
   // File-scope text before the function (tables), given the function's
   // name to derive unique table names from; may be empty.
   std::function<std::string(const std::string& fn)> prelude;
-  // Statements of the loop body for element `i` (index type `idx`).
+  // The families on templates: the core/kernels/cuda/ file, the element
+  // template and its arguments after <I, THREADS, CHUNK, TOTAL> (it takes
+  // rtask_id, tid, smem and every input and output, and runs
+  // element_loop.cuh's loop).
+  std::string library, templateName;
+  std::vector<std::string> templateArgs;
+  std::string locals;  // TemplateCall::locals
+  // TemplateCall::args given the function's name (unset: all of them).
+  std::function<std::vector<std::string>(const std::string& fn)> args;
+  // Otherwise: generated statements of the loop body for element `i`
+  // (index type `idx`). Either way `prelude` comes before the function.
   std::function<std::string(const std::string& idx, const std::string& fn)> body;
   // The output elements that elements [begin, end) of the range write
   // (RKernel::written; the emulator copies them from the reference
@@ -101,20 +100,6 @@ struct ElementKernelSpec {
 // threads); a single candidate when the range is small.
 std::vector<RKernel> elementKernels(const NodeInfo& info, const ElementKernelSpec& spec);
 
-// Tree reduction of `var` (a float every thread < threads holds) across
-// each segment of `segment` consecutive threads (a power of two dividing
-// `threads`; segment == threads: the whole rTask) in smem[0..threads): the
-// instantiation of block_reduce.cuh's rammer_segment_reduce. Afterwards
-// every thread of a segment holds its result and smem is free again.
-// `merge` combines floats `a` and `b`. Adds the library to `kernel`'s and
-// the barriers to its syncCount. The warp-per-row variants use segments of
-// 32, so a warp's lanes read a row's consecutive elements together
-// (coalesced) without warp-level operations (HIP's wavefronts are 64 wide).
-std::string cudaSegmentReduce(RKernel& kernel, const std::string& var, const std::string& merge, int threads,
-                              int segment);
-inline std::string cudaBlockReduce(RKernel& kernel, const std::string& var, const std::string& merge, int threads) {
-  return cudaSegmentReduce(kernel, var, merge, threads, threads);
-}
 // The barriers of one rammer_segment_reduce over `segment` threads.
 int segmentReduceSyncs(int segment);
 // Adds a core/kernels/cuda/ file to the kernel's libraries (once, in order:

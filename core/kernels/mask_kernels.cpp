@@ -1,5 +1,7 @@
 #include "core/kernels/mask_kernels.h"
 
+#include "core/kernels/cuda_library.h"
+
 namespace rammer::kernels {
 
 std::vector<RKernel> triluKernels(const NodeInfo& info) {
@@ -18,11 +20,10 @@ std::vector<RKernel> triluKernels(const NodeInfo& info) {
   spec.total = ir::numElements(s);
   spec.flops = 0;
   spec.bytes = 8.0 * static_cast<double>(spec.total);
-  const std::string keep = upper ? "c - r >= " : "c - r <= ";
-  spec.body = [=](const std::string& idx, const std::string&) {
-    return "    const " + idx + " c = i % " + std::to_string(cols) + ", r = (i / " + std::to_string(cols) + ") % " +
-           std::to_string(rows) + ";\n    out0[i] = " + keep + "(" + std::to_string(k) + ") ? in0[i] : 0.0f;\n";
-  };
+  spec.library = kTrilu;
+  spec.templateName = "rammer_trilu";
+  spec.templateArgs = {llArg(rows), llArg(cols), llArg(k), boolArg(upper)};
+  spec.args = [](const std::string&) { return rtaskArgs(1, 1); };  // k is baked in
   return elementKernels(info, spec);
 }
 

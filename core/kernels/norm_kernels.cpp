@@ -48,15 +48,17 @@ std::vector<RKernel> layerNormKernels(const NodeInfo& info) {
   const double elems = static_cast<double>(g.rows * g.d);
   const std::string idx = indexType(g.rows * g.d + 1024);
   const double paramBytes = 4.0 * static_cast<double>((g.scaleScalar ? 1 : g.d) + (!g.hasBias ? 0 : g.biasScalar ? 1 : g.d));
-  auto flag = [](bool b) { return b ? std::string("true") : std::string("false"); };
   // The body is layer_norm.cuh's template; the rKernel's function instantiates it.
   auto instantiate = [&](RKernel& k, const std::string& body, const std::string& args, bool shared) {
     useCudaLibrary(k, kLayerNorm);
-    k.cudaSource = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + (shared ? "" : "  (void)smem;\n") +
-                   "  " + body + "<" + idx + ", " + std::to_string(g.d) + ", " + flag(g.scaleScalar) + ", " +
-                   flag(g.hasBias) + ", " + flag(g.biasScalar) + ", " + args + ">(rtask_id, tid, " +
-                   (shared ? "smem, " : "") + cudaFloatLiteral(g.eps) + ", in0, in1, " +
-                   (g.hasBias ? "in2" : "(const float*)0") + ", out0);\n}\n";
+    std::vector<std::string> callArgs = {"rtask_id", "tid", "smem", cudaFloatLiteral(g.eps), "in0", "in1",
+                                         g.hasBias ? "in2" : "(const float*)0", "out0"};
+    if (!shared) callArgs.erase(callArgs.begin() + 2);
+    k.cudaSource = cudaInstantiation(k.cudaFunction, info.numInputs(), info.numOutputs(),
+                                     {body,
+                                      {idx, std::to_string(g.d), boolArg(g.scaleScalar), boolArg(g.hasBias),
+                                       boolArg(g.biasScalar), args},
+                                      callArgs});
   };
   auto shell = [&](const std::string& name, std::map<std::string, int64_t> params, int64_t rtasks, int threads,
                    int64_t sharedBytes) {

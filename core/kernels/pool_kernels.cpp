@@ -1,8 +1,5 @@
 #include "core/kernels/pool_kernels.h"
 
-#include <cmath>
-#include <limits>
-
 #include "core/kernels/cuda_library.h"
 #include "core/ops/nn/conv_geometry.h"
 
@@ -29,44 +26,17 @@ std::vector<RKernel> windowPoolKernels(const NodeInfo& info) {
   spec.total = total;
   spec.flops = static_cast<double>(total) * static_cast<double>(w.kernelSize());
   spec.bytes = 4.0 * static_cast<double>(planes * inSize + total);
-  spec.body = [w, isMax, includePad, outSize, inSize](const std::string& idx, const std::string&) {
-    auto n = [](int64_t v) { return std::to_string(v); };
-    std::string s;
-    s += "    const " + idx + " p = i / " + n(outSize) + ";\n";
-    s += "    " + idx + " r = i % " + n(outSize) + ";\n";
-    s += "    const int o2 = (int)(r % " + n(w.out[2]) + "); r /= " + n(w.out[2]) + ";\n";
-    s += "    const int o1 = (int)(r % " + n(w.out[1]) + "); r /= " + n(w.out[1]) + ";\n";
-    s += "    const int o0 = (int)r;\n";
-    for (int d = 0; d < 3; ++d)
-      s += "    const int s" + n(d) + " = o" + n(d) + " * " + n(w.stride[d]) + " - " + n(w.padBegin[d]) + ";\n";
-    s += "    const float* xp = in0 + p * " + n(inSize) + ";\n";
-    s += isMax ? "    float best = -INFINITY; bool found = false;\n" : "    float sum = 0.0f; int count = 0;\n";
-    for (int d = 0; d < 3; ++d) {
-      const std::string k = "k" + n(d), id = "i" + n(d);
-      s += std::string(4 + 2 * d, ' ') + "for (int " + k + " = 0; " + k + " < " + n(w.kernel[d]) + "; ++" + k + ") {\n";
-      s += std::string(6 + 2 * d, ' ') + "const int " + id + " = s" + n(d) + " + " + k + " * " + n(w.dilation[d]) +
-           "; if (" + id + " < 0 || " + id + " >= " + n(w.in[d]) + ") continue;\n";
-    }
-    const std::string ind(10, ' ');
-    s += ind + "const float v = xp[(i0 * " + n(w.in[1]) + " + i1) * " + n(w.in[2]) + " + i2];\n";
-    if (isMax) s += ind + "if (!found || v > best || (isnan(v) && !isnan(best))) { best = v; found = true; }\n";
-    else s += ind + "sum += v; ++count;\n";
-    s += "    }}}\n";
-    if (isMax) {
-      s += "    out0[i] = best;\n";
-    } else {
-      if (includePad) {
-        s += "    count = 1;\n";
-        for (int d = 0; d < 3; ++d) {
-          s += "    { int h = (" + n(w.in[d] + w.padEnd[d]) + " - s" + n(d) + " + " + n(w.dilation[d] - 1) + ") / " +
-               n(w.dilation[d]) + "; h = h > " + n(w.kernel[d]) + " ? " + n(w.kernel[d]) +
-               " : h; count *= h > 0 ? h : 0; }\n";
-        }
-      }
-      s += "    out0[i] = count > 0 ? sum / (float)count : 0.0f;\n";
-    }
-    return s;
-  };
+  // The body is window_pool.cuh's; each spatial axis (leading 1s for 1-D
+  // and 2-D windows) becomes one RammerWindowAxis.
+  spec.library = kWindowPool;
+  spec.templateName = "rammer_window_pool";
+  spec.templateArgs = {boolArg(isMax), boolArg(includePad), llArg(outSize), llArg(inSize)};
+  for (int d = 0; d < 3; ++d) {
+    const std::vector<int64_t> axis = {w.out[d], w.in[d], w.kernel[d], w.stride[d], w.padBegin[d], w.padEnd[d], w.dilation[d]};
+    std::string arg = "RammerWindowAxis<";
+    for (size_t a = 0; a < axis.size(); ++a) arg += (a ? ", " : "") + std::to_string(axis[a]);
+    spec.templateArgs.push_back(arg + ">");
+  }
   return elementKernels(info, spec);
 }
 
@@ -87,9 +57,9 @@ std::vector<RKernel> globalPoolKernels(const NodeInfo& info) {
     RKernel k = kernelShell(info, family + suffix, family, std::move(params), rtasks, threads, shared, flops, bytes);
     if (segment > 0) k.syncCount += segmentReduceSyncs(segment);  // block_reduce.cuh's tree over `segment` threads
     useCudaLibrary(k, kGlobalPool);
-    k.cudaSource = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + "  rammer_global_pool" +
-                   suffix + "<" + indexType(planes * plane + threads) + ", " + templateArgs + ", " +
-                   (isMax ? "true" : "false") + ">(rtask_id, tid, smem, in0, out0);\n}\n";
+    k.cudaSource = cudaInstantiation(
+        k.cudaFunction, info.numInputs(), info.numOutputs(),
+        {"rammer_global_pool" + suffix, {indexType(planes * plane + threads), templateArgs, boolArg(isMax)}, {}});
     return k;
   };
   const std::string n = std::to_string(planes) + "LL", len = std::to_string(plane) + "LL";

@@ -1,8 +1,8 @@
 #include "core/kernels/reduce_kernels.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
+
+#include "core/kernels/cuda_library.h"
 
 namespace rammer::kernels {
 
@@ -27,32 +27,18 @@ constexpr ReduceKind kKinds[] = {
     {"ReduceLogSum", Term::Same, Merge::Add, Finish::Log},
 };
 
-float initial(Merge m) {
-  switch (m) {
-    case Merge::Mul: return 1.0f;
-    case Merge::Max: return -std::numeric_limits<float>::infinity();
-    case Merge::Min: return std::numeric_limits<float>::infinity();
-    default: return 0.0f;
-  }
-}
-std::string mergeCuda(Merge m) {
-  switch (m) {
-    case Merge::Mul: return "(a * b)";
-    case Merge::Max: return "((b > a || b != b) ? b : a)";
-    case Merge::Min: return "((b < a || b != b) ? b : a)";
-    default: return "(a + b)";
-  }
-}
-std::string termCuda(Term t, const std::string& v) {
-  return t == Term::Abs ? "fabsf(" + v + ")" : t == Term::Square ? "(" + v + " * " + v + ")" : v;
-}
-std::string finishCuda(Finish f, const std::string& v, int64_t count) {
-  switch (f) {
-    case Finish::Mean: return "(" + v + " / " + cudaFloatLiteral(static_cast<float>(count)) + ")";
-    case Finish::Sqrt: return "sqrtf(" + v + ")";
-    case Finish::Log: return "logf(" + v + ")";
-    default: return v;
-  }
+// The template arguments of reduce.cuh's RammerReduce for a kind.
+std::string foldType(const ReduceKind& k, int64_t count) {
+  const char* op = k.merge == Merge::Mul ? "RammerProdOp"
+                   : k.merge == Merge::Max ? "RammerNanMaxOp"
+                   : k.merge == Merge::Min ? "RammerNanMinOp"
+                                           : "RammerSumOp";
+  const char* term = k.term == Term::Abs ? "kRammerTermAbs" : k.term == Term::Square ? "kRammerTermSquare" : "kRammerTermSame";
+  const char* finish = k.finish == Finish::Mean   ? "kRammerFinishMean"
+                       : k.finish == Finish::Sqrt ? "kRammerFinishSqrt"
+                       : k.finish == Finish::Log  ? "kRammerFinishLog"
+                                                  : "kRammerFinishNone";
+  return std::string("RammerReduce<") + op + ", " + term + ", " + finish + ", " + llArg(count) + ">";
 }
 
 // The reduction as two boxes over the input: kept dims (in output order)
@@ -120,14 +106,11 @@ Plan planOf(const NodeInfo& info) {
   return p;
 }
 
-// CUDA: `name` = input offset of box index `var` over (ext, stride).
-std::string boxOffset(const std::string& idx, const std::string& name, const std::string& var,
-                      const std::vector<int64_t>& ext, const std::vector<int64_t>& stride, const std::string& indent) {
-  std::string s = indent + idx + " " + name + " = 0;\n" + indent + "{ " + idx + " r = " + var + ";";
-  for (size_t d = ext.size(); d-- > 0;)
-    s += " " + name + " += (r % " + std::to_string(ext[d]) + ") * " + std::to_string(stride[d]) + "; r /= " +
-         std::to_string(ext[d]) + ";";
-  return s + " (void)r; }\n";
+// index_math.cuh's RammerBox over (ext, stride), innermost dim first.
+std::string boxType(const std::vector<int64_t>& ext, const std::vector<int64_t>& stride) {
+  std::string s = "RammerBox<";
+  for (size_t d = ext.size(); d-- > 0;) s += (d + 1 < ext.size() ? ", " : "") + llArg(ext[d]) + ", " + llArg(stride[d]);
+  return s + ">";
 }
 
 }  // namespace
@@ -145,7 +128,8 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
   const Plan plan = planOf(info);
   const int64_t inputs = plan.outputs * plan.count;
   const std::string idx = indexType(inputs + 4096);
-  const std::string init = cudaFloatLiteral(initial(plan.kind.merge)), mergeText = mergeCuda(plan.kind.merge);
+  const std::string fold = foldType(plan.kind, plan.count), kept = boxType(plan.keptExt, plan.keptStride),
+                    reduced = boxType(plan.redExt, plan.redStride);
 
   // Thread per output element.
   ElementKernelSpec spec;
@@ -153,15 +137,10 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
   spec.total = plan.outputs;
   spec.flops = static_cast<double>(inputs);
   spec.bytes = 4.0 * static_cast<double>(inputs + plan.outputs);
-  spec.body = [plan, init, mergeText](const std::string& ix, const std::string&) {
-    std::string s = boxOffset(ix, "base", "i", plan.keptExt, plan.keptStride, "    ");
-    s += "    float acc = " + init + ";\n";
-    s += "    for (" + ix + " j = 0; j < " + std::to_string(plan.count) + "; ++j) {\n";
-    s += boxOffset(ix, "off", "j", plan.redExt, plan.redStride, "      ");
-    s += "      const float a = acc, b = " + termCuda(plan.kind.term, "in0[base + off]") + "; acc = " + mergeText + ";\n";
-    s += "    }\n    out0[i] = " + finishCuda(plan.kind.finish, "acc", plan.count) + ";\n";
-    return s;
-  };
+  spec.library = kReduce;
+  spec.templateName = "rammer_reduce_thread";
+  spec.templateArgs = {idx, fold, kept, reduced};
+  spec.args = [](const std::string&) { return rtaskArgs(1, 1); };  // the axes are baked in
   std::vector<RKernel> out = elementKernels(info, spec);
 
   // A warp per output element, kWarpRows per rTask: where the reduced dims
@@ -171,24 +150,14 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
     const int threads = kWarpRows * kWarpLanes;
     RKernel k = kernelShell(info, "reduce_warp", "reduce", {{"outputs_per_rtask", kWarpRows}, {"count", plan.count}},
                             divUp(plan.outputs, kWarpRows), threads, 4 * threads, spec.flops, spec.bytes);
-    const std::string t = std::to_string(threads), lanes = std::to_string(kWarpLanes);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
-    s += "  const " + idx + " first = (" + idx + ")rtask_id * " + std::to_string(kWarpRows) + " + (tid / " + lanes +
-         ");\n";
-    s += "  const int lane = tid % " + lanes + ";\n";
-    s += "  const bool active = tid < " + t + " && first < " + std::to_string(plan.outputs) + ";\n";
-    s += "  const " + idx + " o = active ? first : 0;\n";
-    s += boxOffset(idx, "base", "o", plan.keptExt, plan.keptStride, "  ");
-    s += "  float acc = " + init + ";\n";
-    s += "  if (active)\n    for (" + idx + " j = lane; j < " + std::to_string(plan.count) + "; j += " + lanes + ") {\n";
-    s += boxOffset(idx, "off", "j", plan.redExt, plan.redStride, "      ");
-    s += "      const float a = acc, b = " + termCuda(plan.kind.term, "in0[base + off]") + "; acc = " + mergeText + ";\n";
-    s += "    }\n";
-    s += cudaSegmentReduce(k, "acc", mergeText, threads, kWarpLanes);
-    s += "  if (active && lane == 0) out0[o] = " + finishCuda(plan.kind.finish, "acc", plan.count) + ";\n}\n";
-    k.cudaSource = s;
-    const int64_t outputs = plan.outputs;
-    k.written = rowsPerRTask(kWarpRows, outputs, 1);
+    useCudaLibrary(k, kReduce);
+    k.syncCount += segmentReduceSyncs(kWarpLanes);
+    k.cudaSource = cudaInstantiation(k.cudaFunction, info.numInputs(), info.numOutputs(),
+                                     {"rammer_reduce_warp",
+                                      {idx, std::to_string(threads), std::to_string(kWarpRows),
+                                       std::to_string(kWarpLanes), llArg(plan.outputs), fold, kept, reduced},
+                                      rtaskArgs(1, 1)});
+    k.written = rowsPerRTask(kWarpRows, plan.outputs, 1);
     out.push_back(std::move(k));
   }
 
@@ -197,18 +166,10 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
     const int threads = powerOfTwoThreads(plan.count, 32, 256);
     RKernel k = kernelShell(info, "reduce_block", "reduce", {{"threads", threads}, {"count", plan.count}}, plan.outputs,
                             threads, 4 * threads, spec.flops, spec.bytes);
-    const std::string t = std::to_string(threads);
-    std::string s = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs());
-    s += "  const " + idx + " o = rtask_id;\n";
-    s += boxOffset(idx, "base", "o", plan.keptExt, plan.keptStride, "  ");
-    s += "  float acc = " + init + ";\n";
-    s += "  if (tid < " + t + ")\n    for (" + idx + " j = tid; j < " + std::to_string(plan.count) + "; j += " + t + ") {\n";
-    s += boxOffset(idx, "off", "j", plan.redExt, plan.redStride, "      ");
-    s += "      const float a = acc, b = " + termCuda(plan.kind.term, "in0[base + off]") + "; acc = " + mergeText + ";\n";
-    s += "    }\n";
-    s += cudaBlockReduce(k, "acc", mergeText, threads);
-    s += "  if (tid == 0) out0[o] = " + finishCuda(plan.kind.finish, "acc", plan.count) + ";\n}\n";
-    k.cudaSource = s;
+    useCudaLibrary(k, kReduce);
+    k.syncCount += segmentReduceSyncs(threads);
+    k.cudaSource = cudaInstantiation(k.cudaFunction, info.numInputs(), info.numOutputs(),
+                                     {"rammer_reduce_block", {idx, std::to_string(threads), fold, kept, reduced}, rtaskArgs(1, 1)});
     k.written = rowsPerRTask(1, plan.outputs, 1);
     out.push_back(std::move(k));
   }

@@ -1,5 +1,6 @@
 #include "core/kernels/scan_kernels.h"
 
+#include "core/kernels/cuda_library.h"
 #include "core/ops/op_registry.h"
 
 namespace rammer::kernels {
@@ -46,17 +47,10 @@ std::vector<RKernel> scanKernels(const NodeInfo& info) {
   spec.total = lines.count;
   spec.flops = static_cast<double>(elements);
   spec.bytes = 8.0 * static_cast<double>(elements);
-  spec.body = [lines, idx](const std::string&, const std::string&) {
-    const std::string n = std::to_string(lines.length), inner = std::to_string(lines.inner);
-    std::string s = "    const " + idx + " base = (" + idx + ")(i / " + inner + ") * " + n + " * " + inner + " + i % " + inner + ";\n";
-    s += "    float sum = 0.0f;\n";
-    s += "    for (" + idx + " t = 0; t < " + n + "; ++t) {\n";
-    s += "      const " + idx + " at = base + " + (lines.reverse ? "(" + n + " - 1 - t)" : std::string("t")) + " * " + inner + ";\n";
-    s += "      const float x = in0[at];\n";
-    s += lines.exclusive ? "      out0[at] = sum;\n      sum += x;\n" : "      sum += x;\n      out0[at] = sum;\n";
-    s += "    }\n";
-    return s;
-  };
+  spec.library = kScan;
+  spec.templateName = "rammer_cumsum";
+  spec.templateArgs = {idx, llArg(lines.length), llArg(lines.inner), boolArg(lines.exclusive), boolArg(lines.reverse)};
+  spec.args = [](const std::string&) { return rtaskArgs(1, 1); };  // the axis is baked in
   // The range counts lines: line i is `length` elements `inner` apart.
   spec.written = [lines](int64_t begin, int64_t end, std::vector<WrittenRun>& runs) {
     appendRows(runs, begin, end, lines.length, lines.inner);

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "core/ir/words.h"
+#include "core/kernels/cuda_library.h"
 #include "core/ops/op_registry.h"
 
 namespace rammer::kernels {
@@ -76,19 +77,11 @@ std::vector<RKernel> runtimeScatterKernels(const NodeInfo& info) {
   spec.bytes = 8.0 * static_cast<double>(total) + 4.0 * static_cast<double>(count * static_cast<int64_t>(k));
   spec.flops = static_cast<double>(total) * static_cast<double>(count * static_cast<int64_t>(k));
   spec.constantsAsWords = {true, true, true};
-  spec.body = [=](const std::string&, const std::string&) {
-    const std::string sl = std::to_string(slice);
-    std::string s = "    const long long p = (long long)(i / " + sl + ");\n    long long k = -1;\n";
-    s += "    for (int t = 0; t < " + std::to_string(count) + "; ++t) {\n      long long at = 0;\n";
-    for (size_t j = 0; j < k; ++j) {
-      const std::string dim = std::to_string(data[j]);
-      s += "      { long long v = __float_as_int(in1[t * " + std::to_string(k) + " + " + std::to_string(j) + "]);";
-      s += " if (v < 0) v += " + dim + "LL; at = (at < 0 || v < 0 || v >= " + dim + "LL) ? -1 : at * " + dim + "LL + v; }\n";
-    }
-    s += "      if (at == p) k = t;\n    }\n";
-    s += "    out0[i] = k < 0 ? in0[i] : in2[k * " + sl + "LL + i % " + sl + "];\n";
-    return s;
-  };
+  std::string tuple = "RammerScatterTuple<" + std::to_string(k) + ", 0";
+  for (size_t j = 0; j < k; ++j) tuple += ", " + llArg(data[j]);
+  spec.library = kScatter;
+  spec.templateName = "rammer_scatter_runtime";
+  spec.templateArgs = {llArg(slice), std::to_string(count), tuple + ">"};
   return elementKernels(info, spec);
 }
 
@@ -112,11 +105,12 @@ std::vector<RKernel> scatterKernels(const NodeInfo& info) {
   spec.prelude = [scatter, tableType](const std::string& fn) {
     return cudaIntTable(tableType, fn + "_src", scatter->sourceOf);
   };
-  spec.body = [scatter](const std::string& idx, const std::string& fn) {
-    const std::string slice = std::to_string(scatter->slice);
-    std::string s = "    const " + idx + " k = " + fn + "_src[i / " + slice + "];\n";
-    s += "    out0[i] = k < 0 ? in0[i] : in2[k * " + slice + " + i % " + slice + "];\n";
-    return s;
+  spec.library = kScatter;
+  spec.templateName = "rammer_scatter_table";
+  spec.templateArgs = {llArg(scatter->slice)};
+  // in1, the indices, is baked into the table.
+  spec.args = [](const std::string& fn) {
+    return std::vector<std::string>{"rtask_id", "tid", "smem", "in0", "in2", "out0", fn + "_src"};
   };
   return elementKernels(info, spec);
 }

@@ -42,10 +42,11 @@ std::vector<RKernel> softmaxKernels(const NodeInfo& info) {
   // The body is softmax.cuh's template; the rKernel's function instantiates it.
   auto instantiate = [&](RKernel& k, const std::string& body, const std::string& args, bool shared) {
     useCudaLibrary(k, kSoftmax);
-    k.cudaSource = cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs()) + (shared ? "" : "  (void)smem;\n") +
-                   "  " + body + "<" + idx + ", " + std::to_string(g.n) + ", " + std::to_string(g.inner) + ", " + args +
-                   ", " + (logSoftmax ? "true" : "false") + ">(rtask_id, tid, " + (shared ? "smem, " : "") +
-                   "in0, out0);\n}\n";
+    std::vector<std::string> callArgs = {"rtask_id", "tid", "smem", "in0", "out0"};
+    if (!shared) callArgs.erase(callArgs.begin() + 2);
+    k.cudaSource = cudaInstantiation(
+        k.cudaFunction, info.numInputs(), info.numOutputs(),
+        {body, {idx, std::to_string(g.n), std::to_string(g.inner), args, boolArg(logSoftmax)}, callArgs});
   };
   const std::string count = std::to_string(g.count()) + "LL";
   std::vector<RKernel> out;

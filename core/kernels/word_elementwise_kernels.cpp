@@ -4,7 +4,6 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <memory>
 
 #include "core/ir/words.h"
 #include "core/kernels/broadcast_reads.h"
@@ -213,10 +212,10 @@ std::vector<RKernel> wordElementwiseKernels(const NodeInfo& info) {
   if (!ir::heldAsWords(info.outTypes[0]))
     throw ops::OpError("the output is " + std::string(ir::dtypeName(info.outTypes[0])) +
                        ", which run-time words do not hold");
-  auto op = std::make_shared<const WordOp>(opOf(info));
+  const WordOp op = opOf(info);
   const ir::Shape out = info.outShapes[0];
   const size_t n = info.numInputs();
-  auto reads = std::make_shared<const BroadcastReads>(info.inShapes, out);
+  const BroadcastReads reads(info.inShapes, out);
   const int64_t total = ir::numElements(out);
 
   ElementKernelSpec spec;
@@ -227,13 +226,9 @@ std::vector<RKernel> wordElementwiseKernels(const NodeInfo& info) {
   for (size_t k = 0; k < n; ++k) bytes += static_cast<double>(ir::numElements(info.inShapes[k])) * 4;
   spec.bytes = bytes;
   spec.constantsAsWords.assign(n, true);  // a constant mask or operand is read like any input
-  spec.body = [=](const std::string& idx, const std::string&) {
-    std::vector<std::string> offsets;
-    std::string s = reads->cudaOffsets(idx, offsets);
-    for (size_t k = 0; k < n; ++k)
-      s += "    const float w" + std::to_string(k) + " = in" + std::to_string(k) + "[" + offsets[k] + "];\n";
-    return s + op->cudaStatements + "    out0[i] = " + op->cudaResult + ";\n";
-  };
+  // elementwise.cuh's body; the operator's statements and result over the
+  // words w0, w1, ... are the generated part.
+  reads.useElementwiseTemplate(spec, cudaExpressionOp("Op", n, op.cudaStatements, op.cudaResult, "w"));
   return elementKernels(info, spec);
 }
 

@@ -6,12 +6,15 @@ import sys
 from pathlib import Path
 
 
-def check(root: Path, count, table: dict, what: str, advice: str) -> None:
+def check(root: Path, count, table: dict, what: str, advice: str, exempt: tuple = ()) -> None:
     """Exits 1 naming each file over or under its entry in `table`; `count`
-    maps a file's text to its occurrences of `what`."""
+    maps a file's text to its occurrences of `what`. The `exempt` files are
+    the ones whose job it is."""
     failures, lowered = [], []
     for f in sorted((root / "core/kernels").glob("*.cpp")):
         rel = str(f.relative_to(root))
+        if rel in exempt:
+            continue
         n = count(f.read_text())
         allowed = table.get(rel, 0)
         if n > allowed:

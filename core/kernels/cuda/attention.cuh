@@ -9,16 +9,26 @@
 //
 // Operands (row-major): q [batch][SQ][D], kt [batch][D][SK] (K already
 // transposed), v [batch][SK][DV], out [batch][SQ][DV]. With MASK, row i of
-// batch b adds mask[mrow(b, i) + j * MK] to key j's score; `mrow` is the
-// instantiation's (the mask broadcasts over the batch dims its own way).
+// batch b adds mask[MROW::at(b, i) + j * MK] to key j's score.
 #ifndef RAMMER_ATTENTION_CUH
 #define RAMMER_ATTENTION_CUH
+
+// Where the mask's row i of batch b starts (key 0): ROW_STRIDE apart, and
+// the mask broadcasts over the batch dims its own way, given by Batch (an
+// index_math.cuh RammerBox of the batch dims with the mask's strides).
+template <long long ROW_STRIDE, class Batch>
+struct RammerMaskRows {
+  template <class I>
+  __device__ __forceinline__ static I at(I b, int i) {
+    return (I)i * (I)ROW_STRIDE + Batch::template offset<I>(b);
+  }
+};
 
 template <class I, int D, int DV, int SQ, int SK, int R, int BC, int BPB, bool MASK, long long MK, class MROW>
 __device__ __forceinline__ void rammer_attention_flash(int rtask_id, int tid, float* smem, float scale,
                                                        const float* __restrict__ q, const float* __restrict__ kt,
                                                        const float* __restrict__ v, const float* __restrict__ mask,
-                                                       MROW mrow, float* __restrict__ out) {
+                                                       float* __restrict__ out) {
   const I b = rtask_id / BPB;
   const int i = (int)(rtask_id % BPB) * R + tid;
   const bool active = tid < R && i < SQ;
@@ -30,7 +40,7 @@ __device__ __forceinline__ void rammer_attention_flash(int rtask_id, int tid, fl
 #pragma unroll
   for (int e = 0; e < DV; ++e) acc[e] = 0.0f;
   float m = -INFINITY, l = 0.0f;
-  const I mr = MASK && active ? mrow(b, i) : (I)0;
+  const I mr = MASK && active ? MROW::template at<I>(b, i) : (I)0;
   for (int j0 = 0; j0 < SK; j0 += BC) {
     __syncthreads();  // the previous tile is used up
     if (tid < R) {

@@ -17,6 +17,16 @@ struct RammerMaxOp {
 struct RammerSumOp {
   __device__ __forceinline__ static float apply(float a, float b) { return a + b; }
 };
+struct RammerProdOp {
+  __device__ __forceinline__ static float apply(float a, float b) { return a * b; }
+};
+// ONNX's max and min reductions propagate a NaN: once one is seen it stays.
+struct RammerNanMaxOp {
+  __device__ __forceinline__ static float apply(float a, float b) { return (b > a || b != b) ? b : a; }
+};
+struct RammerNanMinOp {
+  __device__ __forceinline__ static float apply(float a, float b) { return (b < a || b != b) ? b : a; }
+};
 
 // Reduces `v` over each group of SEG consecutive threads among the first T
 // (SEG a power of two dividing T; SEG == T: the whole rTask) with

@@ -7,11 +7,6 @@
 #ifndef RAMMER_GLOBAL_POOL_CUH
 #define RAMMER_GLOBAL_POOL_CUH
 
-// ONNX's GlobalMaxPool propagates a NaN: once one is seen it stays.
-struct RammerNanMaxOp {
-  __device__ __forceinline__ static float apply(float a, float b) { return (b > a || b != b) ? b : a; }
-};
-
 // The merge, its start value and the finish (the mean divides by PLANE).
 template <bool MAX>
 struct RammerGlobalPool {

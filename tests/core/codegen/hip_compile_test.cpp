@@ -13,6 +13,8 @@
 #include "tests/core/codegen/transformer_fixtures.h"
 #include "tests/support/epilogue_graph.h"
 #include "tests/support/global_pool_graph.h"
+#include "tests/support/candidate_pins.h"
+#include "tests/support/family_graph.h"
 #include "tests/support/graph_builder.h"
 #include "tests/support/scatter_scan_graph.h"
 #include "tests/support/elementwise_graph.h"
@@ -160,6 +162,25 @@ TEST(TransformerHipCompile, OneLayerOfEachSampleCompilesForGfx90a) {
   const fs::path dir = freshDir("transformers");
   for (const char* name : {"bert_base", "gpt2_small", "vit_b16", "swin_t"})
     expectWavefrontCompilesForGfx90a(clang, dir, testing::oneLayerTransformer(name), name);
+}
+
+// Issue #44 item 1: every candidate of one operator of every family
+// (tests/support/family_graph.h), each operator a program of its own, the
+// HIP build of what tests/core/runtime/library_compile_test.cpp compiles
+// with NVRTC.
+TEST(LibraryHipCompile, EveryCandidateOfEveryFamilyCompilesForGfx90a) {
+  const std::string clang = testing::clangHipPath();
+  if (const std::string why = hipToolchainMissing(clang); !why.empty()) GTEST_SKIP() << why;
+  const ir::Graph g = testing::familyGraph(1);
+  const fs::path dir = freshDir("library");
+  CodegenOptions options;
+  options.target = Target::Hip;
+  for (size_t pick = 0; pick < testing::maxCandidates(g); ++pick) {
+    auto gp = generateProgram(testing::planSample(g, "sequential", "mi250x", testing::candidatePins(g, pick)), g, options);
+    ASSERT_TRUE(gp) << "candidate " << pick << ": " << gp.errorText();
+    const auto [rc, out] = compileForDevice(clang, dir, "candidate" + std::to_string(pick) + ".hip", gp->source);
+    EXPECT_EQ(rc, 0) << "candidate " << pick << ":\n" << out.substr(0, 20000);
+  }
 }
 
 TEST(ScatterScanHipCompile, CumSumAndScatterNDCompileForGfx90a) {

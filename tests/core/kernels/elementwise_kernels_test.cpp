@@ -52,8 +52,13 @@ TEST(ElementwiseKernels, CudaTextReadsBroadcastInputsByCoordinates) {
   auto k = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
   ASSERT_TRUE(k.ok()) << k.errorText();
   const std::string& src = k->candidates[0].cudaSource;
-  EXPECT_NE(src.find("in0[i]"), std::string::npos) << src;
-  EXPECT_NE(src.find("in1[c1 * 1]"), std::string::npos) << src;
+  // elementwise.cuh's body: x0 read at i, x1 along the output's last dim
+  // (stride 1), broadcast over the first (stride 0); the expression is Op.
+  EXPECT_NE(src.find("rammer_elementwise<int, 256, 1024LL, 24LL, Op, RammerReadSame, "
+                     "RammerReadBroadcast<RammerBox<6LL, 1LL, 4LL, 0LL>>>(rtask_id, tid, smem, out0, in0, in1);"),
+            std::string::npos)
+      << src;
+  EXPECT_NE(src.find("const float e2 = (e0 + e1);"), std::string::npos) << src;
   EXPECT_NE(src.find("__device__ void rk_n0_elementwise_1k("), std::string::npos) << src;
   EXPECT_EQ(k->candidates[0].syncCount, 0);
 }

@@ -14,6 +14,7 @@
 #include "core/runtime/host_execution.h"
 #include "core/schedule/constraints.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/support/candidate_pins.h"
 #include "tests/support/graph_builder.h"
 #include "tests/support/host_run.h"
 
@@ -55,15 +56,7 @@ inline std::vector<ir::NodeId> order(const ir::Graph& g) {
 // one where it has fewer). Generated with persistent kernels
 // (`persistent`): __launch_bounds__(threads, vEUs per SM), the budget.
 inline schedule::Plan planWithCandidate(const ir::Graph& g, size_t pick) {
-  schedule::Constraints c;
-  for (ir::NodeId id : order(g)) {
-    const ir::Node& n = g.node(id);
-    auto ks = kernels::kernelsFor(g, id);
-    if (ks && ks->isView) continue;  // Flatten, Reshape, ...: no rTasks
-    if (!ks || ks->candidates.empty()) throw std::runtime_error(n.name + ": " + ks.errorText());
-    c.kernelFor[n.name] = ks->candidates[std::min(pick, ks->candidates.size() - 1)].name;
-  }
-  return testing::planSample(g, "sequential", "h100", c);
+  return testing::planSample(g, "sequential", "h100", testing::candidatePins(g, pick));
 }
 
 inline codegen::CodegenOptions persistent() {
@@ -72,11 +65,7 @@ inline codegen::CodegenOptions persistent() {
   return o;
 }
 
-inline size_t maxCandidates(const ir::Graph& g) {
-  size_t most = 0;
-  for (ir::NodeId id : order(g)) most = std::max(most, kernels::kernelsFor(g, id)->candidates.size());
-  return most;
-}
+using testing::maxCandidates;
 
 // Every candidate plan of `g` (planWithCandidate for each index) runs as
 // generated code on the host target and matches `want` (relative L2 <= 1e-5

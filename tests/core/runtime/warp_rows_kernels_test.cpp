@@ -1,7 +1,7 @@
 // The warp-per-row variants of the row-shaped families (issue #27 item 5:
 // global pooling, softmax over the innermost axis, reductions): a warp's
 // lanes read one row's consecutive elements, the lanes' partials meet in a
-// shared-memory tree per warp (cudaSegmentReduce). Run as generated code on
+// shared-memory tree per warp (block_reduce.cuh). Run as generated code on
 // the host target against the reference executor, every candidate of every
 // node (NVRTC compiles them: tests/core/codegen/cuda_compile_test.cpp).
 #include <gtest/gtest.h>

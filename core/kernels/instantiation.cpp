@@ -1,0 +1,72 @@
+#include "core/kernels/instantiation.h"
+
+namespace rammer::kernels {
+
+std::string cudaSignature(const std::string& name, size_t numInputs, size_t numOutputs) {
+  std::string s = "__device__ void " + name + "(int rtask_id, int tid, float* smem";
+  for (size_t i = 0; i < numInputs; ++i) s += ", const float* __restrict__ in" + std::to_string(i);
+  for (size_t i = 0; i < numOutputs; ++i) s += ", float* __restrict__ out" + std::to_string(i);
+  return s + ") {\n";
+}
+
+std::string llArg(int64_t v) { return std::to_string(v) + "LL"; }
+
+namespace {
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> rtaskArgs(size_t numInputs, size_t numOutputs) {
+  std::vector<std::string> args = {"rtask_id", "tid", "smem"};
+  for (size_t i = 0; i < numInputs; ++i) args.push_back("in" + std::to_string(i));
+  for (size_t i = 0; i < numOutputs; ++i) args.push_back("out" + std::to_string(i));
+  return args;
+}
+
+std::string cudaInstantiation(const std::string& name, size_t numInputs, size_t numOutputs, const TemplateCall& call) {
+  const std::vector<std::string> args = call.args.empty() ? rtaskArgs(numInputs, numOutputs) : call.args;
+  return cudaSignature(name, numInputs, numOutputs) + call.locals + "  " + call.name + "<" + joined(call.templateArgs) +
+         ">(" + joined(args) + ");\n}\n";
+}
+
+std::string cudaExpressionOp(const std::string& name, size_t arity, const std::string& statements,
+                             const std::string& result, const std::string& prefix) {
+  std::string params;
+  for (size_t k = 0; k < arity; ++k) params += (k ? ", float " : "float ") + prefix + std::to_string(k);
+  return "  struct " + name + " {\n    __device__ __forceinline__ static float apply(" + params + ") {\n" + statements +
+         "      return " + result + ";\n    }\n  };\n";
+}
+
+std::string cudaEmptyFunction(const std::string& name, size_t numInputs, size_t numOutputs) {
+  return cudaSignature(name, numInputs, numOutputs) + "  (void)rtask_id; (void)tid; (void)smem;\n}\n";
+}
+
+std::string cudaElementFunction(const std::string& name, size_t numInputs, size_t numOutputs, int64_t chunk,
+                                int64_t total, int threads, const std::string& idx, const std::string& body) {
+  // element_loop.cuh's loop written out: as a lambda the generated bodies
+  // took more registers (a Slice's copy 20 instead of 18).
+  const std::string c = std::to_string(chunk), t = std::to_string(total);
+  std::string s = cudaSignature(name, numInputs, numOutputs);
+  s += "  (void)smem;\n";
+  s += "  if (tid >= " + std::to_string(threads) + ") return;\n";
+  s += "  const " + idx + " begin = (" + idx + ")rtask_id * " + c + ";\n";
+  s += "  const " + idx + " end = begin + " + c + " < " + t + " ? begin + " + c + " : " + t + ";\n";
+  s += "  for (" + idx + " i = begin + tid; i < end; i += " + std::to_string(threads) + ") {\n";
+  return s + body + "  }\n}\n";
+}
+
+std::string cudaIntTable(const std::string& type, const std::string& name, const std::vector<int64_t>& values) {
+  std::string s = "static __device__ const " + type + " " + name + "[" +
+                  std::to_string(values.empty() ? 1 : values.size()) + "] = {";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(values[i]) + (type == "int" ? "" : "LL");
+  if (values.empty()) s += "0";
+  return s + "};\n";
+}
+
+}  // namespace rammer::kernels
