@@ -73,28 +73,23 @@ void addFuseEpiloguesFlag(CLI::App* cmd, pipeline::EpilogueFusion& mode) {
       ->each([&mode](const std::string& v) { mode = kModes.at(v); });
 }
 
+// The policies' own options: flags, help texts and choices from the
+// registry (schedule::policyOptions), defaults from the option structs.
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios) {
-  cmd->add_option("--ios-r", ios.maxGroupOps, "IOS: operators per group (--policy ios)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--ios-s", ios.maxGroups, "IOS: groups per stage (--policy ios)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--ios-variant", ios.variant, "IOS: stages of concurrent groups (parallel), operator merges (merge) or either (both)")
-      ->capture_default_str();
-  cmd->add_option("--ios-programs", ios.programs,
-                  "IOS: all stages in one rProgram with barriers (one) or one launch per stage (stage)")
-      ->capture_default_str();
+  auto help = [](const char* flag) { return schedule::policyOption(schedule::PolicyId::Ios, flag).description; };
+  cmd->add_option("--ios-r", ios.maxGroupOps, help("ios-r"))->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--ios-s", ios.maxGroups, help("ios-s"))->capture_default_str()->check(CLI::PositiveNumber);
+  // (Their values are checked by the policy, whose message lists them.)
+  cmd->add_option("--ios-variant", ios.variant, help("ios-variant"))->capture_default_str();
+  cmd->add_option("--ios-programs", ios.programs, help("ios-programs"))->capture_default_str();
 }
 
 void addGraphTurboOptions(CLI::App* cmd, schedule::GraphTurboOptions& gt) {
-  cmd->add_option("--gt-order", gt.order,
-                  "GraphTurbo: instance order, breadth-first (bfs), depth-first (dfs) or the faster by the cost model (auto)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "bfs", "dfs"}));
+  const schedule::PolicyOption& order = schedule::policyOption(schedule::PolicyId::GraphTurbo, "gt-order");
+  cmd->add_option("--gt-order", gt.order, order.description)->capture_default_str()->check(CLI::IsMember(order.choices));
   cmd->add_option_function<int64_t>(
          "--gt-budget", [&gt](int64_t kb) { gt.budgetBytes = kb * 1024; },
-         "GraphTurbo: fast memory one instance may use, in KB (default: a quarter of an SM's shared memory)")
+         schedule::policyOption(schedule::PolicyId::GraphTurbo, "gt-budget").description)
       ->check(CLI::PositiveNumber);
 }
 

@@ -57,33 +57,48 @@ PolicyOptionsPanel::PolicyOptionsPanel(viz::StudioSession* session, QWidget* par
   allForm->addRow(tr("Attention fusion"), attention_);
   allForm->addRow(tr("Epilogue fusion"), epilogues_);
 
+  // The policies' own options: labels, tooltips and choices from the
+  // registry (schedule::policyOptions), as the CLI's help has them.
+  auto option = [](schedule::PolicyId id, const char* flag) -> const schedule::PolicyOption& {
+    return schedule::policyOption(id, flag);
+  };
+  auto tip = [](const schedule::PolicyOption& o) {
+    return QString::fromStdString(o.description) + QStringLiteral(" — --") + QString::fromStdString(o.flag);
+  };
+  auto label = [](const schedule::PolicyOption& o) { return QString::fromStdString(o.label); };
+  auto choices = [](const schedule::PolicyOption& o) {
+    QStringList l;
+    for (const std::string& c : o.choices) l << QString::fromStdString(c);
+    return l;
+  };
+
   ios_ = new QGroupBox(tr("IOS"), this);
   ios_->setObjectName(QStringLiteral("iosOptions"));
   auto* iosForm = new QFormLayout(ios_);
-  iosR_ = spin(ios_, "iosRPicker", 1, 16, tr("Operators per group (r) — --ios-r"));
-  iosS_ = spin(ios_, "iosSPicker", 1, 64, tr("Groups per stage (s) — --ios-s"));
-  iosVariant_ = picker(ios_, "iosVariantPicker", viz::StudioSession::iosVariants(),
-                       tr("Stages of concurrent groups (parallel), operator merges (merge: operators on one input as "
-                          "one wider operator and a Split), or either (both) — --ios-variant"));
-  iosPrograms_ = picker(ios_, "iosProgramsPicker", {QStringLiteral("one"), QStringLiteral("stage")},
-                        tr("All stages in one rProgram with barriers (one) or one launch per stage (stage) — "
-                           "--ios-programs"));
-  iosForm->addRow(tr("Operators per group"), iosR_);
-  iosForm->addRow(tr("Groups per stage"), iosS_);
-  iosForm->addRow(tr("Stages"), iosVariant_);
-  iosForm->addRow(tr("rPrograms"), iosPrograms_);
+  const schedule::PolicyOption& r = option(schedule::PolicyId::Ios, "ios-r");
+  const schedule::PolicyOption& s = option(schedule::PolicyId::Ios, "ios-s");
+  const schedule::PolicyOption& variant = option(schedule::PolicyId::Ios, "ios-variant");
+  const schedule::PolicyOption& programs = option(schedule::PolicyId::Ios, "ios-programs");
+  iosR_ = spin(ios_, "iosRPicker", 1, 16, tip(r));
+  iosS_ = spin(ios_, "iosSPicker", 1, 64, tip(s));
+  iosVariant_ = picker(ios_, "iosVariantPicker", choices(variant), tip(variant));
+  iosPrograms_ = picker(ios_, "iosProgramsPicker", choices(programs), tip(programs));
+  iosForm->addRow(label(r), iosR_);
+  iosForm->addRow(label(s), iosS_);
+  iosForm->addRow(label(variant), iosVariant_);
+  iosForm->addRow(label(programs), iosPrograms_);
 
   graphTurbo_ = new QGroupBox(tr("GraphTurbo"), this);
   graphTurbo_->setObjectName(QStringLiteral("graphTurboOptions"));
   auto* gtForm = new QFormLayout(graphTurbo_);
-  gtOrder_ = picker(graphTurbo_, "gtOrderPicker", {QStringLiteral("auto"), QStringLiteral("bfs"), QStringLiteral("dfs")},
-                    tr("Instance order: breadth-first, depth-first, or the faster by the cost model — --gt-order"));
-  gtBudget_ = spin(graphTurbo_, "gtBudgetPicker", 0, 1024,
-                   tr("Fast memory one instance may use, in KB; 0: a quarter of an SM's shared memory — --gt-budget"));
+  const schedule::PolicyOption& order = option(schedule::PolicyId::GraphTurbo, "gt-order");
+  const schedule::PolicyOption& budget = option(schedule::PolicyId::GraphTurbo, "gt-budget");
+  gtOrder_ = picker(graphTurbo_, "gtOrderPicker", choices(order), tip(order));
+  gtBudget_ = spin(graphTurbo_, "gtBudgetPicker", 0, 1024, tip(budget));
   gtBudget_->setSpecialValueText(tr("default"));
   gtBudget_->setSuffix(tr(" KB"));
-  gtForm->addRow(tr("Instance order"), gtOrder_);
-  gtForm->addRow(tr("Fast-memory budget"), gtBudget_);
+  gtForm->addRow(label(order), gtOrder_);
+  gtForm->addRow(label(budget), gtBudget_);
 
   none_ = new QLabel(this);
   auto* layout = new QVBoxLayout(this);

@@ -44,183 +44,77 @@ struct Cell {
   std::vector<bool> has;  // per input slot
   std::vector<bool> outs;  // per output slot
   // The recurrent product is the rKernel's own sum (CellRecurrence): the
-  // CUDA text reads it as hrv[blk] instead of from the hr slot.
+  // cell reads it from the sums in registers instead of the hr slot.
   bool fusedHR = false;
 
+  bool in(size_t k) const { return k < has.size() && has[k]; }
   bool out(size_t k) const { return k < outs.size() && outs[k]; }
 };
 
-// Text and CPU evaluation share this sequence of steps: a statement list
-// where each step is `name = expr` on floats. The CPU side mirrors it.
-float clipV(const Cell& c, float v) { return c.clip ? std::clamp(v, -*c.clip, *c.clip) : v; }
 std::string clipCuda(const Cell& c, const std::string& v) {
   if (!c.clip) return v;
   const std::string k = cudaFloatLiteral(*c.clip);
   return "fminf(fmaxf(" + v + ", -" + k + "), " + k + ")";
 }
 
-// Reads input `slot` at `offset`, or "0.0f" when omitted.
-std::string rd(const Cell& c, size_t slot, const std::string& offset) {
-  return slot < c.has.size() && c.has[slot] ? "in" + std::to_string(slot) + "[" + offset + "]" : std::string("0.0f");
-}
-// Column block `blk` of the recurrent product for this element, read at
-// `offset` of the hr slot when it comes as a tensor.
-std::string hrd(const Cell& c, size_t slot, int blk, const std::string& offset) {
-  return c.fusedHR ? "hrv[" + std::to_string(blk) + "]" : rd(c, slot, offset);
-}
-bool hasHR(const Cell& c, size_t slot) { return c.fusedHR || (slot < c.has.size() && c.has[slot]); }
-float rv(const Cell& c, const TaskBuffers& b, size_t slot, int64_t offset) {
-  return slot < c.has.size() && c.has[slot] ? b.inputs[slot][offset] : 0.0f;
-}
+constexpr size_t kNoSlot = ~size_t{0};
 
-std::string cudaCell(const Cell& c) {
+// A cell as cell.cuh's template: its type (the shape and which inputs and
+// outputs it has as parameters), its activations and clip as local types
+// (the generated part), the input slot of the recurrent product and the
+// slots of its inputs a0..a3.
+struct CellTemplate {
+  std::string type, locals;
+  size_t hr = kNoSlot;
+  std::vector<size_t> slots;
+
+  // The arguments after rtask_id, tid, smem: the cell's inputs (an omitted
+  // one a null pointer) and outputs.
+  std::vector<std::string> args(const Cell& c) const {
+    std::vector<std::string> a;
+    for (size_t slot : slots) a.push_back(c.in(slot) ? "in" + std::to_string(slot) : "(const float*)0");
+    for (size_t o = 0; o < 2; ++o) a.push_back(c.out(o) ? "out" + std::to_string(o) : "(float*)0");
+    return a;
+  }
+};
+
+CellTemplate cellTemplate(const Cell& c) {
+  using namespace ops;
+  auto act = [](const char* name, const RnnActivation& a) { return cudaExpressionOp(name, 1, "", actCuda(a, "x0")); };
+  CellTemplate t;
+  t.locals = cudaExpressionOp("Clip", 1, "", clipCuda(c, "x0"));
   const std::string H = std::to_string(c.hidden);
-  std::string s = "    const int bb = (int)(i / " + H + "), j = (int)(i % " + H + ");\n";
-  auto line = [&](const std::string& name, const std::string& e) { s += "    float " + name + " = " + e + ";\n"; };
-  // No `x = x;` when a step (no clip, identity activation) changes nothing:
-  // clang's -Wself-assign rejects it.
-  auto set = [&](const std::string& name, const std::string& e) {
-    if (e != name) s += "    " + name + " = " + e + ";\n";
-  };
-  const RnnActivation& f = c.acts[0];
-  const RnnActivation& g = c.acts[1];
-  if (c.type == ops::kLstmCellOp) {
-    using namespace ops;
-    const std::string G = std::to_string(4 * c.hidden);
-    auto gate = [&](const std::string& name, int blk) {
-      const std::string off = std::to_string(blk * c.hidden) + " + j";
-      line(name, "(" + rd(c, kLstmCellXW, "bb * " + G + " + " + off) + " + " + rd(c, kLstmCellBias, off) + ")");
-      if (hasHR(c, kLstmCellHR)) set(name, name + " + " + hrd(c, kLstmCellHR, blk, "bb * " + G + " + " + off));
-    };
-    gate("gi", 0);
-    gate("go", 1);
-    gate("gf", 2);
-    gate("gc", 3);
-    line("cp", rd(c, kLstmCellC, "bb * " + H + " + j"));
-    const bool P = c.has.size() > kLstmCellP && c.has[kLstmCellP];
-    if (P) set("gi", "gi + " + rd(c, kLstmCellP, "j") + " * cp");
-    set("gi", clipCuda(c, "gi"));
-    set("gi", actCuda(f, "gi"));
-    if (c.inputForget) {
-      set("gf", "1.0f - gi");
-    } else {
-      if (P) set("gf", "gf + " + rd(c, kLstmCellP, std::to_string(2 * c.hidden) + " + j") + " * cp");
-      set("gf", clipCuda(c, "gf"));
-      set("gf", actCuda(f, "gf"));
-    }
-    set("gc", clipCuda(c, "gc"));
-    set("gc", actCuda(g, "gc"));
-    line("cn", "gf * cp + gi * gc");
-    if (P) set("go", "go + " + rd(c, kLstmCellP, H + " + j") + " * cn");
-    set("go", clipCuda(c, "go"));
-    set("go", actCuda(f, "go"));
-    line("t", clipCuda(c, "cn"));
-    set("t", actCuda(c.acts[2], "t"));
-    if (c.out(0)) s += "    out0[i] = go * t;\n";
-    if (c.out(1)) s += "    out1[i] = cn;\n";
-    return s;
-  }
-  const std::string G = std::to_string(3 * c.hidden);
-  auto sum3 = [&](const std::string& name, const std::string& xwOff, const std::string& bOff, size_t hrSlot, int blk,
-                  const std::string& hrOff) {
-    line(name, "(" + rd(c, 0, "bb * " + G + " + " + xwOff) + " + " + rd(c, 2, bOff) + ")");
-    if (hrSlot != 99 && hasHR(c, hrSlot)) set(name, name + " + " + hrd(c, hrSlot, blk, hrOff));
-  };
-  const std::string Hj = H + " + j", H2j = std::to_string(2 * c.hidden) + " + j";
-  if (c.type == ops::kGruGatesOp) {
-    const std::string H2 = std::to_string(2 * c.hidden);
-    sum3("z", "j", "j", ops::kGruGatesHR, 0, "bb * " + H2 + " + j");
-    sum3("r", Hj, Hj, ops::kGruGatesHR, 1, "bb * " + H2 + " + " + Hj);
-    set("z", actCuda(f, clipCuda(c, "z")));
-    set("r", actCuda(f, clipCuda(c, "r")));
-    if (c.out(0)) s += "    out0[i] = z;\n";
-    if (c.out(1)) s += "    out1[i] = " + std::string(c.has.size() > ops::kGruGatesH && c.has[ops::kGruGatesH]
-                                                                 ? "r * in" + std::to_string(ops::kGruGatesH) + "[i]"
-                                                                 : "0.0f") + ";\n";
-    return s;
-  }
-  const size_t hSlot = c.type == ops::kGruCandidateOp ? size_t{ops::kGruCandH} : size_t{ops::kGruCellH};
-  const std::string hp = rd(c, hSlot, "i");
-  if (c.type == ops::kGruCandidateOp) {
-    sum3("ht", H2j, H2j, ops::kGruCandRHR, 0, "i");
-    set("ht", actCuda(g, clipCuda(c, "ht")));
-    line("z", rd(c, ops::kGruCandZ, "i"));
+  if (c.type == kLstmCellOp) {
+    t.hr = kLstmCellHR;
+    t.slots = {kLstmCellXW, kLstmCellBias, kLstmCellC, kLstmCellP};
+    t.locals += act("F", c.acts[0]) + act("G", c.acts[1]) + act("Ha", c.acts[2]);
+    t.type = "RammerLstmCell<" + H + ", " + boolArg(c.in(kLstmCellXW)) + ", " + boolArg(c.in(kLstmCellBias)) + ", " +
+             boolArg(c.fusedHR || c.in(kLstmCellHR)) + ", " + boolArg(c.in(kLstmCellC)) + ", " +
+             boolArg(c.in(kLstmCellP)) + ", " + boolArg(c.inputForget) + ", " + boolArg(c.out(0)) + ", " +
+             boolArg(c.out(1)) + ", F, G, Ha, Clip>";
+  } else if (c.type == kGruGatesOp) {
+    t.hr = kGruGatesHR;
+    t.slots = {kGruGatesXW, kGruGatesBias, kGruGatesH, kNoSlot};
+    t.locals += act("F", c.acts[0]);
+    t.type = "RammerGruGates<" + H + ", " + boolArg(c.in(kGruGatesXW)) + ", " + boolArg(c.in(kGruGatesBias)) + ", " +
+             boolArg(c.fusedHR || c.in(kGruGatesHR)) + ", " + boolArg(c.in(kGruGatesH)) + ", " + boolArg(c.out(0)) +
+             ", " + boolArg(c.out(1)) + ", F, Clip>";
+  } else if (c.type == kGruCandidateOp) {
+    t.hr = kGruCandRHR;
+    t.slots = {kGruCandXW, kGruCandBias, kGruCandZ, kGruCandH};
+    t.locals += act("G", c.acts[1]);
+    t.type = "RammerGruCandidate<" + H + ", " + boolArg(c.in(kGruCandXW)) + ", " + boolArg(c.in(kGruCandBias)) +
+             ", " + boolArg(c.fusedHR || c.in(kGruCandRHR)) + ", " + boolArg(c.in(kGruCandZ)) + ", " +
+             boolArg(c.in(kGruCandH)) + ", G, Clip>";
   } else {
-    sum3("z", "j", "j", ops::kGruCellHR, 0, "bb * " + G + " + j");
-    sum3("r", Hj, Hj, ops::kGruCellHR, 1, "bb * " + G + " + " + Hj);
-    sum3("ht", H2j, H2j, 99, 2, "");
-    set("z", actCuda(f, clipCuda(c, "z")));
-    set("r", actCuda(f, clipCuda(c, "r")));
-    const std::string hrH = hrd(c, ops::kGruCellHR, 2, "bb * " + G + " + " + H2j);
-    set("ht", "ht + r * (" + hrH + " + " + rd(c, ops::kGruCellRbH, "j") + ")");
-    set("ht", actCuda(g, clipCuda(c, "ht")));
+    t.hr = kGruCellHR;
+    t.slots = {kGruCellXW, kGruCellBias, kGruCellRbH, kGruCellH};
+    t.locals += act("F", c.acts[0]) + act("G", c.acts[1]);
+    t.type = "RammerGruCell<" + H + ", " + boolArg(c.in(kGruCellXW)) + ", " + boolArg(c.in(kGruCellBias)) + ", " +
+             boolArg(c.fusedHR || c.in(kGruCellHR)) + ", " + boolArg(c.in(kGruCellRbH)) + ", " +
+             boolArg(c.in(kGruCellH)) + ", F, G, Clip>";
   }
-  s += "    out0[i] = (1.0f - z) * ht + z * " + hp + ";\n";
-  return s;
-}
-
-void cpuCell(const Cell& c, const TaskBuffers& b, int64_t i) {
-  const int64_t H = c.hidden, bb = i / H, j = i % H;
-  const RnnActivation& f = c.acts[0];
-  const RnnActivation& g = c.acts[1];
-  auto has = [&](size_t slot) { return slot < c.has.size() && c.has[slot]; };
-  if (c.type == ops::kLstmCellOp) {
-    using namespace ops;
-    const int64_t G = 4 * H;
-    auto gate = [&](int blk) {
-      const int64_t off = blk * H + j;
-      float v = rv(c, b, kLstmCellXW, bb * G + off) + rv(c, b, kLstmCellBias, off);
-      if (has(kLstmCellHR)) v = v + rv(c, b, kLstmCellHR, bb * G + off);
-      return v;
-    };
-    float gi = gate(0), go = gate(1), gf = gate(2), gc = gate(3);
-    const float cp = rv(c, b, kLstmCellC, bb * H + j);
-    const bool P = has(kLstmCellP);
-    if (P) gi = gi + rv(c, b, kLstmCellP, j) * cp;
-    gi = f(clipV(c, gi));
-    if (c.inputForget) {
-      gf = 1.0f - gi;
-    } else {
-      if (P) gf = gf + rv(c, b, kLstmCellP, 2 * H + j) * cp;
-      gf = f(clipV(c, gf));
-    }
-    gc = g(clipV(c, gc));
-    const float cn = gf * cp + gi * gc;
-    if (P) go = go + rv(c, b, kLstmCellP, H + j) * cn;
-    go = f(clipV(c, go));
-    const float t = c.acts[2](clipV(c, cn));
-    if (b.outputs.size() > 0 && b.outputs[0]) b.outputs[0][i] = go * t;
-    if (b.outputs.size() > 1 && b.outputs[1]) b.outputs[1][i] = cn;
-    return;
-  }
-  const int64_t G = 3 * H;
-  auto sum3 = [&](int64_t xwOff, int64_t bOff, std::optional<std::pair<size_t, int64_t>> hr) {
-    float v = rv(c, b, 0, bb * G + xwOff) + rv(c, b, 2, bOff);
-    if (hr && has(hr->first)) v = v + rv(c, b, hr->first, hr->second);
-    return v;
-  };
-  if (c.type == ops::kGruGatesOp) {
-    float z = sum3(j, j, std::pair{size_t{ops::kGruGatesHR}, bb * 2 * H + j});
-    float r = sum3(H + j, H + j, std::pair{size_t{ops::kGruGatesHR}, bb * 2 * H + H + j});
-    z = f(clipV(c, z));
-    r = f(clipV(c, r));
-    if (b.outputs[0]) b.outputs[0][i] = z;
-    if (b.outputs.size() > 1 && b.outputs[1]) b.outputs[1][i] = has(ops::kGruGatesH) ? r * b.inputs[ops::kGruGatesH][i] : 0.0f;
-    return;
-  }
-  const size_t hSlot = c.type == ops::kGruCandidateOp ? size_t{ops::kGruCandH} : size_t{ops::kGruCellH};
-  float ht = 0, z = 0;
-  if (c.type == ops::kGruCandidateOp) {
-    ht = g(clipV(c, sum3(2 * H + j, 2 * H + j, std::pair{size_t{ops::kGruCandRHR}, i})));
-    z = rv(c, b, ops::kGruCandZ, i);
-  } else {
-    z = f(clipV(c, sum3(j, j, std::pair{size_t{ops::kGruCellHR}, bb * G + j})));
-    const float r = f(clipV(c, sum3(H + j, H + j, std::pair{size_t{ops::kGruCellHR}, bb * G + H + j})));
-    ht = sum3(2 * H + j, 2 * H + j, std::nullopt);
-    ht = ht + r * (rv(c, b, ops::kGruCellHR, bb * G + 2 * H + j) + rv(c, b, ops::kGruCellRbH, j));
-    ht = g(clipV(c, ht));
-  }
-  b.outputs[0][i] = (1.0f - z) * ht + z * rv(c, b, hSlot, i);
+  return t;
 }
 
 // A cell that carries its recurrent product (ops::CellRecurrence): the GEMV
@@ -235,10 +129,8 @@ std::vector<RKernel> cellGemvKernels(const NodeInfo& info, Cell c, const ops::Ce
   if (M * rec.blocks > ops::kMaxCellGateOutputs)
     throw ops::OpError(fmt::format("a cell with its recurrent product takes batch x gate blocks <= {}, got {} x {}",
                                    ops::kMaxCellGateOutputs, M, rec.blocks));
-  Cell plain = c;  // the CPU tile reads its sums as an hr tensor
-  plain.has[rec.hr] = true;
   c.fusedHR = true;
-  const std::string body = cudaCell(c);
+  const CellTemplate cell = cellTemplate(c);
   const std::string idx = indexType(std::max(M * NW, K * NW) + NW);
   std::vector<RKernel> out;
   for (const int64_t J : {32, 8}) {
@@ -253,35 +145,21 @@ std::vector<RKernel> cellGemvKernels(const NodeInfo& info, Cell c, const ops::Ce
                             tasks, 256, 4 * 256 * M * rec.blocks, flops, bytes);
     k.regsEstimate = 64;
     k.syncCount = 2;
-    k.cudaLibraries = {kGemv};
-    k.cudaSource = fmt::format(R"({sig}
-  typedef {I} I;
-  const I j0 = (I)rtask_id * {J};
-  const I cols = {H} - j0 < {J} ? {H} - j0 : {J};
-  auto cell = [&](int m, int jl, const float* hrv) {{
-    const I i = (I)m * {H} + j0 + jl;
-{body}  }};
-  rammer_gemv_gates<{M}, {B}, {J}, 4, {K}LL, {NW}LL, {H}LL, I>(tid, smem, in{h}, in{w} + j0, cols, (I){K}, cell);
-}}
-)",
-                               fmt::arg("sig", cudaSignature(k.cudaFunction, info.numInputs(), info.numOutputs())),
-                               fmt::arg("I", idx), fmt::arg("J", J), fmt::arg("H", H), fmt::arg("body", body),
-                               fmt::arg("M", M), fmt::arg("B", rec.blocks), fmt::arg("K", K), fmt::arg("NW", NW),
-                               fmt::arg("h", rec.hSlot), fmt::arg("w", rec.weightSlot));
-    k.cpu = [plain, rec, M, H, K, NW, J](int64_t task, const TaskBuffers& b, float*) {
+    useCudaLibrary(k, kGemvCell);
+    std::vector<std::string> args = {"rtask_id", "tid", "smem", "in" + std::to_string(rec.hSlot),
+                                     "in" + std::to_string(rec.weightSlot)};
+    for (std::string& a : cell.args(c)) args.push_back(std::move(a));
+    k.cudaSource = cudaInstantiation(k.cudaFunction, info.numInputs(), info.numOutputs(),
+                                     {"rammer_gemv_cell",
+                                      {idx, std::to_string(M), std::to_string(rec.blocks), std::to_string(J), llArg(K),
+                                       llArg(NW), llArg(H), cell.type},
+                                      args, cell.locals});
+    // rTask k writes columns [j0, j0 + cols) of every batch row of each output.
+    k.written = [M, H, J, outs = c.outs](int64_t task, std::vector<WrittenRun>& runs) {
       const int64_t j0 = task * J, cols = std::min(J, H - j0);
-      thread_local std::vector<float> hr;
-      hr.assign(static_cast<size_t>(M * NW), 0.0f);
-      const float* a = b.inputs[rec.hSlot];
-      const float* w = b.inputs[rec.weightSlot];
-      for (int64_t m = 0; m < M; ++m)
-        for (int64_t k = 0; k < K; ++k)
-          for (int64_t blk = 0; blk < rec.blocks; ++blk)
-            for (int64_t j = j0; j < j0 + cols; ++j) hr[m * NW + blk * H + j] += a[m * K + k] * w[k * NW + blk * H + j];
-      TaskBuffers withHr = b;
-      withHr.inputs[rec.hr] = hr.data();
-      for (int64_t m = 0; m < M; ++m)
-        for (int64_t j = j0; j < j0 + cols; ++j) cpuCell(plain, withHr, m * H + j);
+      for (size_t o = 0; o < outs.size(); ++o)
+        if (outs[o])
+          for (int64_t m = 0; m < M; ++m) runs.push_back(WrittenRun{static_cast<int32_t>(o), m * H + j0, cols, 1});
     };
     out.push_back(std::move(k));
   }
@@ -331,9 +209,18 @@ std::vector<RKernel> cellKernels(const NodeInfo& info) {
   for (size_t i = 0; i < info.numOutputs(); ++i)
     if (info.outPresent[i]) bytes += 4.0 * static_cast<double>(ir::numElements(info.outShapes[i]));
   spec.bytes = bytes;
-  spec.body = [c](const std::string&, const std::string&) { return cudaCell(c); };
   const ops::CellRecurrence& rec = *ops::cellRecurrence(c.type);
-  if (rec.weightSlot < c.has.size() && c.has[rec.weightSlot]) return cellGemvKernels(info, c, rec, spec);
+  if (c.in(rec.weightSlot)) return cellGemvKernels(info, c, rec, spec);
+  // cell.cuh's element-wise rKernel, the product read from its slot.
+  const CellTemplate cell = cellTemplate(c);
+  spec.library = kCell;
+  spec.templateName = "rammer_cell";
+  spec.templateArgs = {cell.type};
+  spec.locals = cell.locals;
+  std::vector<std::string> args = {"rtask_id", "tid", "smem",
+                                   c.in(cell.hr) ? "in" + std::to_string(cell.hr) : "(const float*)0"};
+  for (std::string& a : cell.args(c)) args.push_back(std::move(a));
+  spec.args = [args](const std::string&) { return args; };
   return elementKernels(info, spec);
 }
 

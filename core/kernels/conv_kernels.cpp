@@ -289,36 +289,6 @@ DepthwiseShape depthwiseShape(const ConvProblem& p) {
   return s;
 }
 
-void runDepthwiseTask(const ConvProblem& p, const DepthwiseShape& s, int64_t rtask, const TaskBuffers& buf) {
-  const ops::Window3& w = p.w;
-  const int64_t chunk = rtask % s.chunks, nc = rtask / s.chunks;
-  const int64_t co = nc % p.cout, img = nc / p.cout, ci = co / p.mg;
-  const float* x = buf.inputs[0] + (img * p.cin + ci) * w.inSize();
-  const float* wt = buf.inputs[1] + co * w.kernelSize();
-  float* y = buf.outputs[0] + nc * w.outSize();
-  const float bias = p.hasBias ? buf.inputs[2][co] : 0.0f;
-  const int64_t q1 = std::min(w.outSize(), (chunk + 1) * s.chunk);
-  for (int64_t q = chunk * s.chunk; q < q1; ++q) {
-    const int64_t o[3] = {q / (w.out[1] * w.out[2]), (q / w.out[2]) % w.out[1], q % w.out[2]};
-    int64_t lo[3], hi[3];
-    for (int i = 0; i < 3; ++i) ops::validTaps(o[i], w.in[i], w.kernel[i], w.stride[i], w.dilation[i], w.padBegin[i], lo[i], hi[i]);
-    float acc = 0.0f;
-    for (int64_t kd = lo[0]; kd < hi[0]; ++kd) {
-      const int64_t id = o[0] * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
-      for (int64_t kh = lo[1]; kh < hi[1]; ++kh) {
-        const int64_t ih = o[1] * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
-        const float* xr = x + (id * w.in[1] + ih) * w.in[2];
-        const float* wr = wt + (kd * w.kernel[1] + kh) * w.kernel[2];
-        for (int64_t kw = lo[2]; kw < hi[2]; ++kw)
-          acc += wr[kw] * xr[o[2] * w.stride[2] - w.padBegin[2] + kw * w.dilation[2]];
-      }
-    }
-    y[q] = acc + bias;
-  }
-  const int64_t q0 = chunk * s.chunk;
-  p.epilogue.applyRow(y + q0, buf, nc * w.outSize() + q0, q1 - q0);
-}
-
 std::string depthwiseCuda(const ConvProblem& p, const DepthwiseShape& s, const std::string& function) {
   ArgStore args;
   addGeometry(args, p);
@@ -383,7 +353,12 @@ RKernel depthwiseKernel(const ConvProblem& p, ir::NodeId node) {
   k.bytes += outputs * p.epilogue.bytesPerOutput();
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
   k.cudaSource = depthwiseCuda(p, s, k.cudaFunction);
-  k.cpu = [p, s](int64_t rtask, const TaskBuffers& buf, float*) { runDepthwiseTask(p, s, rtask, buf); };
+  // rTask (image, output channel, chunk) writes one run of that plane.
+  k.written = [s, plane = p.w.outSize()](int64_t rtask, std::vector<WrittenRun>& runs) {
+    const int64_t chunk = rtask % s.chunks, nc = rtask / s.chunks;
+    const int64_t q0 = chunk * s.chunk, q1 = std::min(plane, q0 + s.chunk);
+    if (q0 < q1) runs.push_back(WrittenRun{0, nc * plane + q0, q1 - q0, 1});
+  };
   return k;
 }
 

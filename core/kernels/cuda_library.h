@@ -35,5 +35,7 @@ inline constexpr const char* kTrilu = "trilu.cuh";  // after element_loop.cuh, i
 inline constexpr const char* kScan = "scan.cuh";  // after element_loop.cuh, index_math.cuh
 inline constexpr const char* kScatter = "scatter.cuh";  // after element_loop.cuh
 inline constexpr const char* kElementwise = "elementwise.cuh";  // after element_loop.cuh, index_math.cuh
+inline constexpr const char* kCell = "cell.cuh";  // after element_loop.cuh
+inline constexpr const char* kGemvCell = "gemv_cell.cuh";  // after gemv.cuh, cell.cuh
 
 }  // namespace rammer::kernels

@@ -103,6 +103,8 @@ void useCudaLibrary(RKernel& kernel, const std::string& file) {
       {kScan, {kElementLoop, kIndexMath}},
       {kScatter, {kElementLoop, kIndexMath}},
       {kElementwise, {kElementLoop, kIndexMath}},
+      {kCell, {kElementLoop}},
+      {kGemvCell, {kGemv, kElementLoop, kCell}},
   };
   if (auto it = kBuildsOn.find(file); it != kBuildsOn.end())
     for (const char* base : it->second) useCudaLibrary(kernel, base);

@@ -125,8 +125,9 @@ std::string groupLine(const ir::Graph& g, const GroupChoice& c, const std::strin
 ir::Result<Plan> GraphTurboPolicy::schedule(const ir::Graph& optimizedGraph, const device::DeviceSpec& device,
                                             const Constraints& constraints) const {
   const GraphTurboOptions& go = options().graphturbo;
-  if (go.order != "auto" && go.order != "bfs" && go.order != "dfs")
-    return ir::makeError("unknown GraphTurbo order '" + go.order + "'; orders: auto, bfs, dfs");
+  const PolicyOption& orders = policyOption(PolicyId::GraphTurbo, "gt-order");
+  if (!orders.accepts(go.order))
+    return ir::makeError("unknown GraphTurbo order '" + go.order + "'; orders: " + orders.choiceList());
   if (go.budgetBytes < 0) return ir::makeError("the GraphTurbo budget must not be negative");
   // The rewritten graph keeps every other node, its id and its inputs: its
   // candidates are the ones already fetched, not fetched twice.

@@ -16,13 +16,15 @@ namespace rammer::schedule {
 namespace {
 
 ir::Result<bool> checkOptions(const IosOptions& o) {
-  if (o.variant != "parallel" && o.variant != "merge" && o.variant != "both")
-    return ir::makeError("unknown IOS variant '" + o.variant + "'; variants: parallel, merge, both");
+  const PolicyOption& variant = policyOption(PolicyId::Ios, "ios-variant");
+  if (!variant.accepts(o.variant))
+    return ir::makeError("unknown IOS variant '" + o.variant + "'; variants: " + variant.choiceList());
   if (o.maxGroupOps < 1 || o.maxGroups < 1)
     return ir::makeError("IOS needs at least one operator per group and one group per stage (--ios-r, --ios-s)");
   if (o.blockOps < 1) return ir::makeError("IOS needs blocks of at least one operator");
-  if (o.programs != "stage" && o.programs != "one")
-    return ir::makeError("unknown IOS program layout '" + o.programs + "'; layouts: stage, one");
+  const PolicyOption& programs = policyOption(PolicyId::Ios, "ios-programs");
+  if (!programs.accepts(o.programs))
+    return ir::makeError("unknown IOS program layout '" + o.programs + "'; layouts: " + programs.choiceList());
   return true;
 }
 

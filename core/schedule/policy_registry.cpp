@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
+
+#include "core/schedule/policy.h"
 
 namespace rammer::schedule {
 
@@ -67,5 +70,46 @@ ir::Result<PolicyId> parsePolicy(std::string_view name) {
 }
 
 std::string defaultPolicyName() { return policyName(kDefaultPolicy); }
+
+bool PolicyOption::accepts(std::string_view value) const {
+  return choices.empty() || std::find(choices.begin(), choices.end(), value) != choices.end();
+}
+
+std::string PolicyOption::choiceList() const {
+  std::string s;
+  for (const std::string& c : choices) s += (s.empty() ? "" : ", ") + c;
+  return s;
+}
+
+const std::vector<PolicyOption>& policyOptions(PolicyId id) {
+  static const IosOptions ios;
+  static const GraphTurboOptions gt;
+  static const std::vector<PolicyOption> kIos = {
+      {"ios-r", "Operators per group", "IOS: operators per group (--policy ios)", {}, std::to_string(ios.maxGroupOps)},
+      {"ios-s", "Groups per stage", "IOS: groups per stage (--policy ios)", {}, std::to_string(ios.maxGroups)},
+      {"ios-variant", "Stages",
+       "IOS: stages of concurrent groups (parallel), operator merges (merge: operators on one input as one wider "
+       "operator and a Split) or either (both)",
+       {"parallel", "merge", "both"}, ios.variant},
+      {"ios-programs", "rPrograms", "IOS: all stages in one rProgram with barriers (one) or one launch per stage (stage)",
+       {"one", "stage"}, ios.programs},
+  };
+  static const std::vector<PolicyOption> kGraphTurbo = {
+      {"gt-order", "Instance order",
+       "GraphTurbo: instance order, breadth-first (bfs), depth-first (dfs) or the faster by the cost model (auto)",
+       {"auto", "bfs", "dfs"}, gt.order},
+      {"gt-budget", "Fast-memory budget",
+       "GraphTurbo: fast memory one instance may use, in KB (default: a quarter of an SM's shared memory)", {},
+       gt.budgetBytes > 0 ? std::to_string(gt.budgetBytes / 1024) : std::string()},
+  };
+  static const std::vector<PolicyOption> kNone;
+  return id == PolicyId::Ios ? kIos : id == PolicyId::GraphTurbo ? kGraphTurbo : kNone;
+}
+
+const PolicyOption& policyOption(PolicyId id, std::string_view flag) {
+  for (const PolicyOption& o : policyOptions(id))
+    if (o.flag == flag) return o;
+  throw std::out_of_range("policy " + policyName(id) + " has no option --" + std::string(flag));
+}
 
 }  // namespace rammer::schedule

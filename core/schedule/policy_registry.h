@@ -34,6 +34,21 @@ struct PolicyInfo {
   bool isBaseline = false;
 };
 
+// One of a policy's own options: the CLI's flag, the studio's label and
+// tooltip, the values it takes and its default. The defaults are read from
+// the policy's option struct (IosOptions, GraphTurboOptions), so each is
+// written once.
+struct PolicyOption {
+  std::string flag;         // "ios-r": --ios-r
+  std::string label;        // "Operators per group": the studio's row
+  std::string description;  // the help text and tooltip
+  std::vector<std::string> choices;  // the values a named option takes; empty for a number
+  std::string defaultValue;          // as text; empty where the device decides
+
+  bool accepts(std::string_view value) const;
+  std::string choiceList() const;  // "parallel, merge, both"
+};
+
 // The policy a plan gets when nobody chose one.
 inline constexpr PolicyId kDefaultPolicy = PolicyId::Wavefront;
 
@@ -52,6 +67,11 @@ std::string policyName(PolicyId id);
 // name a person typed (--policy, the studio's command line) becomes a
 // PolicyId.
 ir::Result<PolicyId> parsePolicy(std::string_view name);
+// A policy's own options, in the order help texts list them (most
+// policies have none).
+const std::vector<PolicyOption>& policyOptions(PolicyId id);
+// The option of `id` named `flag`; std::out_of_range for an unknown one.
+const PolicyOption& policyOption(PolicyId id, std::string_view flag);
 // kDefaultPolicy's name, for the defaults of option structs.
 std::string defaultPolicyName();
 

@@ -16,6 +16,7 @@
 
 #include "app/cli/plan_loading.h"
 #include "app/studio/main_window.h"
+#include "core/schedule/policy_registry.h"
 #include "viz/models/studio_session.h"
 
 namespace rammer::studio {
@@ -52,6 +53,38 @@ TEST(PolicyOptions, EveryPlanOptionOfTheCliHasAControlInTheStudio) {
     EXPECT_TRUE(found) << name << ": no control named " << it->second.toStdString();
   }
   EXPECT_EQ(seen, kStudioControl.size());
+}
+
+// The policies' own controls are made from the registry
+// (schedule::policyOptions): each shows its option's help text and flag,
+// and a picker offers exactly its choices; the CLI's help is the same text.
+TEST(PolicyOptions, EachPolicyOptionsControlAndCliHelpReadTheRegistry) {
+  viz::StudioSession session;
+  PolicyOptionsPanel panel(&session);
+  CLI::App app;
+  pipeline::PlanChoices options;
+  cli::addPlanOptions(&app, options);
+  size_t seen = 0;
+  for (schedule::PolicyId id : schedule::policyIds())
+    for (const schedule::PolicyOption& o : schedule::policyOptions(id)) {
+      ++seen;
+      const std::string flag = "--" + o.flag;
+      auto* control = panel.findChild<QWidget*>(kStudioControl.at(flag));
+      ASSERT_NE(control, nullptr) << flag;
+      EXPECT_TRUE(control->toolTip().contains(QString::fromStdString(o.description))) << flag;
+      EXPECT_TRUE(control->toolTip().contains(QString::fromStdString(flag))) << flag;
+      if (auto* picker = qobject_cast<QComboBox*>(control)) {
+        QStringList items;
+        for (int i = 0; i < picker->count(); ++i) items << picker->itemText(i);
+        QStringList want;
+        for (const std::string& c : o.choices) want << QString::fromStdString(c);
+        EXPECT_EQ(items, want) << flag;
+      }
+      const CLI::Option* cliOption = app.get_option_no_throw(flag);
+      ASSERT_NE(cliOption, nullptr) << flag;
+      EXPECT_EQ(cliOption->get_description(), o.description) << flag;
+    }
+  EXPECT_EQ(seen, 6u);
 }
 
 struct Loaded {

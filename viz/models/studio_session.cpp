@@ -80,9 +80,6 @@ StudioSession::~StudioSession() {
 QStringList StudioSession::policyNames() { return toQStringList(schedule::policyNames()); }
 QString StudioSession::defaultPolicy() { return QString::fromStdString(schedule::defaultPolicyName()); }
 QStringList StudioSession::deviceIds() { return toQStringList(device::presetIds()); }
-QStringList StudioSession::iosVariants() {
-  return {QStringLiteral("parallel"), QStringLiteral("merge"), QStringLiteral("both")};
-}
 
 const std::vector<ir::Diagnostic>& StudioSession::diagnostics() const { return diagnostics_->diagnostics(); }
 

@@ -66,7 +66,6 @@ class StudioSession : public QObject {
 
   static QStringList policyNames();  // schedule::policyNames()
   static QStringList deviceIds();    // device::presetIds()
-  static QStringList iosVariants();  // parallel, merge, both (schedule::IosOptions::variant)
   static QString defaultPolicy();   // schedule::kDefaultPolicy's name
   static constexpr const char* kDefaultDevice = "h100";
 

@@ -1,6 +1,7 @@
 // The policy registry (issue #44 item 6): one entry per policy, names and
 // aliases found in any case, each name making the policy that reports it,
-// and the traits other stages read in place of string comparisons.
+// the traits other stages read in place of string comparisons, and each
+// policy's own options with the defaults of its option struct.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -72,6 +73,32 @@ TEST(PolicyRegistry, TheDesignDocumentListsEveryPolicy) {
   }
   const std::string table = doc.substr(doc.find('\n', begin) + 1, end - doc.find('\n', begin) - 1);
   EXPECT_EQ(table, expected) << "write this table into docs/DESIGN.md:\n" << expected;
+}
+
+// IOS and GraphTurbo have options (the CLI's flags and the studio's
+// controls are made from these entries); their defaults are the option
+// structs' own, and a named option's default is one of its choices.
+TEST(PolicyRegistry, EachPolicysOptionsCarryItsOptionStructsDefaults) {
+  for (PolicyId id : policyIds()) {
+    const bool has = id == PolicyId::Ios || id == PolicyId::GraphTurbo;
+    EXPECT_EQ(!policyOptions(id).empty(), has) << policyName(id);
+    for (const PolicyOption& o : policyOptions(id)) {
+      EXPECT_FALSE(o.label.empty()) << o.flag;
+      EXPECT_FALSE(o.description.empty()) << o.flag;
+      if (!o.choices.empty()) EXPECT_TRUE(o.accepts(o.defaultValue)) << o.flag << " defaults to " << o.defaultValue;
+      EXPECT_EQ(&policyOption(id, o.flag), &o);
+    }
+  }
+  const IosOptions ios;
+  EXPECT_EQ(policyOption(PolicyId::Ios, "ios-r").defaultValue, std::to_string(ios.maxGroupOps));
+  EXPECT_EQ(policyOption(PolicyId::Ios, "ios-s").defaultValue, std::to_string(ios.maxGroups));
+  EXPECT_EQ(policyOption(PolicyId::Ios, "ios-variant").defaultValue, ios.variant);
+  EXPECT_EQ(policyOption(PolicyId::Ios, "ios-programs").defaultValue, ios.programs);
+  EXPECT_EQ(policyOption(PolicyId::GraphTurbo, "gt-order").defaultValue, GraphTurboOptions{}.order);
+  EXPECT_EQ(policyOption(PolicyId::GraphTurbo, "gt-budget").defaultValue, "") << "the device decides";
+  EXPECT_EQ(policyOption(PolicyId::Ios, "ios-variant").choiceList(), "parallel, merge, both");
+  EXPECT_FALSE(policyOption(PolicyId::GraphTurbo, "gt-order").accepts("sideways"));
+  EXPECT_THROW(policyOption(PolicyId::Wavefront, "ios-r"), std::out_of_range);
 }
 
 }  // namespace
