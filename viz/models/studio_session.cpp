@@ -5,11 +5,12 @@
 
 #include "core/device/device_spec.h"
 #include "core/pipeline/pipeline.h"
-#include "core/sim/measured_trace.h"
 #include "core/schedule/policy.h"
 #include "viz/models/diagnostics_model.h"
 #include "viz/models/log_model.h"
+#include "viz/models/measured_trace_opening.h"
 #include "viz/models/metrics_model.h"
+#include "viz/models/nvrtc_compile_job.h"
 #include "viz/models/release_later.h"
 #include "viz/models/pipeline_job.h"
 #include "viz/models/studio_export.h"
@@ -41,17 +42,6 @@ std::vector<ir::Diagnostic> tagged(PipelineStage stage, std::vector<ir::Diagnost
 struct ExportOutcome {
   std::vector<ir::Diagnostic> errors;
   QString message;  // what was written
-};
-
-struct MeasuredOutcome {
-  std::vector<ir::Diagnostic> errors;
-  std::shared_ptr<const sim::Trace> trace;  // aligned to the plan
-  size_t dropped = 0;                        // rTasks of ops the plan lacks
-};
-
-struct NvrtcOutcome {
-  std::vector<ir::Diagnostic> errors;
-  std::shared_ptr<const pipeline::CompiledCode> compiled;  // its plan carries the compiled registers
 };
 
 }  // namespace
@@ -229,22 +219,13 @@ quint64 StudioSession::compileWithNvrtc() {
   if (isBusy()) return refuse(tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
   if (!plan()) return refuse(tr("there is no valid plan to compile"));
   auto plan = this->plan();
-  // The pipeline's Generate and Compile stages on this plan: plain CUDA,
-  // the code whose latency a run reports.
-  pipeline::Options options = applied_;
-  options.generate = codegen::CodegenOptions{};
-  std::function<NvrtcOutcome(const pipeline::Control&)> work = [options, given = artifacts_](
-                                                                    const pipeline::Control& control) {
-    NvrtcOutcome out;
-    pipeline::StagesResult r =
-        pipeline::runStages(options, given, PipelineStage::Generate, PipelineStage::Compile, control);
-    if (!r.report.ok()) out.errors = r.report.cancelled ? std::vector{ir::makeError("cancelled")} : r.report.errors();
-    else out.compiled = r.artifacts.compiled;
-    return out;
+  std::function<NvrtcCompiled(const pipeline::Control&)> work = [options = applied_, given = artifacts_](
+                                                                     const pipeline::Control& control) {
+    return compileWithNvrtcFor(options, given, control);
   };
   const QString what = tr("Compiling with NVRTC");
   running_ = Running{PipelineStage::Compile, PipelineStage::Compile, false, what};
-  return job_->start<NvrtcOutcome>(what, std::move(work), [this, plan](NvrtcOutcome& out) {
+  return job_->start<NvrtcCompiled>(what, std::move(work), [this, plan](NvrtcCompiled& out) {
     running_.reset();
     lastJobOk_ = out.errors.empty();
     if (!out.errors.empty()) {
@@ -279,20 +260,13 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
   if (!plan()) return refuse(tr("open a model first: a measured trace lies beside its plan"));
   auto plan = this->plan();
   const std::string file = path.toStdString();
-  std::function<MeasuredOutcome(const pipeline::Control&)> work = [plan, file](const pipeline::Control&) {
-    MeasuredOutcome out;
-    auto t = sim::loadMeasuredTrace(file);
-    if (!t) {
-      out.errors = t.errors();
-      return out;
-    }
-    out.trace = std::make_shared<const sim::Trace>(sim::alignToPlan(std::move(t).value(), *plan, &out.dropped));
-    return out;
+  std::function<OpenedMeasuredTrace(const pipeline::Control&)> work = [plan, file](const pipeline::Control&) {
+    return openMeasuredTraceFor(file, *plan);
   };
   const QString name = QFileInfo(path).fileName();
   const QString what = tr("Opening %1").arg(name);
   running_ = Running{PipelineStage::Run, PipelineStage::Run, false, what};
-  return job_->start<MeasuredOutcome>(what, std::move(work), [this, plan, name](MeasuredOutcome& out) {
+  return job_->start<OpenedMeasuredTrace>(what, std::move(work), [this, plan, name](OpenedMeasuredTrace& out) {
     running_.reset();
     lastJobOk_ = out.errors.empty();
     if (!out.errors.empty()) {
