@@ -17,10 +17,9 @@ using ir::DType;
 bool isInt(DType t) { return ir::wordKindOf(t) == ir::WordKind::Int; }
 
 // What one node computes: the CUDA expression over w0, w1, ... (the input
-// words), with statements it needs first. The emulator takes its values
-// from the reference operator (RKernel::written).
+// words). The emulator takes its values from the reference operator
+// (RKernel::written).
 struct WordOp {
-  std::string cudaStatements;
   std::string cudaResult;
 };
 
@@ -116,32 +115,23 @@ WordOp cast(DType from, DType to) {
   return w;
 }
 
-// Integer arithmetic on 64-bit values, wrapped to the output type.
+// Integer arithmetic on 64-bit values (elementwise.cuh's word functions),
+// wrapped to the output type.
 WordOp arithmetic(const std::string& op, size_t arity, DType out, bool cStyleMod) {
   static const std::map<std::string, std::string> kBinary = {
-      {"Add", "a + b"},
-      {"Sum", "a + b"},
-      {"Sub", "a - b"},
-      {"Mul", "a * b"},
-      {"Max", "a > b ? a : b"},
-      {"Min", "a < b ? a : b"},
-      {"Div", "b == 0 ? 0LL : a / b"},
-      {"ModC", "b == 0 ? 0LL : a % b"},
-      // Python's %: the divisor's sign.
-      {"Mod", "b == 0 ? 0LL : (a % b != 0 && ((a % b < 0) != (b < 0))) ? a % b + b : a % b"}};
+      {"Add", "RammerWordAdd"}, {"Sum", "RammerWordAdd"}, {"Sub", "RammerWordSub"}, {"Mul", "RammerWordMul"},
+      {"Max", "RammerWordMax"}, {"Min", "RammerWordMin"}, {"Div", "RammerWordDiv"}, {"ModC", "RammerWordModC"},
+      {"Mod", "RammerWordMod"}};
   WordOp w;
   if (op == "Neg" || op == "Abs") {
-    const bool neg = op == "Neg";
-    w.cudaStatements = "    const long long a = __float_as_int(w0);\n";
-    w.cudaResult = "__int_as_float(" + cudaWrap(neg ? "-a" : "a < 0 ? -a : a", out) + ")";
+    const std::string map = op == "Neg" ? "RammerWordNeg" : "RammerWordAbs";
+    w.cudaResult = "__int_as_float(" + cudaWrap("rammer_word_map<" + map + ">(w0)", out) + ")";
     return w;
   }
-  const std::string& text = kBinary.at(op == "Mod" && cStyleMod ? "ModC" : op);
-  w.cudaStatements = "    long long acc = __float_as_int(w0);\n";
-  for (size_t k = 1; k < arity; ++k)
-    w.cudaStatements +=
-        "    { const long long a = acc, b = __float_as_int(w" + std::to_string(k) + "); acc = " + text + "; }\n";
-  w.cudaResult = "__int_as_float(" + cudaWrap("acc", out) + ")";
+  std::string args = "w0";
+  for (size_t k = 1; k < arity; ++k) args += ", w" + std::to_string(k);
+  const std::string& fold = kBinary.at(op == "Mod" && cStyleMod ? "ModC" : op);
+  w.cudaResult = "__int_as_float(" + cudaWrap("rammer_word_fold<" + fold + ">(" + args + ")", out) + ")";
   return w;
 }
 
@@ -228,7 +218,7 @@ std::vector<RKernel> wordElementwiseKernels(const NodeInfo& info) {
   spec.constantsAsWords.assign(n, true);  // a constant mask or operand is read like any input
   // elementwise.cuh's body; the operator's statements and result over the
   // words w0, w1, ... are the generated part.
-  reads.useElementwiseTemplate(spec, cudaExpressionOp("Op", n, op.cudaStatements, op.cudaResult, "w"));
+  reads.useElementwiseTemplate(spec, cudaExpressionOp("Op", n, "", op.cudaResult, "w"));
   return elementKernels(info, spec);
 }
 
