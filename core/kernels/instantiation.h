@@ -2,10 +2,11 @@
 // The instantiation writer (issue #44 item 1): the one place that prints
 // CUDA text around the bodies in core/kernels/cuda/*.cuh. An rTask function
 // is the signature every rKernel has and one call of a library template
-// whose parameters are the shapes and tiling; the expression families add
-// their generated statements as the element loop's body. Every other
-// generator only chooses template arguments (tests/docs/
-// check_kernel_strings.py holds the rule).
+// whose parameters are the shapes and tiling; an expression family adds its
+// expression as a local type (cudaExpressionOp), and the families not yet
+// templates (copies) get the element loop written out around their
+// statements. Every other generator only chooses template arguments
+// (tests/docs/check_kernel_strings.py holds the rule).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -52,7 +53,7 @@ std::string cudaInstantiation(const std::string& name, size_t numInputs, size_t 
 std::string cudaEmptyFunction(const std::string& name, size_t numInputs, size_t numOutputs);
 
 // The rTask function `name` of a per-element rKernel whose element
-// statements are generated (the expression families): element_loop.cuh's
+// statements are generated (the copies' segments): element_loop.cuh's
 // loop over rTask chunks of `chunk` of `total` elements, written out, with
 // `body` run for element `i` of type `idx`.
 std::string cudaElementFunction(const std::string& name, size_t numInputs, size_t numOutputs, int64_t chunk,

@@ -76,9 +76,9 @@ struct ElementKernelSpec {
   // name to derive unique table names from; may be empty.
   std::function<std::string(const std::string& fn)> prelude;
   // The families on templates: the core/kernels/cuda/ file, the element
-  // template and its arguments after <I, THREADS, CHUNK, TOTAL> (it takes
-  // rtask_id, tid, smem and every input and output, and runs
-  // element_loop.cuh's loop).
+  // template and its arguments after <I, THREADS, CHUNK, TOTAL> (it runs
+  // element_loop.cuh's loop; by default it takes rtask_id, tid, smem and
+  // every input and output).
   std::string library, templateName;
   std::vector<std::string> templateArgs;
   std::string locals;  // TemplateCall::locals

@@ -2,9 +2,9 @@
 // rTask t covers elements [t * CHUNK, min((t + 1) * CHUNK, TOTAL)) of a
 // flat range, and each of its THREADS threads takes every THREADS-th one.
 // The families on templates (window pooling, reductions, gathers, ...)
-// call it with their element's body; the expression families (element-wise
-// and the generated bodies not yet templates) get the same loop written out
-// by rammer::kernels::cudaElementFunction around their statements.
+// call it with their element's body; the generated bodies not yet
+// templates (the copies' segments) get the same loop written out by
+// rammer::kernels::cudaElementFunction around their statements.
 #ifndef RAMMER_ELEMENT_LOOP_CUH
 #define RAMMER_ELEMENT_LOOP_CUH
 
