@@ -16,10 +16,7 @@ constexpr int64_t kMaxHeadDim = ops::kAttentionMaxHeadDim;
 // attention.cuh's RammerMaskRows for the mask's strides: rows maskStride[r]
 // apart, the batch dims (innermost first) broadcast by theirs.
 std::string maskRows(const ops::AttentionShape& s) {
-  const size_t r = s.batch.size();
-  std::string box = "RammerBox<";
-  for (size_t k = r; k-- > 0;) box += (k + 1 < r ? ", " : "") + llArg(s.batch[k]) + ", " + llArg(s.maskStride[k]);
-  return "RammerMaskRows<" + llArg(s.maskStride[r]) + ", " + box + ">>";
+  return "RammerMaskRows<" + llArg(s.maskStride[s.batch.size()]) + ", " + boxArg(s.batch, s.maskStride) + ">";
 }
 
 RKernel flashKernel(const NodeInfo& info, const ops::AttentionShape& s, float scale, int rows) {

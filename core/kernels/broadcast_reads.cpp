@@ -29,10 +29,7 @@ std::vector<std::string> BroadcastReads::cudaReadTypes() const {
     } else if (numel == 1) {
       types.emplace_back("RammerReadScalar");
     } else {
-      std::string box = "RammerBox<";
-      for (size_t d = out.size(); d-- > 0;)
-        box += (d + 1 < out.size() ? ", " : "") + llArg(out[d]) + ", " + llArg(strides[k][d]);
-      types.push_back("RammerReadBroadcast<" + box + ">>");
+      types.push_back("RammerReadBroadcast<" + boxArg(out, strides[k]) + ">");
     }
   }
   return types;

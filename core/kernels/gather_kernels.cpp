@@ -54,12 +54,11 @@ std::vector<RKernel> runtimeGatherElementsKernels(const NodeInfo& info) {
   spec.constantsAsWords = {true, true};
   // The data offset of element i with its axis coordinate left out: the
   // indices' dims with the data's strides, the axis' stride 0.
-  std::string rest = "RammerBox<";
-  for (size_t d = idxShape.size(); d-- > 0;)
-    rest += (d + 1 < idxShape.size() ? ", " : "") + llArg(idxShape[d]) + ", " + llArg(d == axis ? 0 : dst[d]);
+  std::vector<int64_t> rest = dst;
+  rest[axis] = 0;
   spec.library = kGather;
   spec.templateName = "rammer_gather_elements";
-  spec.templateArgs = {llArg(axisDim), llArg(dst[axis]), rest + ">"};
+  spec.templateArgs = {llArg(axisDim), llArg(dst[axis]), boxArg(idxShape, rest)};
   return elementKernels(info, spec);
 }
 

@@ -11,6 +11,12 @@ std::string cudaSignature(const std::string& name, size_t numInputs, size_t numO
 
 std::string llArg(int64_t v) { return std::to_string(v) + "LL"; }
 
+std::string boxArg(const std::vector<int64_t>& ext, const std::vector<int64_t>& stride) {
+  std::string s = "RammerBox<";
+  for (size_t d = ext.size(); d-- > 0;) s += (d + 1 < ext.size() ? ", " : "") + llArg(ext[d]) + ", " + llArg(stride.at(d));
+  return s + ">";
+}
+
 namespace {
 
 std::string joined(const std::vector<std::string>& parts) {

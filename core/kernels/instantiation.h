@@ -45,6 +45,10 @@ std::vector<std::string> rtaskArgs(size_t numInputs, size_t numOutputs);
 // parameter) and "true"/"false".
 std::string llArg(int64_t v);
 inline std::string boolArg(bool v) { return v ? "true" : "false"; }
+// index_math.cuh's RammerBox over dims with extents `ext` and strides
+// `stride` (outermost first; `stride` may go on past `ext`'s dims), as the
+// type lists them: innermost first.
+std::string boxArg(const std::vector<int64_t>& ext, const std::vector<int64_t>& stride);
 
 // The whole rTask function `name` whose body is `call`.
 std::string cudaInstantiation(const std::string& name, size_t numInputs, size_t numOutputs, const TemplateCall& call);

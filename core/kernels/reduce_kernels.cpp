@@ -106,13 +106,6 @@ Plan planOf(const NodeInfo& info) {
   return p;
 }
 
-// index_math.cuh's RammerBox over (ext, stride), innermost dim first.
-std::string boxType(const std::vector<int64_t>& ext, const std::vector<int64_t>& stride) {
-  std::string s = "RammerBox<";
-  for (size_t d = ext.size(); d-- > 0;) s += (d + 1 < ext.size() ? ", " : "") + llArg(ext[d]) + ", " + llArg(stride[d]);
-  return s + ">";
-}
-
 }  // namespace
 
 const std::vector<std::string>& reduceOpTypes() {
@@ -128,8 +121,8 @@ std::vector<RKernel> reduceKernels(const NodeInfo& info) {
   const Plan plan = planOf(info);
   const int64_t inputs = plan.outputs * plan.count;
   const std::string idx = indexType(inputs + 4096);
-  const std::string fold = foldType(plan.kind, plan.count), kept = boxType(plan.keptExt, plan.keptStride),
-                    reduced = boxType(plan.redExt, plan.redStride);
+  const std::string fold = foldType(plan.kind, plan.count), kept = boxArg(plan.keptExt, plan.keptStride),
+                    reduced = boxArg(plan.redExt, plan.redStride);
 
   // Thread per output element.
   ElementKernelSpec spec;

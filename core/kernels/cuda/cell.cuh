@@ -34,6 +34,17 @@ struct RammerHrFromSums {
   }
 };
 
+// A gate's sum before its activation: block BLK of the batch row of xw
+// that starts at xwRow, plus block BLK of the bias, plus (HAS_HR) block
+// HR_BLK of the recurrent product at hrOffset.
+template <int H, int BLK, int HR_BLK, bool HAS_XW, bool HAS_B, bool HAS_HR, class HR, class O>
+__device__ __forceinline__ float rammer_cell_gate(const float* __restrict__ xw, const float* __restrict__ b, HR hr,
+                                                  int xwRow, int j, O hrOffset) {
+  float g = (rammer_cell_read<HAS_XW>(xw, xwRow + BLK * H + j) + rammer_cell_read<HAS_B>(b, BLK * H + j));
+  if (HAS_HR) g = g + hr.template at<HR_BLK>(hrOffset);
+  return g;
+}
+
 // LstmCell. a0 = xw [B, 4H] (gates i, o, f, c), a1 = bias [4H], a2 = c
 // [B, H], a3 = peepholes [3H] (i, o, f); out0 = h, out1 = c.
 template <int H, bool HAS_XW, bool HAS_B, bool HAS_HR, bool HAS_C, bool HAS_P, bool INPUT_FORGET, bool OUT0,
@@ -44,14 +55,11 @@ struct RammerLstmCell {
                                              const float* __restrict__ c, const float* __restrict__ p,
                                              float* __restrict__ out0, float* __restrict__ out1) {
     const int bb = (int)(i / H), j = (int)(i % H);
-    float gi = (rammer_cell_read<HAS_XW>(xw, bb * (4 * H) + 0 + j) + rammer_cell_read<HAS_B>(b, 0 + j));
-    if (HAS_HR) gi = gi + hr.template at<0>(bb * (4 * H) + 0 + j);
-    float go = (rammer_cell_read<HAS_XW>(xw, bb * (4 * H) + H + j) + rammer_cell_read<HAS_B>(b, H + j));
-    if (HAS_HR) go = go + hr.template at<1>(bb * (4 * H) + H + j);
-    float gf = (rammer_cell_read<HAS_XW>(xw, bb * (4 * H) + 2 * H + j) + rammer_cell_read<HAS_B>(b, 2 * H + j));
-    if (HAS_HR) gf = gf + hr.template at<2>(bb * (4 * H) + 2 * H + j);
-    float gc = (rammer_cell_read<HAS_XW>(xw, bb * (4 * H) + 3 * H + j) + rammer_cell_read<HAS_B>(b, 3 * H + j));
-    if (HAS_HR) gc = gc + hr.template at<3>(bb * (4 * H) + 3 * H + j);
+    const int row = bb * (4 * H);  // of xw and hr, both [B, 4H]
+    float gi = rammer_cell_gate<H, 0, 0, HAS_XW, HAS_B, HAS_HR>(xw, b, hr, row, j, row + 0 * H + j);
+    float go = rammer_cell_gate<H, 1, 1, HAS_XW, HAS_B, HAS_HR>(xw, b, hr, row, j, row + 1 * H + j);
+    float gf = rammer_cell_gate<H, 2, 2, HAS_XW, HAS_B, HAS_HR>(xw, b, hr, row, j, row + 2 * H + j);
+    float gc = rammer_cell_gate<H, 3, 3, HAS_XW, HAS_B, HAS_HR>(xw, b, hr, row, j, row + 3 * H + j);
     float cp = rammer_cell_read<HAS_C>(c, bb * H + j);
     if (HAS_P) gi = gi + p[j] * cp;
     gi = F::apply(CLIP::apply(gi));
@@ -80,10 +88,8 @@ struct RammerGruGates {
                                              const float* __restrict__ h, const float*, float* __restrict__ out0,
                                              float* __restrict__ out1) {
     const int bb = (int)(i / H), j = (int)(i % H);
-    float z = (rammer_cell_read<HAS_XW>(xw, bb * (3 * H) + j) + rammer_cell_read<HAS_B>(b, j));
-    if (HAS_HR) z = z + hr.template at<0>(bb * (2 * H) + j);
-    float r = (rammer_cell_read<HAS_XW>(xw, bb * (3 * H) + H + j) + rammer_cell_read<HAS_B>(b, H + j));
-    if (HAS_HR) r = r + hr.template at<1>(bb * (2 * H) + H + j);
+    float z = rammer_cell_gate<H, 0, 0, HAS_XW, HAS_B, HAS_HR>(xw, b, hr, bb * (3 * H), j, bb * (2 * H) + j);
+    float r = rammer_cell_gate<H, 1, 1, HAS_XW, HAS_B, HAS_HR>(xw, b, hr, bb * (3 * H), j, bb * (2 * H) + H + j);
     z = F::apply(CLIP::apply(z));
     r = F::apply(CLIP::apply(r));
     if (OUT0) out0[i] = z;
@@ -100,8 +106,7 @@ struct RammerGruCandidate {
                                              const float* __restrict__ zs, const float* __restrict__ h,
                                              float* __restrict__ out0, float*) {
     const int bb = (int)(i / H), j = (int)(i % H);
-    float ht = (rammer_cell_read<HAS_XW>(xw, bb * (3 * H) + 2 * H + j) + rammer_cell_read<HAS_B>(b, 2 * H + j));
-    if (HAS_HR) ht = ht + hr.template at<0>(i);
+    float ht = rammer_cell_gate<H, 2, 0, HAS_XW, HAS_B, HAS_HR>(xw, b, hr, bb * (3 * H), j, i);
     ht = G::apply(CLIP::apply(ht));
     float z = rammer_cell_read<HAS_Z>(zs, i);
     out0[i] = (1.0f - z) * ht + z * rammer_cell_read<HAS_H>(h, i);
@@ -118,14 +123,13 @@ struct RammerGruCell {
                                              const float* __restrict__ rbh, const float* __restrict__ h,
                                              float* __restrict__ out0, float*) {
     const int bb = (int)(i / H), j = (int)(i % H);
-    float z = (rammer_cell_read<HAS_XW>(xw, bb * (3 * H) + j) + rammer_cell_read<HAS_B>(b, j));
-    if (HAS_HR) z = z + hr.template at<0>(bb * (3 * H) + j);
-    float r = (rammer_cell_read<HAS_XW>(xw, bb * (3 * H) + H + j) + rammer_cell_read<HAS_B>(b, H + j));
-    if (HAS_HR) r = r + hr.template at<1>(bb * (3 * H) + H + j);
-    float ht = (rammer_cell_read<HAS_XW>(xw, bb * (3 * H) + 2 * H + j) + rammer_cell_read<HAS_B>(b, 2 * H + j));
+    const int row = bb * (3 * H);  // of xw and hr, both [B, 3H]
+    float z = rammer_cell_gate<H, 0, 0, HAS_XW, HAS_B, HAS_HR>(xw, b, hr, row, j, row + j);
+    float r = rammer_cell_gate<H, 1, 1, HAS_XW, HAS_B, HAS_HR>(xw, b, hr, row, j, row + H + j);
+    float ht = rammer_cell_gate<H, 2, 2, HAS_XW, HAS_B, false>(xw, b, hr, row, j, row + 2 * H + j);
     z = F::apply(CLIP::apply(z));
     r = F::apply(CLIP::apply(r));
-    ht = ht + r * ((HAS_HR ? hr.template at<2>(bb * (3 * H) + 2 * H + j) : 0.0f) + rammer_cell_read<HAS_RBH>(rbh, j));
+    ht = ht + r * ((HAS_HR ? hr.template at<2>(row + 2 * H + j) : 0.0f) + rammer_cell_read<HAS_RBH>(rbh, j));
     ht = G::apply(CLIP::apply(ht));
     out0[i] = (1.0f - z) * ht + z * rammer_cell_read<HAS_H>(h, i);
   }
