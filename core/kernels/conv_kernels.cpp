@@ -1,7 +1,6 @@
 #include "core/kernels/conv_kernels.h"
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
 #include <string>
 
@@ -12,7 +11,6 @@
 #include "core/kernels/epilogue.h"
 #include "core/kernels/tile_gemm.h"
 #include "core/ops/nn/conv_geometry.h"
-#include "core/ops/math/gemm.h"
 #include "core/ops/op_context.h"
 #include "core/ops/op_registry.h"
 #include "core/ops/type_inference.h"
@@ -158,91 +156,6 @@ MainloopParts igemmCuda(const ConvProblem& p, const TileGrid& grid, const GemmTi
   return parts;
 }
 
-// Gathers the im2col columns [n0, n0 + cols) of group g into col [kg][cols].
-void im2colColumns(const ConvProblem& p, const float* x, int64_t g, int64_t n0, int64_t cols, float* col) {
-  const ops::Window3& w = p.w;
-  const int64_t outSize = w.outSize(), inSize = w.inSize();
-  // Per column: the image's first channel of the group, and the window origin.
-  std::vector<int64_t> base(static_cast<size_t>(cols)), d0(base.size()), h0(base.size()), w0(base.size());
-  for (int64_t j = 0; j < cols; ++j) {
-    const int64_t n = n0 + j, img = n / outSize, q = n % outSize;
-    const int64_t ow = q % w.out[2], oh = (q / w.out[2]) % w.out[1], od = q / (w.out[2] * w.out[1]);
-    base[j] = (img * p.cin + g * p.cg) * inSize;
-    d0[j] = od * w.stride[0] - w.padBegin[0];
-    h0[j] = oh * w.stride[1] - w.padBegin[1];
-    w0[j] = ow * w.stride[2] - w.padBegin[2];
-  }
-  float* dst = col;
-  for (int64_t c = 0; c < p.cg; ++c)
-    for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
-      for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
-        for (int64_t kw = 0; kw < w.kernel[2]; ++kw, dst += cols) {
-          const int64_t dd = kd * w.dilation[0], dh = kh * w.dilation[1], dw = kw * w.dilation[2];
-          for (int64_t j = 0; j < cols; ++j) {
-            const int64_t id = d0[j] + dd, ih = h0[j] + dh, iw = w0[j] + dw;
-            const bool inside = id >= 0 && id < w.in[0] && ih >= 0 && ih < w.in[1] && iw >= 0 && iw < w.in[2];
-            dst[j] = inside ? x[base[j] + c * inSize + (id * w.in[1] + ih) * w.in[2] + iw] : 0.0f;
-          }
-        }
-}
-
-void runIgemmTile(const ConvProblem& p, const TileGrid& grid, const GemmTile& tile, int64_t rtask,
-                  const TaskBuffers& buf) {
-  const TileGrid::Pos pos = grid.locate(rtask, tile);
-  if (pos.rows <= 0 || pos.cols <= 0 || pos.kLen <= 0) return;
-  const int64_t g = pos.batch, kg = p.kg(), outSize = p.w.outSize();
-  const float* x = buf.inputs[0];
-  const float* wt = buf.inputs[1] + (g * p.mg + pos.m0) * kg + pos.k0;
-  const int64_t firstImg = pos.n0 / outSize, lastImg = (pos.n0 + pos.cols - 1) / outSize;
-  std::vector<float> work(static_cast<size_t>(pos.rows * pos.cols + (kg * pos.cols)));
-  float* tmp = work.data();
-  const float* B;
-  int64_t ldb;
-  if (p.w.isPointwise() && firstImg == lastImg) {
-    // A 1x1 window over one image: the input channels are the GEMM rows as they are.
-    B = x + (firstImg * p.cin + g * p.cg + pos.k0) * outSize + pos.n0 % outSize;
-    ldb = outSize;
-  } else {
-    float* col = tmp + pos.rows * pos.cols;
-    im2colColumns(p, x, g, pos.n0, pos.cols, col);
-    B = col + pos.k0 * pos.cols;
-    ldb = pos.cols;
-  }
-  ops::sgemm(false, false, pos.rows, pos.cols, pos.kLen, 1.0f, wt, kg, B, ldb, 0.0f, tmp, pos.cols);
-  // Scatter per image: the tile's columns may straddle image boundaries.
-  // Split-K chunks add into outputs that start at zero, the first with the bias.
-  const float* bias = p.hasBias && pos.split == 0 ? buf.inputs[2] + g * p.mg + pos.m0 : nullptr;
-  for (int64_t j0 = 0; j0 < pos.cols;) {
-    const int64_t n = pos.n0 + j0, img = n / outSize, q = n % outSize;
-    const int64_t run = std::min(pos.cols - j0, outSize - q);
-    for (int64_t i = 0; i < pos.rows; ++i) {
-      const int64_t at = (img * p.cout + g * p.mg + pos.m0 + i) * outSize + q;
-      float* y = buf.outputs[0] + at;
-      const float* t = tmp + i * pos.cols + j0;
-      const float b = bias ? bias[i] : 0.0f;
-      if (grid.split > 1) {
-        for (int64_t j = 0; j < run; ++j) std::atomic_ref<float>(y[j]).fetch_add(t[j] + b);
-      } else {
-        for (int64_t j = 0; j < run; ++j) y[j] = t[j] + b;
-        p.epilogue.applyRow(y, buf, at, run);
-      }
-    }
-    j0 += run;
-  }
-  // Split-K: the last chunk of the tile to arrive applies the epilogue.
-  if (grid.split == 1 || !p.epilogue.present()) return;
-  if (!lastChunkToArrive(buf.outputs.back(), grid.tileOf(rtask), grid.split)) return;
-  for (int64_t j0 = 0; j0 < pos.cols;) {
-    const int64_t n = pos.n0 + j0, img = n / outSize, q = n % outSize;
-    const int64_t run = std::min(pos.cols - j0, outSize - q);
-    for (int64_t i = 0; i < pos.rows; ++i) {
-      const int64_t at = (img * p.cout + g * p.mg + pos.m0 + i) * outSize + q;
-      p.epilogue.applyRow(buf.outputs[0] + at, buf, at, run);
-    }
-    j0 += run;
-  }
-}
-
 RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile, int64_t split = 1) {
   const TileGrid grid = makeTileGrid(p.group, p.mg, p.batch * p.w.outSize(), p.kg(), tile, split);
   RKernel k;
@@ -267,7 +180,19 @@ RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile,
   k.cudaSource = mainloopCuda(parts, tile, grid);
   k.cudaLibraries = {kGemmMainloop};
   if (!parts.finish.empty()) useSplitKEpilogue(k, grid, static_cast<double>(p.batch * p.cout * p.w.outSize()));
-  k.cpu = [p, grid, tile](int64_t rtask, const TaskBuffers& buf, float*) { runIgemmTile(p, grid, tile, rtask, buf); };
+  // GEMM row m of group g is output channel g * mg + m; column n is
+  // position n % outSize of image n / outSize, so a tile's rows break into
+  // runs at image boundaries.
+  k.written = [p, grid, tile](int64_t rtask, std::vector<WrittenRun>& runs) {
+    const TileGrid::Pos pos = grid.writtenBand(rtask, tile);
+    const int64_t outSize = p.w.outSize();
+    for (int64_t i = 0; i < pos.rows; ++i)
+      for (int64_t j0 = 0; j0 < pos.cols;) {
+        const int64_t n = pos.n0 + j0, img = n / outSize, q = n % outSize, run = std::min(pos.cols - j0, outSize - q);
+        runs.push_back(WrittenRun{0, (img * p.cout + pos.batch * p.mg + pos.m0 + i) * outSize + q, run, 1});
+        j0 += run;
+      }
+  };
   return k;
 }
 

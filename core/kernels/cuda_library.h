@@ -37,5 +37,6 @@ inline constexpr const char* kScatter = "scatter.cuh";  // after element_loop.cu
 inline constexpr const char* kElementwise = "elementwise.cuh";  // after element_loop.cuh, index_math.cuh
 inline constexpr const char* kCell = "cell.cuh";  // after element_loop.cuh
 inline constexpr const char* kGemvCell = "gemv_cell.cuh";  // after gemv.cuh, cell.cuh
+inline constexpr const char* kFusedGroup = "fused_group.cuh";  // after index_math.cuh, window_pool.cuh
 
 }  // namespace rammer::kernels

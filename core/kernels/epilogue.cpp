@@ -32,18 +32,6 @@ std::string Epilogue::cudaStore(const std::string& value, const std::string& ind
          expr_.toCuda(inputs, "out0[o_]", "      ") + "    }";
 }
 
-void Epilogue::applyRow(float* row, const TaskBuffers& buffers, int64_t index, int64_t n) const {
-  if (!present_ || n <= 0) return;
-  // x0 is the row itself (evalRow reads a chunk before it writes it).
-  std::vector<const float*> in{row};
-  std::vector<int64_t> stride{1};
-  for (size_t k = 0; k < slots_.size(); ++k) {
-    in.push_back(buffers.inputs[slots_[k]] + (scalar_[k] ? 0 : index));
-    stride.push_back(scalar_[k] ? 0 : 1);
-  }
-  expr_.evalRow(in.data(), stride.data(), row, n);
-}
-
 double Epilogue::bytesPerOutput() const {
   double b = 0;
   for (bool s : scalar_) b += s ? 0.0 : 4.0;

@@ -24,9 +24,6 @@ class Epilogue {
   // CUDA statements that store `value` (an expression of the product) into
   // out0[`index`], through the epilogue when there is one.
   std::string cudaStore(const std::string& value, const std::string& index) const;
-  // The same on the CPU, in place over a run of `n` products stored at
-  // out0[index, index + n) (`row` points at out0 + index).
-  void applyRow(float* row, const TaskBuffers& buffers, int64_t index, int64_t n) const;
   // Per output element: the expression's operations and the bytes its
   // other inputs add.
   double flopsPerOutput() const { return present_ ? expr_.numOperations() : 0.0; }

@@ -9,7 +9,6 @@
 #include "core/kernels/cuda_library.h"
 #include "core/kernels/epilogue.h"
 #include "core/kernels/tile_gemm.h"
-#include "core/ops/math/gemm.h"
 #include "core/ops/op_context.h"
 #include "core/ops/op_registry.h"
 
@@ -35,16 +34,6 @@ struct GemmProblem {
     int64_t b = 1;
     for (int64_t d : batchDims) b *= d;
     return b;
-  }
-  // Element offsets of batch b's A and B matrices.
-  void offsets(int64_t b, int64_t& offA, int64_t& offB) const {
-    offA = offB = 0;
-    for (size_t i = batchDims.size(); i-- > 0;) {
-      const int64_t d = b % batchDims[i];
-      b /= batchDims[i];
-      offA += d * batchA[i];
-      offB += d * batchB[i];
-    }
   }
 };
 
@@ -207,47 +196,6 @@ MainloopParts cudaParts(const GemmProblem& p, const TileGrid& grid, const GemmTi
   return parts;
 }
 
-// One rTask on the CPU: the same tile through the shared sgemm.
-void runTile(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, int64_t sharedBytes, int64_t rtask,
-             const TaskBuffers& buf, float* scratch) {
-  const TileGrid::Pos pos = grid.locate(rtask, tile);
-  if (pos.rows <= 0 || pos.cols <= 0) return;
-  int64_t offA, offB;
-  p.offsets(pos.batch, offA, offB);
-  const float* A = buf.inputs[0] + offA + pos.m0 * p.sAm + pos.k0 * p.sAk;
-  const float* B = buf.inputs[1] + offB + pos.k0 * p.sBk + pos.n0 * p.sBn;
-  float* Y = buf.outputs[0] + pos.batch * p.M * p.N + pos.m0 * p.N + pos.n0;
-  const bool tA = p.sAk != 1, tB = p.sBn != 1;
-  const int64_t lda = tA ? p.sAk : p.sAm, ldb = tB ? p.sBn : p.sBk;
-  const bool bias = p.hasC && pos.split == 0;
-
-  std::vector<float> local;
-  float* T = Y;  // split-K: a private partial tile, added atomically below
-  int64_t ldt = p.N;
-  if (grid.split > 1) {
-    const size_t need = static_cast<size_t>(pos.rows * pos.cols);
-    if (!scratch || sharedBytes < static_cast<int64_t>(need * sizeof(float))) {
-      local.resize(need);
-      scratch = local.data();
-    }
-    T = scratch;
-    ldt = pos.cols;
-  }
-  if (bias) {
-    const float* C = buf.inputs[2];
-    for (int64_t i = 0; i < pos.rows; ++i)
-      for (int64_t j = 0; j < pos.cols; ++j)
-        T[i * ldt + j] = p.beta * C[(pos.m0 + i) * p.sCm + (pos.n0 + j) * p.sCn];
-  }
-  ops::sgemm(tA, tB, pos.rows, pos.cols, pos.kLen, p.alpha, A, lda, B, ldb, bias ? 1.0f : 0.0f, T, ldt);
-  if (grid.split > 1) atomicAddTile(Y, p.N, T, ldt, pos.rows, pos.cols);
-  if (p.epilogue.present() &&
-      (grid.split == 1 || lastChunkToArrive(buf.outputs.back(), grid.tileOf(rtask), grid.split))) {
-    const int64_t origin = pos.batch * p.M * p.N + pos.m0 * p.N + pos.n0;
-    for (int64_t i = 0; i < pos.rows; ++i) p.epilogue.applyRow(Y + i * p.N, buf, origin + i * p.N, pos.cols);
-  }
-}
-
 RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, int64_t split) {
   const TileGrid grid = makeTileGrid(p.batches(), p.M, p.N, p.K, tile, split);
   RKernel k;
@@ -273,8 +221,11 @@ RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, 
   k.cudaSource = mainloopCuda(parts, tile, grid);
   k.cudaLibraries = {kGemmMainloop};
   if (!parts.finish.empty()) useSplitKEpilogue(k, grid, outputs);
-  k.cpu = [p, grid, tile, shared = k.sharedBytes](int64_t rtask, const TaskBuffers& buf, float* scratch) {
-    runTile(p, grid, tile, shared, rtask, buf, scratch);
+  k.written = [p, grid, tile](int64_t rtask, std::vector<WrittenRun>& runs) {
+    const TileGrid::Pos pos = grid.writtenBand(rtask, tile);
+    if (pos.cols <= 0) return;
+    for (int64_t i = 0; i < pos.rows; ++i)
+      runs.push_back(WrittenRun{0, (pos.batch * p.M + pos.m0 + i) * p.N + pos.n0, pos.cols, 1});
   };
   return k;
 }
@@ -372,8 +323,11 @@ RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
                              fmt::arg("tilesN", grid.tilesN), fmt::arg("split", grid.split), fmt::arg("cols", cols),
                              fmt::arg("prologue", parts.prologue), fmt::arg("storeSetup", parts.storeSetup),
                              fmt::arg("store", parts.store), fmt::arg("call", call));
-  k.cpu = [p, grid, tile, shared = k.sharedBytes](int64_t rtask, const TaskBuffers& buf, float* scratch) {
-    runTile(p, grid, tile, shared, rtask, buf, scratch);
+  k.written = [p, grid, tile](int64_t rtask, std::vector<WrittenRun>& runs) {
+    const TileGrid::Pos pos = grid.writtenBand(rtask, tile);
+    if (pos.cols <= 0) return;
+    for (int64_t i = 0; i < pos.rows; ++i)
+      runs.push_back(WrittenRun{0, (pos.batch * p.M + pos.m0 + i) * p.N + pos.n0, pos.cols, 1});
   };
   return k;
 }

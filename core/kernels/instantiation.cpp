@@ -17,6 +17,12 @@ std::string boxArg(const std::vector<int64_t>& ext, const std::vector<int64_t>& 
   return s + ">";
 }
 
+std::string dimsArg(const std::vector<int64_t>& dims) {
+  std::string s = "RammerDims<";
+  for (size_t d = 0; d < dims.size(); ++d) s += (d ? ", " : "") + llArg(dims[d]);
+  return s + ">";
+}
+
 namespace {
 
 std::string joined(const std::vector<std::string>& parts) {

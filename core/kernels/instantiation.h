@@ -50,6 +50,9 @@ inline std::string boolArg(bool v) { return v ? "true" : "false"; }
 // type lists them: innermost first.
 std::string boxArg(const std::vector<int64_t>& ext, const std::vector<int64_t>& stride);
 
+// index_math.cuh's RammerDims of a tensor of dims `dims` (outermost first).
+std::string dimsArg(const std::vector<int64_t>& dims);
+
 // The whole rTask function `name` whose body is `call`.
 std::string cudaInstantiation(const std::string& name, size_t numInputs, size_t numOutputs, const TemplateCall& call);
 

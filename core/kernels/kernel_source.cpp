@@ -105,6 +105,7 @@ void useCudaLibrary(RKernel& kernel, const std::string& file) {
       {kElementwise, {kElementLoop, kIndexMath}},
       {kCell, {kElementLoop}},
       {kGemvCell, {kGemv, kElementLoop, kCell}},
+      {kFusedGroup, {kIndexMath, kWindowPool}},
   };
   if (auto it = kBuildsOn.find(file); it != kBuildsOn.end())
     for (const char* base : it->second) useCudaLibrary(kernel, base);

@@ -1,11 +1,10 @@
 #pragma once
 // An rKernel: one implementation of one rOperator, cut into rTasks that run
-// independently (any order, any vEU). The CPU emulator runs rTask k either
-// with a CPU function computing the same tile as the CUDA __device__
-// function, or, where the kernel declares which elements rTask k writes
-// (`written`), by copying those elements of the operator's reference result
-// (written_runs.h): either way it checks the schedule with the numbers of
-// the rTasks that ran before it.
+// independently (any order, any vEU). The kernel's math is written once, in
+// its CUDA __device__ function (which the host target runs on the CPU); the
+// CPU emulator runs rTask k by copying the elements it declares it writes
+// (`written`) from the operator's reference result (written_runs.h), so it
+// checks the schedule with the numbers of the rTasks that ran before it.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -86,9 +85,11 @@ struct RKernel {
   // core/kernels/cuda/*.cuh files the source instantiates (cuda_library.h),
   // written once into a program ahead of every rKernel function.
   std::vector<std::string> cudaLibraries;
-  // Exactly one of the two: the hand-written CPU tile, or the elements
-  // each rTask writes, which the emulator takes from the reference
-  // operator (the families whose body is a core/kernels/cuda template).
+  // Exactly one of the two: the elements each rTask writes, which the
+  // emulator takes from the reference operator (every generator's
+  // choice), or a CPU function for the rTask, which no generator sets
+  // (tests/docs/check_cpu_tiles.py) and hand-built plans (a test's
+  // operator without a reference) may.
   CpuTaskFn cpu;
   WrittenFn written;
 

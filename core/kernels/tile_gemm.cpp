@@ -1,7 +1,6 @@
 #include "core/kernels/tile_gemm.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -27,6 +26,15 @@ TileGrid::Pos TileGrid::locate(int64_t rtask, const GemmTile& t) const {
   p.cols = std::min<int64_t>(t.tn, N - p.n0);
   p.k0 = std::min(K, p.split * kChunk);
   p.kLen = std::min(K, p.k0 + kChunk) - p.k0;
+  return p;
+}
+
+TileGrid::Pos TileGrid::writtenBand(int64_t rtask, const GemmTile& t) const {
+  Pos p = locate(rtask, t);
+  if (split == 1) return p;
+  const int64_t band = ceilDiv64(p.rows, split), first = std::min(p.rows, p.split * band);
+  p.m0 += first;
+  p.rows = std::min(p.rows, first + band) - first;
   return p;
 }
 
@@ -153,22 +161,11 @@ std::string mainloopCuda(const MainloopParts& p, const GemmTile& t, const TileGr
       fmt::arg("finish", p.finish.empty() ? std::string() : finishCuda(p, locate)));
 }
 
-bool lastChunkToArrive(float* workspace, int64_t tile, int64_t split) {
-  auto* counters = reinterpret_cast<uint32_t*>(workspace);
-  return std::atomic_ref<uint32_t>(counters[tile]).fetch_add(1u, std::memory_order_acq_rel) + 1u ==
-         static_cast<uint32_t>(split);
-}
-
 void useSplitKEpilogue(RKernel& k, const TileGrid& g, double outputs) {
   useCudaLibrary(k, kSplitK);
   k.workspaceWords = g.numTiles();
   k.syncCount += 3;
   k.bytes += 8.0 * outputs;
-}
-
-void atomicAddTile(float* dst, int64_t ldd, const float* src, int64_t lds, int64_t rows, int64_t cols) {
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j) std::atomic_ref<float>(dst[i * ldd + j]).fetch_add(src[i * lds + j]);
 }
 
 }  // namespace rammer::kernels

@@ -72,6 +72,13 @@ struct TileGrid {
     int64_t batch = 0, split = 0, m0 = 0, n0 = 0, rows = 0, cols = 0, k0 = 0, kLen = 0;
   };
   Pos locate(int64_t rtask, const GemmTile& t) const;
+  // The part of its tile rTask `rtask` answers for on the emulator, which
+  // copies the reference's numbers (RKernel::written): the whole tile, or,
+  // where the K chunks of a split-K tile add into the same elements, chunk
+  // ks's band of ceil(rows / split) of its rows, so that each output
+  // element is written once and every chunk's timing carries numbers that
+  // a missing barrier before it would spoil.
+  Pos writtenBand(int64_t rtask, const GemmTile& t) const;
 };
 
 // `split` > 1 cuts K into that many chunks (each a multiple of TK; the
@@ -129,16 +136,6 @@ std::string tileCudaSignature(const std::string& function, int numInputs, int nu
 
 // A float literal CUDA parses back to the same value (non-finite values as bit patterns).
 std::string tileCudaFloat(float v);
-
-// Adds a rows x cols tile into dst (row stride ldd) with atomic float adds,
-// so split-K rTasks running on several CPU threads never lose an update.
-void atomicAddTile(float* dst, int64_t ldd, const float* src, int64_t lds, int64_t rows, int64_t cols);
-
-// Split-K with an epilogue on the CPU: counts one chunk of output tile
-// `tile` in the rKernel's workspace (an acq_rel RMW, so the last chunk sees
-// the others' adds); true for the chunk that arrives last, which then
-// applies the epilogue to the tile.
-bool lastChunkToArrive(float* workspace, int64_t tile, int64_t split);
 
 // Makes `k`, a split-K rKernel over `g` with an epilogue, count its chunks:
 // a workspace word per output tile, rammer_splitk_epilogue's three

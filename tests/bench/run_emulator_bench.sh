@@ -13,11 +13,13 @@
 #   POLICIES     comma-separated policies (default: every policy)
 #   THREADS      emulator worker threads (default: one per core)
 #   REPEAT       runs per measurement (default 3)
+#   NO_BUILD     set: run BUILD_DIR's rammer as it is (a copy, so that the
+#                build folder can move on while the benchmark runs)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
-ninja -C "$build" rammer sample_models >/dev/null
+[ -n "${NO_BUILD:-}" ] || ninja -C "$build" rammer sample_models >/dev/null
 policies=${POLICIES:-$("$build/bin/rammer" schedule --help | sed -n 's/^ \{20,\}\([a-z]*\)\( (or [a-z]*)\)\?: .*/\1/p' | paste -sd,)}
 models=${MODELS:-$(ls "$build/samples" | sed -n 's/\.onnx$//p' | paste -sd,)}
 out=$(mktemp -d /tmp/rammer-bench-emulator.XXXXXX)

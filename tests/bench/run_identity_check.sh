@@ -15,6 +15,7 @@
 #                committed samples and build/samples' lstm_tc, squeezenet)
 #   HOST_MODELS  ONNX files run on the host (default: sample_cnn, nasbench_cells)
 #   POLICIES     comma-separated (default: every policy)
+#   HOST_POLICIES  comma-separated, for the host runs (default: wavefront,sequential)
 #   CONFORMANCE  the conformance suite folder, "" to skip (default: ../shared/onnx-conformance)
 set -uo pipefail
 
@@ -61,7 +62,8 @@ if [ -n "$conformance" ] && [ -d "$conformance" ]; then
   done
 fi
 for m in $host_models; do
-  for p in wavefront sequential; do
+  host_policies=${HOST_POLICIES:-wavefront,sequential}
+  for p in ${host_policies//,/ }; do
     for side in base new; do
       bin=$base/bin/rammer; [ $side = new ] && bin=$build/bin/rammer
       mkdir -p "$out/$side.host"

@@ -41,4 +41,31 @@ struct RammerBox<E, S, REST...> {
   }
 };
 
+// Of dims E (outermost first): extent K, and the product of the extents
+// after it (its row-major stride).
+template <int K, long long... E>
+struct RammerDimOf {
+  static constexpr long long extent = 1, stride = 1;
+};
+template <int K, long long E0, long long... REST>
+struct RammerDimOf<K, E0, REST...> {
+  static constexpr long long extent = K == 0 ? E0 : RammerDimOf<K - 1, REST...>::extent;
+  static constexpr long long stride = (K < 0 ? E0 : 1) * RammerDimOf<K - 1, REST...>::stride;
+};
+
+// A tensor's dims, outermost first: extent<K>::value and the row-major
+// stride<K>::value of dim K.
+template <long long... E>
+struct RammerDims {
+  static constexpr int rank = sizeof...(E);
+  template <int K>
+  struct extent {
+    static constexpr long long value = RammerDimOf<K, E...>::extent;
+  };
+  template <int K>
+  struct stride {
+    static constexpr long long value = RammerDimOf<K, E...>::stride;
+  };
+};
+
 #endif  // RAMMER_INDEX_MATH_CUH

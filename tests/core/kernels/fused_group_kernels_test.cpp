@@ -1,12 +1,15 @@
-// The fused-group rKernel: its CPU tiles (rTasks in shuffled order, each
-// instance with its own intermediates in scratch) compute what the members'
-// references compute, for one instance and for many; its counts follow the
-// group (one rTask per instance, shared memory = working set, a barrier
-// between members), and its CUDA text reads intermediates from shared
-// memory only.
+// The fused-group rKernel: its rTasks (in shuffled order) declare the
+// sink's pieces, every output element once, for one instance and for many;
+// its counts follow the group (one rTask per instance, shared memory =
+// working set, a barrier between members), and its CUDA text instantiates
+// fused_group.cuh with the intermediates in shared memory.
 #include "core/kernels/fused_group_kernels.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/kernels/cuda_library.h"
 
 #include "core/exec/reference_executor.h"
 #include "core/schedule/graphturbo_grouping.h"
@@ -85,19 +88,31 @@ TEST(FusedGroupKernel, TilesMatchTheMembersReferenceForOneAndManyInstances) {
   EXPECT_EQ(small.grouping.groups.front().spec.members.back().splitDim, 1);  // c1 and e1 by channels
 }
 
+// The source instantiates fused_group.cuh with the seven members in
+// order: the first six read only group inputs and their producers' ranges
+// in shared memory (RammerGroupBuffer), each at its own offset, and the
+// sink alone writes out0.
 TEST(FusedGroupKernel, CudaKeepsIntermediatesInSharedMemory) {
   const Grouped g = group(testing::convChain(), 8 * 1024);
   ASSERT_EQ(g.groups.size(), 1u);
   auto ks = kernelsFor(g.graph, g.groups.front());
   ASSERT_TRUE(ks.ok());
-  const std::string& src = ks->candidates.front().cudaSource;
-  size_t barriers = 0;
-  for (size_t at = src.find("__syncthreads()"); at != std::string::npos; at = src.find("__syncthreads()", at + 1)) ++barriers;
-  EXPECT_EQ(barriers, 6u);
-  // Intermediates b0..b5 live in smem; only out0 is written to global memory.
-  for (int j = 0; j < 6; ++j) EXPECT_NE(src.find("float* b" + std::to_string(j) + " = smem + "), std::string::npos) << j;
-  EXPECT_EQ(src.find("b6"), std::string::npos);
-  EXPECT_NE(src.find("out0["), std::string::npos);
+  const RKernel& k = ks->candidates.front();
+  EXPECT_NE(std::find(k.cudaLibraries.begin(), k.cudaLibraries.end(), kFusedGroup), k.cudaLibraries.end());
+  const std::string& src = k.cudaSource;
+  EXPECT_NE(src.find("rammer_fused_group<"), std::string::npos) << src;
+  std::vector<size_t> members;
+  for (size_t at = src.find("RammerGroupMember<"); at != std::string::npos; at = src.find("RammerGroupMember<", at + 1))
+    members.push_back(at);
+  ASSERT_EQ(members.size(), 7u) << src;
+  // Every member after the first reads its producer from shared memory,
+  // and only through group inputs otherwise.
+  for (size_t j = 1; j < members.size(); ++j) {
+    const std::string member = src.substr(members[j], (j + 1 < members.size() ? members[j + 1] : src.size()) - members[j]);
+    EXPECT_NE(member.find("RammerGroupBuffer<" + std::to_string(j - 1) + ", "), std::string::npos) << member;
+  }
+  EXPECT_EQ(k.syncCount, 6);
+  EXPECT_EQ(src.find("__syncthreads"), std::string::npos) << "the barriers are the template's";
 }
 
 }  // namespace
