@@ -110,9 +110,10 @@ struct RammerGroupElementwise {
 
 // The window of output position c along the spatial axes A0..A2 (leading
 // axes of a 1-D or 2-D window are RammerWindowAxis<1, 1, 1, 1, 0, 0, 1>):
-// F::visit(xc, wc, s) for each tap inside the input, where xc holds (c[0],
-// c[1], input positions) and wc (c[1], 0, window positions), over the
-// member's SPATIAL axes.
+// f.visit(xc, wc, s) for each tap inside the input. The caller fills xc[0],
+// xc[1] (image, input channel) and wc[0], wc[1] (output and input channel);
+// walk fills the rest with the tap's input positions (xc) and window
+// positions (wc) along the member's SPATIAL axes.
 template <int SPATIAL, class A0, class A1, class A2>
 struct RammerGroupWindow {
   static constexpr int lead = 3 - SPATIAL;
@@ -162,8 +163,9 @@ struct RammerGroupConv {
     I xc[5], wc[5];
     xc[0] = c[0];
     wc[0] = c[1];
-    // Rolled, as the printed loop was: unrolled, a group of convolutions
-    // holds every copy's operands at once (randwire's nine-way sum spilled).
+    // Rolled: unrolled, the loop took more registers than the printed one
+    // did (randwire's nine convolutions into one sum: 29 -> 40 alone, and
+    // its graphturbo program's stack grew from 24 to 56 bytes).
 #pragma unroll 1
     for (I ci = 0; ci < (I)CIG; ++ci) {
       xc[1] = g * (I)CIG + ci;
@@ -265,9 +267,7 @@ struct RammerGroupCoords<D, SPLIT, 0> {
 // its producers through Maps and computing Body per element.
 template <class D, int SPLIT, long long SLAB, long long SMEM_OFFSET, class Maps, class Body>
 struct RammerGroupMember {
-  using Dims = D;
   using MapList = Maps;
-  static constexpr int split = SPLIT;
 
   // Every element of member J's range, THREADS apart; into shared memory,
   // or, for the sink, into out0 (row-major over D).
@@ -324,9 +324,9 @@ template <class... M>
 struct RammerGroup {};
 
 // Instance rtask_id of the group: the sink's piece [rtask_id * PIECE,
-// + PIECE) of its SINK_EXTENT along its split dim, and what each member
-// needs of it. Threads from THREADS on skip the work but reach every
-// barrier.
+// (rtask_id + 1) * PIECE) of its SINK_EXTENT along its split dim, and what
+// each member needs of it. Threads from THREADS on skip the work but reach
+// every barrier.
 template <class I, int THREADS, long long PIECE, long long SINK_EXTENT, class G>
 struct RammerFusedGroup;
 template <class I, int THREADS, long long PIECE, long long SINK_EXTENT, class... M>
