@@ -1,5 +1,5 @@
 // Flash-attention rKernels of com.rammer::Attention (issue #16 item 3): both
-// variants' CPU tiles against the reference, with and without a broadcast
+// variants' declared rows against the reference, with and without a broadcast
 // mask, query rows and keys that do not fill the last block or tile.
 #include "tests/core/kernels/kernel_check.h"
 

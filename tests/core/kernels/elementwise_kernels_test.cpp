@@ -125,7 +125,7 @@ TEST(CellKernels, GruCellAndGates) {
 }
 
 // A cell that carries its recurrent product (ops::CellRecurrence): the
-// GEMV gates variant's CPU tiles, H ragged against both column runs.
+// GEMV gates variant's declared rows, H ragged against both column runs.
 TEST(CellKernels, CarriedRecurrentProductTilesMatchTheReference) {
   const int64_t B = 2, H = 45, K = 19;
   {

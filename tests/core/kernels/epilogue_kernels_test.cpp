@@ -1,5 +1,6 @@
 // The GEMM rKernels of FusedConv / FusedGemm / FusedMatMul nodes (issue #27
-// item 3): every candidate's CPU tile computes the base op and the epilogue;
+// item 3): every candidate's rTasks cover the output of the base op and the
+// epilogue (the emulator's copies of the reference);
 // on layers deep in K the split-K variants are offered too, their last
 // chunk to arrive applying the epilogue (a counter per tile in their
 // workspace).

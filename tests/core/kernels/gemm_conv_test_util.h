@@ -64,12 +64,13 @@ struct OneNode {
   }
 
   // Every rTask of `k`, in a shuffled order, split over `threads` threads
-  // (each with its own scratch, like separate vEUs): its CPU tile, or for a
-  // kernel that declares what it writes, those elements of the reference
-  // (what the emulator does; the NaN fill shows what no rTask wrote).
+  // (like separate vEUs), copying the elements it declares it writes from
+  // the reference, as the emulator does: the NaN fill (zeros for split-K)
+  // shows what no rTask wrote.
   ir::Tensor run(const RKernel& k, uint32_t seed, int threads = 1) {
-    const ir::Tensor ref = k.cpu ? ir::Tensor() : reference();
-    const std::vector<std::span<const float>> from = {k.cpu ? std::span<const float>() : ref.values<float>()};
+    EXPECT_TRUE(static_cast<bool>(k.written)) << k.name << " does not declare what its rTasks write";
+    const ir::Tensor ref = reference();
+    const std::vector<std::span<const float>> from = {ref.values<float>()};
     const std::vector<int64_t> numel = {ref.numel()};
     ir::Tensor y(ir::DType::Float32, b.graph().value(out).type.shape);
     // Outputs no rTask writes show up as NaN.
@@ -83,15 +84,11 @@ struct OneNode {
     std::mt19937 rng(seed);
     std::shuffle(order.begin(), order.end(), rng);
     auto work = [&](int part) {
-      std::vector<float> scratch(static_cast<size_t>(k.sharedBytes / 4 + 1));
-      for (size_t i = static_cast<size_t>(part); i < order.size(); i += static_cast<size_t>(threads))
-        if (k.cpu) {
-          k.cpu(order[i], buf, scratch.data());
-        } else {
-          std::vector<WrittenRun> runs;
-          k.written(order[i], runs);
-          copyWrittenRuns(runs, from, std::span(buf.outputs.data(), 1), numel);
-        }
+      for (size_t i = static_cast<size_t>(part); i < order.size(); i += static_cast<size_t>(threads)) {
+        std::vector<WrittenRun> runs;
+        k.written(order[i], runs);
+        copyWrittenRuns(runs, from, std::span(buf.outputs.data(), 1), numel);
+      }
     };
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);

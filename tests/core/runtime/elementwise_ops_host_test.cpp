@@ -1,8 +1,8 @@
 // Every element-wise ONNX op the element-wise fusion takes (issue #30 item
 // 1), in one graph: unary math, activations with their attributes, binary
 // ops in several broadcast forms, the variadic ones. The pipeline fuses
-// them all into FusedElementwise rKernels, runs them on the CPU tiles (the
-// emulator) and as generated code on the host target, and the Run stage's
+// them all into FusedElementwise rKernels, runs them on the emulator (the
+// reference's elements) and as generated code on the host target, and the Run stage's
 // output check holds them to the reference; the same plan's CUDA compiles
 // with NVRTC.
 #include <gtest/gtest.h>
