@@ -11,6 +11,7 @@
 #include "core/ir/diagnostic.h"
 #include "core/schedule/plan.h"
 #include "core/sim/trace.h"
+#include "viz/models/side_job_report.h"
 
 namespace rammer::viz {
 
@@ -21,5 +22,11 @@ struct OpenedMeasuredTrace {
 };
 
 OpenedMeasuredTrace openMeasuredTraceFor(const std::string& file, const schedule::Plan& plan);
+
+// What the session applies: the trace as its run, labelled with the file
+// `name`; a line saying why not when the file could not be read, the plan
+// changed while it was read (`planChanged`) or none of its operators is in
+// the plan.
+SideJobReport measuredTraceReport(OpenedMeasuredTrace& out, const QString& name, bool planChanged);
 
 }  // namespace rammer::viz

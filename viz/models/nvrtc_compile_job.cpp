@@ -1,5 +1,7 @@
 #include "viz/models/nvrtc_compile_job.h"
 
+#include <QCoreApplication>
+
 namespace rammer::viz {
 
 NvrtcCompiled compileWithNvrtcFor(pipeline::Options options, const pipeline::Artifacts& given,
@@ -11,6 +13,24 @@ NvrtcCompiled compileWithNvrtcFor(pipeline::Options options, const pipeline::Art
   if (!r.report.ok()) out.errors = r.report.cancelled ? std::vector{ir::makeError("cancelled")} : r.report.errors();
   else out.compiled = r.artifacts.compiled;
   return out;
+}
+
+SideJobReport nvrtcReport(NvrtcCompiled& out, bool planChanged) {
+  auto tr = [](const char* text) { return QCoreApplication::translate("rammer::viz::StudioSession", text); };
+  if (!out.errors.empty()) return failedReport(PipelineStage::Compile, std::move(out.errors), tr("Compile with NVRTC"));
+  SideJobReport r;
+  r.jobOk = true;
+  if (planChanged) {
+    r.info(tr("Compile with NVRTC: the plan changed meanwhile; its counts are dropped"));
+    return r;
+  }
+  r.ok = true;
+  r.info(tr("NVRTC %1 for %2: what ptxas gave each program%3")
+             .arg(QString::fromStdString(out.compiled->version), QString::fromStdString(out.compiled->arch),
+                  out.compiled->cached ? tr(" (compiled before: taken from the cache)") : QString()));
+  for (const runtime::ProgramResources& p : out.compiled->programs) r.info(QString::fromStdString(p.summary));
+  r.plan = out.compiled->plan;  // the same plan; its rKernels carry the compiled registers
+  return r;
 }
 
 }  // namespace rammer::viz

@@ -10,6 +10,7 @@
 
 #include "core/ir/diagnostic.h"
 #include "core/pipeline/pipeline.h"
+#include "viz/models/side_job_report.h"
 
 namespace rammer::viz {
 
@@ -20,5 +21,10 @@ struct NvrtcCompiled {
 
 NvrtcCompiled compileWithNvrtcFor(pipeline::Options options, const pipeline::Artifacts& given,
                                   const pipeline::Control& control);
+
+// What the session applies: the compiled plan and each program's registers,
+// spills and blocks per SM for the Log; nothing but a line when the plan
+// changed while it compiled (`planChanged`), the error otherwise.
+SideJobReport nvrtcReport(NvrtcCompiled& out, bool planChanged);
 
 }  // namespace rammer::viz

@@ -1,5 +1,7 @@
 #include "viz/models/studio_export.h"
 
+#include <QCoreApplication>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -174,6 +176,17 @@ ExportWritten writeExport(ExportKind kind, const std::filesystem::path& file, pi
   }
   if (out.errors.empty()) out.message = "wrote " + file.string();
   return out;
+}
+
+SideJobReport exportReport(ExportWritten written) {
+  if (!written.errors.empty())
+    return failedReport(PipelineStage::Export, std::move(written.errors),
+                        QCoreApplication::translate("rammer::viz::StudioSession", "Export"));
+  SideJobReport r;
+  r.ok = r.jobOk = true;
+  r.message = QString::fromStdString(written.message);
+  r.info(r.message);
+  return r;
 }
 
 }  // namespace rammer::viz

@@ -19,6 +19,7 @@
 #include "core/schedule/plan.h"
 #include "core/sim/trace.h"
 #include "viz/models/studio_pipeline.h"
+#include "viz/models/side_job_report.h"
 
 namespace rammer::viz {
 
@@ -71,5 +72,9 @@ struct ExportWritten {
 ExportWritten writeExport(ExportKind kind, const std::filesystem::path& file, pipeline::Options options,
                           const pipeline::Artifacts& given, const sim::Trace* measured,
                           const pipeline::Control& control);
+
+// What the session applies: the message saying what was written, or the
+// error, tagged with the Export stage.
+SideJobReport exportReport(ExportWritten written);
 
 }  // namespace rammer::viz

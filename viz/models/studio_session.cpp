@@ -25,25 +25,6 @@ QStringList toQStringList(const std::vector<std::string>& v) {
   return out;
 }
 
-QString firstError(const std::vector<ir::Diagnostic>& ds) {
-  for (const auto& d : ds)
-    if (d.severity == ir::Severity::Error) return QString::fromStdString(ir::formatDiagnostic(d));
-  return ds.empty() ? QStringLiteral("unknown error") : QString::fromStdString(ir::formatDiagnostic(ds.front()));
-}
-
-// `ds` with the ones that name no stage tagged with `stage`.
-std::vector<ir::Diagnostic> tagged(PipelineStage stage, std::vector<ir::Diagnostic> ds) {
-  for (auto& d : ds)
-    if (d.stage.empty()) d = pipeline::inStage(stage, std::move(d));
-  return ds;
-}
-
-// What an export job hands back.
-struct ExportOutcome {
-  std::vector<ir::Diagnostic> errors;
-  QString message;  // what was written
-};
-
 }  // namespace
 
 StudioSession::StudioSession(QObject* parent)
@@ -106,7 +87,7 @@ quint64 StudioSession::setPolicy(const QString& policy) {
   const ir::Result<schedule::PolicyId> parsed = schedule::parsePolicy(policy.trimmed().toStdString());
   if (!parsed) {  // refused before any work; the picker keeps the policy of the plan on screen
     log_->error(tr("Policy: %1").arg(QString::fromStdString(parsed.errors().front().message)));
-    setDiagnostics(tagged(PipelineStage::Schedule, parsed.errors()));
+    setDiagnostics(taggedDiagnostics(PipelineStage::Schedule, parsed.errors()));
     emit settingsChanged();
     return 0;
   }
@@ -226,27 +207,9 @@ quint64 StudioSession::compileWithNvrtc() {
   const QString what = tr("Compiling with NVRTC");
   running_ = Running{PipelineStage::Compile, PipelineStage::Compile, false, what};
   return job_->start<NvrtcCompiled>(what, std::move(work), [this, plan](NvrtcCompiled& out) {
-    running_.reset();
-    lastJobOk_ = out.errors.empty();
-    if (!out.errors.empty()) {
-      std::vector<ir::Diagnostic> ds = tagged(PipelineStage::Compile, std::move(out.errors));
-      log_->error(tr("Compile with NVRTC failed: %1").arg(firstError(ds)));
-      setDiagnostics(std::move(ds));
-      emit nvrtcCompiled(false);
-      return;
-    }
-    if (this->plan() != plan) {
-      log_->info(tr("Compile with NVRTC: the plan changed meanwhile; its counts are dropped"));
-      emit nvrtcCompiled(false);
-      return;
-    }
-    log_->info(tr("NVRTC %1 for %2: what ptxas gave each program%3")
-                   .arg(QString::fromStdString(out.compiled->version), QString::fromStdString(out.compiled->arch),
-                        out.compiled->cached ? tr(" (compiled before: taken from the cache)") : QString()));
-    for (const runtime::ProgramResources& r : out.compiled->programs) log_->info(QString::fromStdString(r.summary));
-    artifacts_.plan = out.compiled->plan;  // the same plan; its rKernels carry the compiled registers
-    emit planChanged();
-    emit nvrtcCompiled(true);
+    SideJobReport report = nvrtcReport(out, this->plan() != plan);
+    applyReport(report);
+    emit nvrtcCompiled(report.ok);
   });
 }
 
@@ -267,34 +230,9 @@ quint64 StudioSession::openMeasuredTrace(const QString& path) {
   const QString what = tr("Opening %1").arg(name);
   running_ = Running{PipelineStage::Run, PipelineStage::Run, false, what};
   return job_->start<OpenedMeasuredTrace>(what, std::move(work), [this, plan, name](OpenedMeasuredTrace& out) {
-    running_.reset();
-    lastJobOk_ = out.errors.empty();
-    if (!out.errors.empty()) {
-      log_->error(tr("Open measured trace %1: %2").arg(name, QString::fromStdString(out.errors.front().message)));
-      emit measuredOpened(false);
-      return;
-    }
-    if (this->plan() != plan) {
-      lastJobOk_ = false;
-      log_->info(tr("Open measured trace: the plan changed meanwhile; open it again"));
-      emit measuredOpened(false);
-      return;
-    }
-    if (out.trace->tasks.empty()) {
-      lastJobOk_ = false;
-      log_->error(tr("Open measured trace: none of %1's operators is in this plan (another model?)").arg(name));
-      emit measuredOpened(false);
-      return;
-    }
-    if (out.dropped > 0)
-      log_->warning(tr("%1: %2 rTasks of operators this plan lacks were left out").arg(name).arg(out.dropped));
-    auto opened = std::make_shared<pipeline::RunRecord>();
-    opened->label = tr("%1 (%2)").arg(QString::fromStdString(out.trace->source), name).toStdString();
-    opened->trace = std::move(out.trace);
-    log_->info(
-        tr("Measured trace %1: %2 us, beside the plan's prediction").arg(name).arg(opened->trace->totalUs, 0, 'f', 1));
-    setRun(std::move(opened));
-    emit measuredOpened(true);
+    SideJobReport report = measuredTraceReport(out, name, this->plan() != plan);
+    applyReport(report);
+    emit measuredOpened(report.ok);
   });
 }
 
@@ -345,7 +283,7 @@ void StudioSession::apply(PipelineResult& r) {
       requested_.import.batch = applied_.import.batch;
       setDiagnostics(std::move(r.report.diagnostics));
       dropPendingConstraints(QStringLiteral("the model did not load"));
-      emit loadFailed(firstError(diagnostics()));
+      emit loadFailed(firstErrorText(diagnostics()));
       return;
     }
     applyModel(r);
@@ -442,7 +380,7 @@ void StudioSession::rejectConstraints(PipelineResult& r) {
   if (r.report.failedStage == PipelineStage::Validate) rejection.rejectedPlan = r.artifacts.plan;
   pendingConstraints_.reset();
   rejection_ = std::move(rejection);
-  log_->warning(tr("Schedule edit refused: %1").arg(firstError(rejection_->diagnostics)));
+  log_->warning(tr("Schedule edit refused: %1").arg(firstErrorText(rejection_->diagnostics)));
   emit constraintsRejected(rejection_->request);
 }
 
@@ -542,28 +480,29 @@ quint64 StudioSession::exportTo(ExportKind kind, const QString& path) {
     return refuse(tr("nothing was run yet (Compile & Run first)"));
   if (kind == ExportKind::GraphDot && !hasModel()) return refuse(tr("no model is loaded"));
 
-  std::function<ExportOutcome(const pipeline::Control&)> work =
+  std::function<SideJobReport(const pipeline::Control&)> work =
       [kind, file = std::filesystem::path(path.toStdString()), options = applied_, given = artifacts_,
        measured = measuredTrace()](const pipeline::Control& control) {
-        ExportWritten written = writeExport(kind, file, options, given, measured.get(), control);
-        return ExportOutcome{std::move(written.errors), QString::fromStdString(written.message)};
+        return exportReport(writeExport(kind, file, options, given, measured.get(), control));
       };
   const QString what = tr("Exporting %1").arg(QFileInfo(path).fileName());
   running_ = Running{PipelineStage::Export, PipelineStage::Export, false, what};
-  return job_->start<ExportOutcome>(what, std::move(work), [this](ExportOutcome& out) {
-    running_.reset();
-    lastJobOk_ = out.errors.empty();
-    if (!out.errors.empty()) {
-      std::vector<ir::Diagnostic> ds = tagged(PipelineStage::Export, std::move(out.errors));
-      const QString message = firstError(ds);
-      log_->error(tr("Export failed: %1").arg(message));
-      setDiagnostics(std::move(ds));
-      emit exportFinished(false, message);
-      return;
-    }
-    log_->info(out.message);
-    emit exportFinished(true, out.message);
+  return job_->start<SideJobReport>(what, std::move(work), [this](SideJobReport& report) {
+    applyReport(report);
+    emit exportFinished(report.ok, report.message);
   });
+}
+
+void StudioSession::applyReport(SideJobReport& r) {
+  running_.reset();
+  lastJobOk_ = r.jobOk;
+  for (const auto& [level, text] : r.log) log_->append(level, text);
+  if (!r.diagnostics.empty()) setDiagnostics(std::move(r.diagnostics));
+  if (r.plan) {
+    artifacts_.plan = std::move(r.plan);
+    emit planChanged();
+  }
+  if (r.run) setRun(std::move(r.run));
 }
 
 }  // namespace rammer::viz

@@ -39,6 +39,7 @@
 #include "core/pipeline/plan_choices.h"
 #include "core/runtime/cuda_probe.h"
 #include "viz/models/studio_export.h"
+#include "viz/models/side_job_report.h"
 #include "viz/models/studio_pipeline.h"
 
 namespace rammer::viz {
@@ -213,6 +214,9 @@ class StudioSession : public QObject {
   void applyPlan(PipelineResult& r);
   void rejectConstraints(PipelineResult& r);
   void setDiagnostics(std::vector<ir::Diagnostic> diagnostics);
+  // A side job's result (side_job_report.h): its log lines, diagnostics,
+  // plan or run; ends the job.
+  void applyReport(SideJobReport& report);
   void setRun(std::shared_ptr<const pipeline::RunRecord> run);
   void revertSettings();
   void dropPendingConstraints(const QString& why);
