@@ -1,7 +1,5 @@
 #include "viz/models/measured_trace_opening.h"
 
-#include <QCoreApplication>
-
 #include "core/sim/measured_trace.h"
 
 namespace rammer::viz {
@@ -18,7 +16,7 @@ OpenedMeasuredTrace openMeasuredTraceFor(const std::string& file, const schedule
 }
 
 SideJobReport measuredTraceReport(OpenedMeasuredTrace& out, const QString& name, bool planChanged) {
-  auto tr = [](const char* text) { return QCoreApplication::translate("rammer::viz::StudioSession", text); };
+  const auto tr = sessionText;
   SideJobReport r;
   if (!out.errors.empty()) {
     r.error(tr("Open measured trace %1: %2").arg(name, QString::fromStdString(out.errors.front().message)));

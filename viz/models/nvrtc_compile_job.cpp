@@ -1,7 +1,5 @@
 #include "viz/models/nvrtc_compile_job.h"
 
-#include <QCoreApplication>
-
 namespace rammer::viz {
 
 NvrtcCompiled compileWithNvrtcFor(pipeline::Options options, const pipeline::Artifacts& given,
@@ -16,7 +14,7 @@ NvrtcCompiled compileWithNvrtcFor(pipeline::Options options, const pipeline::Art
 }
 
 SideJobReport nvrtcReport(NvrtcCompiled& out, bool planChanged) {
-  auto tr = [](const char* text) { return QCoreApplication::translate("rammer::viz::StudioSession", text); };
+  const auto tr = sessionText;
   if (!out.errors.empty()) return failedReport(PipelineStage::Compile, std::move(out.errors), tr("Compile with NVRTC"));
   SideJobReport r;
   r.jobOk = true;

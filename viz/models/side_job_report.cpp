@@ -4,6 +4,8 @@
 
 namespace rammer::viz {
 
+QString sessionText(const char* text) { return QCoreApplication::translate("rammer::viz::StudioSession", text); }
+
 std::vector<ir::Diagnostic> taggedDiagnostics(PipelineStage stage, std::vector<ir::Diagnostic> ds) {
   for (auto& d : ds)
     if (d.stage.empty()) d = pipeline::inStage(stage, std::move(d));
@@ -20,7 +22,7 @@ SideJobReport failedReport(PipelineStage stage, std::vector<ir::Diagnostic> erro
   SideJobReport r;
   r.diagnostics = taggedDiagnostics(stage, std::move(errors));
   r.message = firstErrorText(r.diagnostics);
-  r.error(QCoreApplication::translate("rammer::viz::StudioSession", "%1 failed: %2").arg(what, r.message));
+  r.error(sessionText("%1 failed: %2").arg(what, r.message));
   return r;
 }
 

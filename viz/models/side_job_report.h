@@ -31,6 +31,9 @@ struct SideJobReport {
   void error(QString text) { log.emplace_back(LogModel::Level::Error, std::move(text)); }
 };
 
+// `text` translated in the session's context: the reports speak for it.
+QString sessionText(const char* text);
+
 // `ds` with the ones that name no stage tagged with `stage`.
 std::vector<ir::Diagnostic> taggedDiagnostics(PipelineStage stage, std::vector<ir::Diagnostic> ds);
 // The first error of `ds` as one line ("unknown error" when there is none).

@@ -1,7 +1,5 @@
 #include "viz/models/studio_export.h"
 
-#include <QCoreApplication>
-
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -181,7 +179,7 @@ ExportWritten writeExport(ExportKind kind, const std::filesystem::path& file, pi
 SideJobReport exportReport(ExportWritten written) {
   if (!written.errors.empty())
     return failedReport(PipelineStage::Export, std::move(written.errors),
-                        QCoreApplication::translate("rammer::viz::StudioSession", "Export"));
+                        sessionText("Export"));
   SideJobReport r;
   r.ok = r.jobOk = true;
   r.message = QString::fromStdString(written.message);

@@ -44,7 +44,7 @@ Grouped group(const testing::GroupFixture& f, int64_t budget) {
 
 // 1 MB: all seven operators, one instance; 8 KB: all seven, two
 // instances; 2 KB: two groups, one split along channels.
-TEST(FusedGroupKernel, TilesMatchTheMembersReferenceForOneAndManyInstances) {
+TEST(FusedGroupKernel, InstancesCoverTheMembersReferenceForOneAndManyInstances) {
   const testing::GroupFixture f = testing::convChain();
   std::vector<int64_t> instances;
   for (int64_t budget : {int64_t{1} << 20, int64_t{8} * 1024, int64_t{2} * 1024}) {
