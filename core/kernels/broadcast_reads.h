@@ -20,7 +20,7 @@ struct BroadcastReads {
   // Throws ops::OpError for an input of higher rank than the output.
   BroadcastReads(const std::vector<ir::Shape>& inputs, const ir::Shape& out);
 
-  // Per input, elementwise.cuh's read type: RammerReadSame (the output's
+  // Per input, index_math.cuh's read type: RammerReadSame (the output's
   // element count: offset i), RammerReadScalar (one value) or
   // RammerReadBroadcast over the output's dims with the input's strides.
   std::vector<std::string> cudaReadTypes() const;

@@ -4,11 +4,12 @@
 #include <limits>
 #include <string>
 
-#include <fmt/args.h>
 #include <fmt/format.h>
 
 #include "core/kernels/cuda_library.h"
 #include "core/kernels/epilogue.h"
+#include "core/kernels/instantiation.h"
+#include "core/kernels/kernel_source.h"
 #include "core/kernels/tile_gemm.h"
 #include "core/ops/nn/conv_geometry.h"
 #include "core/ops/op_context.h"
@@ -75,86 +76,29 @@ ConvProblem convProblem(const ir::Graph& g, const ir::Node& n) {
   return p;
 }
 
-// Named constants of the window, for the CUDA text.
-using ArgStore = fmt::dynamic_format_arg_store<fmt::format_context>;
-
-void addGeometry(ArgStore& a, const ConvProblem& p) {
+// The window as conv_geometry.cuh's RammerConvGeometry.
+std::string geometryArg(const ConvProblem& p) {
   const ops::Window3& w = p.w;
-  const char* dims[3] = {"D", "H", "W"};
-  for (int i = 0; i < 3; ++i) {
-    a.push_back(fmt::arg(fmt::format("I{}", dims[i]).c_str(), w.in[i]));
-    a.push_back(fmt::arg(fmt::format("O{}", dims[i]).c_str(), w.out[i]));
-    a.push_back(fmt::arg(fmt::format("K{}", dims[i]).c_str(), w.kernel[i]));
-    a.push_back(fmt::arg(fmt::format("S{}", dims[i]).c_str(), w.stride[i]));
-    a.push_back(fmt::arg(fmt::format("L{}", dims[i]).c_str(), w.dilation[i]));
-    a.push_back(fmt::arg(fmt::format("P{}", dims[i]).c_str(), w.padBegin[i]));
-  }
-  a.push_back(fmt::arg("OS", w.outSize()));
-  a.push_back(fmt::arg("IS", w.inSize()));
-  a.push_back(fmt::arg("KS", w.kernelSize()));
-  a.push_back(fmt::arg("CIN", p.cin));
-  a.push_back(fmt::arg("COUT", p.cout));
-  a.push_back(fmt::arg("CG", p.cg));
-  a.push_back(fmt::arg("MG", p.mg));
-  a.push_back(fmt::arg("KG", p.kg()));
-  a.push_back(fmt::arg("itype", p.wideIndex ? "long long" : "int"));
+  std::string s = "RammerConvGeometry<" + llArg(p.cin) + ", " + llArg(p.cg);
+  for (const auto* dims : {&w.in, &w.out, &w.kernel, &w.stride, &w.dilation, &w.padBegin})
+    for (int64_t v : *dims) s += ", " + llArg(v);
+  return s + ", " + llArg(p.batch * w.outSize()) + ">";
 }
 
-std::string format(const std::string& text, const ConvProblem& p) {
-  ArgStore args;
-  addGeometry(args, p);
-  return fmt::vformat(text, args);
+// The convolution's bias, output and epilogue (cuda/gemm_store.cuh).
+GemmInstance convInstance(const ConvProblem& p) {
+  GemmInstance g;
+  g.wideIndex = p.wideIndex;
+  g.output = "RammerConvOutput<" + llArg(p.w.outSize()) + ", " + llArg(p.cout) + ", " + llArg(p.mg) + ">";
+  if (p.hasBias) {
+    g.bias = "RammerBias<RammerIdentity, " + llArg(p.mg) + ", 1LL, 0LL>";
+    g.c = "in2";
+  }
+  p.epilogue.instantiate(g);
+  return g;
 }
 
 // ---- implicit GEMM ----
-
-// The window as the im2col operand's geometry struct (gemm_mainloop.cuh).
-std::string geometryStruct(const ConvProblem& p, const std::string& name) {
-  const ops::Window3& w = p.w;
-  return fmt::format(
-      "struct {} {{\n  enum : long long {{ CIN = {}, CG = {}, ID = {}, IH = {}, IW = {}, OD = {}, OH = {}, OW = {},\n"
-      "    KD = {}, KH = {}, KW = {}, SD = {}, SH = {}, SW = {}, LD = {}, LH = {}, LW = {}, PD = {}, PH = {}, PW = {},\n"
-      "    N = {} }};\n}};\n",
-      name, p.cin, p.cg, w.in[0], w.in[1], w.in[2], w.out[0], w.out[1], w.out[2], w.kernel[0], w.kernel[1],
-      w.kernel[2], w.stride[0], w.stride[1], w.stride[2], w.dilation[0], w.dilation[1], w.dilation[2], w.padBegin[0],
-      w.padBegin[1], w.padBegin[2], p.batch * w.outSize());
-}
-
-// A = the group's weights [MG][KG] (contiguous along k), B = the im2col
-// columns (n = image x output position), one GEMM per group (`bb`). A 1x1
-// stride-1 window over one image is a plain GEMM: B is the group's input
-// channels as they lie, rows contiguous along n (copied by cp.async).
-MainloopParts igemmCuda(const ConvProblem& p, const TileGrid& grid, const GemmTile& tile, const std::string& function) {
-  MainloopParts parts;
-  parts.function = function;
-  parts.numInputs = p.numInputs;
-  parts.wideIndex = p.wideIndex;
-  parts.layoutA = OperandLayout::KMajor;
-  parts.operandA = stridedOperand('A', "a", format("in1 + (bb * {MG} + m0) * {KG} + kbeg", p), "M - m0", p.kg(), 1);
-  if (p.batch == 1 && p.w.isPointwise()) {
-    parts.layoutB = tile.mnLayout(tile.tn, true);
-    parts.operandB =
-        stridedOperand('B', "b", format("in0 + bb * {CG} * {OS} + n0 + kbeg * {OS}", p), "N - n0", 1, p.w.outSize());
-  } else {
-    const std::string geom = function + "_geometry";
-    parts.declarations = geometryStruct(p, geom);
-    parts.layoutB = OperandLayout::MNMajor;
-    parts.operandB = fmt::format("RammerIm2colOperand<I, T::MapB::L, TK, {}> b(in0 + bb * {}, n0, kbeg, klen);", geom,
-                                 p.cg * p.w.inSize());
-  }
-  const std::string bias = p.hasBias ? format(" + in2[bb * {MG} + m]", p) : "";
-  const std::string index = format("(img * {COUT} + bb * {MG} + m) * {OS} + q", p);
-  const std::string position = format("const I img = n / {OS}, q = n % {OS};\n    ", p);
-  const std::string firstChunkBias = bias.empty() ? "" : " + (ks == 0 ? 0.0f" + bias + " : 0.0f)";
-  parts.store = position + (grid.split == 1 ? p.epilogue.cudaStore("v" + bias, index)
-                                            : "atomicAdd(&out0[" + index + "], v" + firstChunkBias + ");");
-  if (grid.split > 1 && p.epilogue.present()) {
-    // The last K chunk to arrive applies the epilogue to the finished sums.
-    parts.finish = position + p.epilogue.cudaStore("rammer_ld_cg(out0 + " + index + ")", index);
-    parts.numOutputs = 2;  // and the workspace
-  }
-  return parts;
-}
 
 RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile, int64_t split = 1) {
   const TileGrid grid = makeTileGrid(p.group, p.mg, p.batch * p.w.outSize(), p.kg(), tile, split);
@@ -175,11 +119,29 @@ RKernel igemmKernel(const ConvProblem& p, ir::NodeId node, const GemmTile& tile,
   k.bytes = tiledGemmBytes(grid, tile, p.epilogue.bytesPerOutput() / 4.0);
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
-  const MainloopParts parts = igemmCuda(p, grid, tile, k.cudaFunction);
-  k.sharedBytes = tile.sharedBytes(parts.layoutA, parts.layoutB);
-  k.cudaSource = mainloopCuda(parts, tile, grid);
-  k.cudaLibraries = {kGemmMainloop};
-  if (!parts.finish.empty()) useSplitKEpilogue(k, grid, static_cast<double>(p.batch * p.cout * p.w.outSize()));
+  // A = the group's weights [MG][KG] (contiguous along k), B = the im2col
+  // columns (n = image x output position), one GEMM per group (`bb`). A 1x1
+  // stride-1 window over one image is a plain GEMM: B is the group's input
+  // channels as they lie, rows contiguous along n (copied by cp.async).
+  const bool plainB = p.batch == 1 && p.w.isPointwise();
+  const OperandLayout lb = plainB ? tile.mnLayout(tile.tn, true) : OperandLayout::MNMajor;
+  k.sharedBytes = tile.sharedBytes(OperandLayout::KMajor, lb);
+  GemmInstance g = convInstance(p);
+  g.a = "in1";
+  g.b = "in0";
+  g.batch = "RammerBatchStrides<0LL, " + llArg(p.cg * (plainB ? p.w.outSize() : p.w.inSize())) + ">";
+  // Split-K: outputs start at zero, the first K chunk alone adds the bias,
+  // and the last chunk to arrive applies the epilogue to the finished sums.
+  g.workspace = grid.split > 1 && p.epilogue.present();
+  useCudaLibrary(k, kGemmRTask);
+  useCudaLibrary(k, kConvGeometry);
+  if (g.workspace) useSplitKEpilogue(k, grid, static_cast<double>(p.batch * p.cout * p.w.outSize()));
+  const std::string operandB =
+      plainB ? "RammerStrided<1LL, " + llArg(p.w.outSize()) + ">" : "RammerIm2col<" + geometryArg(p) + ">";
+  k.cudaSource = cudaInstantiation(
+      k.cudaFunction, static_cast<size_t>(p.numInputs), g.numOutputs(),
+      g.call("rammer_gemm_rtask", {tileArg(tile, OperandLayout::KMajor, lb), gridArg(grid),
+                                   "RammerGroupRows<" + llArg(p.mg) + ", " + llArg(p.kg()) + ">", operandB}));
   // GEMM row m of group g is output channel g * mg + m; column n is
   // position n % outSize of image n / outSize, so a tile's rows break into
   // runs at image boundaries.
@@ -214,49 +176,6 @@ DepthwiseShape depthwiseShape(const ConvProblem& p) {
   return s;
 }
 
-std::string depthwiseCuda(const ConvProblem& p, const DepthwiseShape& s, const std::string& function) {
-  ArgStore args;
-  addGeometry(args, p);
-  args.push_back(fmt::arg("NT", s.threads));
-  args.push_back(fmt::arg("CHUNK", s.chunk));
-  args.push_back(fmt::arg("CHUNKS", s.chunks));
-  args.push_back(fmt::arg("store", p.epilogue.cudaStore(std::string("acc") + (p.hasBias ? " + in2[co]" : ""),
-                                                        fmt::format("nc * {} + q", p.w.outSize()))));
-  const std::string body = fmt::vformat(R"(
-  typedef {itype} I;
-  constexpr int NT = {NT};
-  constexpr I CHUNK = {CHUNK}, CHUNKS = {CHUNKS};
-  const I chunk = rtask_id % CHUNKS, nc = rtask_id / CHUNKS;
-  const I co = nc % {COUT}, img = nc / {COUT}, ci = co / {MG};
-  if (tid < NT) {{
-    const float* x = in0 + (img * {CIN} + ci) * {IS};
-    const float* wt = in1 + co * {KS};
-    const I qEnd = (chunk + 1) * CHUNK < {OS} ? (chunk + 1) * CHUNK : {OS};
-    for (I q = chunk * CHUNK + tid; q < qEnd; q += NT) {{
-      const I ow = q % {OW}, oh = (q / {OW}) % {OH}, od = q / ({OW} * {OH});
-      float acc = 0.0f;
-      for (int kd = 0; kd < {KD}; ++kd) {{
-        const I id = od * {SD} - {PD} + kd * {LD};
-        if (id < 0 || id >= {ID}) continue;
-        for (int kh = 0; kh < {KH}; ++kh) {{
-          const I ih = oh * {SH} - {PH} + kh * {LH};
-          if (ih < 0 || ih >= {IH}) continue;
-#pragma unroll
-          for (int kw = 0; kw < {KW}; ++kw) {{
-            const I iw = ow * {SW} - {PW} + kw * {LW};
-            if (iw >= 0 && iw < {IW}) acc = fmaf(wt[(kd * {KH} + kh) * {KW} + kw], x[(id * {IH} + ih) * {IW} + iw], acc);
-          }}
-        }}
-      }}
-      {store}
-    }}
-  }}
-}}
-)",
-                                        args);
-  return tileCudaSignature(function, p.numInputs, 1) + " {" + body;
-}
-
 RKernel depthwiseKernel(const ConvProblem& p, ir::NodeId node) {
   const DepthwiseShape s = depthwiseShape(p);
   RKernel k;
@@ -277,7 +196,18 @@ RKernel depthwiseKernel(const ConvProblem& p, ir::NodeId node) {
   k.flops += outputs * p.epilogue.flopsPerOutput();
   k.bytes += outputs * p.epilogue.bytesPerOutput();
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
-  k.cudaSource = depthwiseCuda(p, s, k.cudaFunction);
+  const GemmInstance g = convInstance(p);
+  TemplateCall call;
+  call.name = "rammer_conv_depthwise";
+  call.templateArgs = {g.indexType(), std::to_string(s.threads), llArg(s.chunk), llArg(s.chunks), geometryArg(p),
+                       llArg(p.cout), llArg(p.mg), boolArg(p.hasBias), g.epilogue};
+  call.templateArgs.insert(call.templateArgs.end(), g.reads.begin(), g.reads.end());
+  call.args = {"rtask_id", "tid", "smem", "in0", "in1", g.c, "out0"};
+  call.args.insert(call.args.end(), g.extras.begin(), g.extras.end());
+  call.locals = g.locals;
+  call.restrictPointers = false;
+  useCudaLibrary(k, kConvDepthwise);
+  k.cudaSource = cudaInstantiation(k.cudaFunction, static_cast<size_t>(p.numInputs), 1, call);
   // rTask (image, output channel, chunk) writes one run of that plane.
   k.written = [s, plane = p.w.outSize()](int64_t rtask, std::vector<WrittenRun>& runs) {
     const int64_t chunk = rtask % s.chunks, nc = rtask / s.chunks;

@@ -38,5 +38,12 @@ inline constexpr const char* kElementwise = "elementwise.cuh";  // after element
 inline constexpr const char* kCell = "cell.cuh";  // after element_loop.cuh
 inline constexpr const char* kGemvCell = "gemv_cell.cuh";  // after gemv.cuh, cell.cuh
 inline constexpr const char* kFusedGroup = "fused_group.cuh";  // after index_math.cuh, window_pool.cuh
+inline constexpr const char* kConvGeometry = "conv_geometry.cuh";
+inline constexpr const char* kGemmStore = "gemm_store.cuh";  // after index_math.cuh, splitk.cuh
+// After index_math.cuh, gemm_mainloop.cuh, splitk.cuh, gemm_store.cuh:
+inline constexpr const char* kGemmRTask = "gemm_rtask.cuh";
+inline constexpr const char* kGemvRTask = "gemv_rtask.cuh";  // after gemv.cuh, splitk.cuh, gemm_store.cuh
+// After index_math.cuh, conv_geometry.cuh, splitk.cuh, gemm_store.cuh:
+inline constexpr const char* kConvDepthwise = "conv_depthwise.cuh";
 
 }  // namespace rammer::kernels

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/kernels/instantiation.h"
 #include "core/ops/math/fused_epilogue.h"
 #include "core/ops/op_context.h"
 #include "core/ops/op_registry.h"
@@ -23,13 +24,16 @@ Epilogue Epilogue::of(const ir::Graph& graph, const ir::Node& node) {
   return e;
 }
 
-std::string Epilogue::cudaStore(const std::string& value, const std::string& index) const {
-  if (!present_) return "out0[" + index + "] = " + value + ";";
-  std::vector<std::string> inputs{"p_"};
-  for (size_t k = 0; k < slots_.size(); ++k)
-    inputs.push_back("in" + std::to_string(slots_[k]) + (scalar_[k] ? "[0]" : "[o_]"));
-  return "{\n      const auto o_ = " + index + ";\n      const float p_ = " + value + ";\n" +
-         expr_.toCuda(inputs, "out0[o_]", "      ") + "    }";
+void Epilogue::instantiate(GemmInstance& g) const {
+  if (!present_) return;
+  std::vector<std::string> xs{"x0"};
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    xs.push_back("x" + std::to_string(k + 1));
+    g.extras.push_back("in" + std::to_string(slots_[k]));
+    g.reads.emplace_back(scalar_[k] ? "RammerReadScalar" : "RammerReadSame");
+  }
+  g.locals += cudaExpressionOp("Epilogue", xs.size(), expr_.toCuda(xs, "const float y", "      "), "y");
+  g.epilogue = "RammerEpilogue<Epilogue>";
 }
 
 double Epilogue::bytesPerOutput() const {

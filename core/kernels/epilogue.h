@@ -4,13 +4,14 @@
 // output element, where the rKernel stores the finished product (bias
 // added). Split-K variants add partial products into the output, so there
 // the chunk of a tile that arrives last applies it to the finished sums
-// (cuda/splitk.cuh, MainloopParts::finish).
+// (cuda/gemm_store.cuh's rammer_gemm_finish).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/ir/graph.h"
 #include "core/kernels/rkernel.h"
+#include "core/kernels/tile_gemm.h"
 #include "core/ops/math/fused_expr.h"
 
 namespace rammer::kernels {
@@ -21,9 +22,11 @@ class Epilogue {
   static Epilogue of(const ir::Graph& graph, const ir::Node& node);
 
   bool present() const { return present_; }
-  // CUDA statements that store `value` (an expression of the product) into
-  // out0[`index`], through the epilogue when there is one.
-  std::string cudaStore(const std::string& value, const std::string& index) const;
+  // Into a GEMM-shaped rTask's instantiation: the expression as a local
+  // type `Epilogue` whose x0 is the finished product, and the node's other
+  // inputs with how each is read at the output element (one value or its
+  // own). Nothing without an epilogue.
+  void instantiate(GemmInstance& instance) const;
   // Per output element: the expression's operations and the bytes its
   // other inputs add.
   double flopsPerOutput() const { return present_ ? expr_.numOperations() : 0.0; }

@@ -8,6 +8,8 @@
 
 #include "core/kernels/cuda_library.h"
 #include "core/kernels/epilogue.h"
+#include "core/kernels/instantiation.h"
+#include "core/kernels/kernel_source.h"
 #include "core/kernels/tile_gemm.h"
 #include "core/ops/op_context.h"
 #include "core/ops/op_registry.h"
@@ -156,44 +158,33 @@ void normaliseStrides(GemmProblem& p) {
   if (p.N == 1) p.sBn = std::max<int64_t>(p.K, 1);
 }
 
-MainloopParts cudaParts(const GemmProblem& p, const TileGrid& grid, const GemmTile& tile, const std::string& function) {
-  MainloopParts parts;
-  parts.function = function;
-  parts.numInputs = p.numInputs;
-  parts.numOutputs = 1;
-  parts.wideIndex = p.wideIndex;
-  std::string pro = "  I offA = 0, offB = 0;\n";
-  if (!p.batchDims.empty()) pro += "  I r = bb;\n";
-  for (size_t i = p.batchDims.size(); i-- > 0;)
-    pro += fmt::format("  {{ const I d = r % {0}; r /= {0}; offA += d * {1}; offB += d * {2}; }}\n", p.batchDims[i],
-                       p.batchA[i], p.batchB[i]);
-  parts.prologue = pro;
-  parts.storeSetup = fmt::format("    const I offY = bb * {};", p.M * p.N);
-  // A is read along k where it is contiguous along k (row-major A), B
-  // along n where it is contiguous along n (row-major B): coalesced loads,
-  // by cp.async where the rows are contiguous.
-  parts.layoutA = p.sAk == 1 || p.sAm != 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tm, p.sAm == 1);
-  parts.layoutB = p.sBn != 1 && p.sBk == 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tn, p.sBn == 1);
-  parts.operandA = stridedOperand('A', "a", fmt::format("in0 + offA + m0 * {} + kbeg * {}", p.sAm, p.sAk), "M - m0",
-                                  p.sAm, p.sAk);
-  parts.operandB = stridedOperand('B', "b", fmt::format("in1 + offB + n0 * {} + kbeg * {}", p.sBn, p.sBk), "N - n0",
-                                  p.sBn, p.sBk);
-  std::string value = p.alpha == 1.0f ? "v" : tileCudaFloat(p.alpha) + " * v";
-  std::string bias;
-  if (p.hasC) bias = fmt::format("{} * in2[m * {} + n * {}]", tileCudaFloat(p.beta), p.sCm, p.sCn);
-  if (grid.split == 1) {
-    parts.store = p.epilogue.cudaStore(value + (bias.empty() ? "" : " + " + bias), "offY + m * N + n");
-  } else {
-    // Outputs start at zero; the first K chunk alone adds the bias. The
-    // last chunk to arrive applies the epilogue to the finished sums.
-    parts.store = "atomicAdd(&out0[offY + m * N + n], " + value +
-                  (bias.empty() ? "" : " + (ks == 0 ? " + bias + " : 0.0f)") + ");";
-    if (p.epilogue.present()) {
-      parts.finish = p.epilogue.cudaStore("rammer_ld_cg(out0 + offY + m * N + n)", "offY + m * N + n");
-      parts.numOutputs = 2;  // and the workspace
-    }
+// Batch offsets, the output, alpha, beta * C and the epilogue, as
+// cuda/gemm_store.cuh's types; the operands' pointers.
+GemmInstance gemmInstance(const GemmProblem& p, const TileGrid& grid) {
+  GemmInstance g;
+  g.wideIndex = p.wideIndex;
+  if (!p.batchDims.empty()) {
+    std::string dims;  // innermost first
+    for (size_t i = p.batchDims.size(); i-- > 0;)
+      dims += (dims.empty() ? "" : ", ") + llArg(p.batchDims[i]) + ", " + llArg(p.batchA[i]) + ", " + llArg(p.batchB[i]);
+    g.batch = "RammerBatchDims<" + dims + ">";
   }
-  return parts;
+  g.output = "RammerGemmOutput<" + llArg(p.M) + ", " + llArg(p.N) + ">";
+  if (p.alpha != 1.0f) {
+    g.alpha = "Alpha";
+    g.locals += cudaExpressionOp("Alpha", 1, "", tileCudaFloat(p.alpha) + " * x0");
+  }
+  if (p.hasC) {
+    g.locals += cudaExpressionOp("Beta", 1, "", tileCudaFloat(p.beta) + " * x0");
+    g.bias = "RammerBias<Beta, 0LL, " + llArg(p.sCm) + ", " + llArg(p.sCn) + ">";
+    g.c = "in2";
+  }
+  // Split-K: outputs start at zero, the first K chunk alone adds the bias,
+  // and the last chunk to arrive applies the epilogue to the finished sums
+  // (its counters in the workspace, the function's second output).
+  p.epilogue.instantiate(g);
+  g.workspace = grid.split > 1 && p.epilogue.present();
+  return g;
 }
 
 RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, int64_t split) {
@@ -216,11 +207,20 @@ RKernel makeKernel(const GemmProblem& p, ir::NodeId node, const GemmTile& tile, 
   k.bytes = tiledGemmBytes(grid, tile, (p.hasC ? 1.0 : 0.0) + p.epilogue.bytesPerOutput() / 4.0);
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
-  const MainloopParts parts = cudaParts(p, grid, tile, k.cudaFunction);
-  k.sharedBytes = tile.sharedBytes(parts.layoutA, parts.layoutB);
-  k.cudaSource = mainloopCuda(parts, tile, grid);
-  k.cudaLibraries = {kGemmMainloop};
-  if (!parts.finish.empty()) useSplitKEpilogue(k, grid, outputs);
+  // A is read along k where it is contiguous along k (row-major A), B
+  // along n where it is contiguous along n (row-major B): coalesced loads,
+  // by cp.async where the rows are contiguous.
+  const OperandLayout la = p.sAk == 1 || p.sAm != 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tm, p.sAm == 1);
+  const OperandLayout lb = p.sBn != 1 && p.sBk == 1 ? OperandLayout::KMajor : tile.mnLayout(tile.tn, p.sBn == 1);
+  k.sharedBytes = tile.sharedBytes(la, lb);
+  const GemmInstance g = gemmInstance(p, grid);
+  useCudaLibrary(k, kGemmRTask);
+  if (g.workspace) useSplitKEpilogue(k, grid, outputs);
+  k.cudaSource = cudaInstantiation(
+      k.cudaFunction, static_cast<size_t>(p.numInputs), g.numOutputs(),
+      g.call("rammer_gemm_rtask", {tileArg(tile, la, lb), gridArg(grid),
+                                   "RammerStrided<" + llArg(p.sAm) + ", " + llArg(p.sAk) + ">",
+                                   "RammerStrided<" + llArg(p.sBn) + ", " + llArg(p.sBk) + ">"}));
   k.written = [p, grid, tile](int64_t rtask, std::vector<WrittenRun>& runs) {
     const TileGrid::Pos pos = grid.writtenBand(rtask, tile);
     if (pos.cols <= 0) return;
@@ -275,54 +275,17 @@ RKernel gemvKernel(const GemmProblem& p, ir::NodeId node) {
   k.flops += b * static_cast<double>(p.M * p.N) * p.epilogue.flopsPerOutput();
   k.zeroOutputsFirst = grid.split > 1;
   k.cudaFunction = fmt::format("rk_n{}_{}", node, k.name);
-  const MainloopParts parts = cudaParts(p, grid, tile, k.cudaFunction);  // batch offsets and the store
-  k.cudaLibraries = {kGemv};
-  std::string finish;
-  if (!parts.finish.empty()) {
+  const GemmInstance g = gemmInstance(p, grid);
+  useCudaLibrary(k, kGemvRTask);
+  if (g.workspace) {
     useSplitKEpilogue(k, grid, b * static_cast<double>(p.M * p.N));
     k.sharedBytes = std::max<int64_t>(k.sharedBytes, 4);  // the arrival's verdict
-    finish = fmt::format(R"(
-  auto finish = [=](int m, int c) {{
-    const I n = n0 + c;
-    if (c >= cols) return;
-    {}
-  }};
-  rammer_splitk_epilogue<{}, {}, 256>(tid, smem, out1 + bb * TILES_N + tn, SPLIT, finish);)",
-                         parts.finish, p.M, cols);
   }
-  const std::string call =
-      kMajor ? fmt::format("rammer_gemv_kmajor<{}, {}, {}, {}LL, {}LL, I>(tid, smem, in0 + offA + kbeg, in1 + offB + "
-                           "n0 * {} + kbeg, cols, klen, store);",
-                           p.M, per, unroll, p.sAm, p.sBn, p.sBn)
-             : fmt::format("rammer_gemv_nmajor<{}, {}, {}, {}LL, {}LL, I>(tid, in0 + offA + kbeg, in1 + offB + kbeg * "
-                           "{} + n0, cols, klen, store);",
-                           p.M, per, unroll, p.sAm, p.sBk, p.sBk);
-  k.cudaSource = fmt::format(R"({sig} {{
-  typedef int I;
-  constexpr I M = {M}, N = {N}, K = {K}, KCHUNK = {kchunk}, TILES_N = {tilesN}, SPLIT = {split}, COLS = {cols};
-  I t = rtask_id;
-  const I tn = t % TILES_N; t /= TILES_N;
-  const I ks = t % SPLIT;
-  const I bb = t / SPLIT;
-  const I n0 = tn * COLS, kbeg = ks * KCHUNK;
-  const I klen = K - kbeg < KCHUNK ? K - kbeg : KCHUNK;
-  const I cols = N - n0 < COLS ? N - n0 : COLS;
-{prologue}
-{storeSetup}
-  auto store = [=](int m, int c, float v) {{
-    const I n = n0 + c;
-    {store}
-  }};
-  {call}{finish}
-  (void)smem; (void)ks; (void)bb; (void)M;
-}}
-)",
-                             fmt::arg("sig", tileCudaSignature(k.cudaFunction, p.numInputs, parts.numOutputs)),
-                             fmt::arg("finish", finish), fmt::arg("M", p.M),
-                             fmt::arg("N", p.N), fmt::arg("K", p.K), fmt::arg("kchunk", grid.kChunk),
-                             fmt::arg("tilesN", grid.tilesN), fmt::arg("split", grid.split), fmt::arg("cols", cols),
-                             fmt::arg("prologue", parts.prologue), fmt::arg("storeSetup", parts.storeSetup),
-                             fmt::arg("store", parts.store), fmt::arg("call", call));
+  k.cudaSource = cudaInstantiation(
+      k.cudaFunction, static_cast<size_t>(p.numInputs), g.numOutputs(),
+      g.call("rammer_gemv_rtask", {boolArg(kMajor), std::to_string(p.M), std::to_string(per), std::to_string(unroll),
+                                   llArg(p.sAm), llArg(kMajor ? p.sBn : p.sBk), llArg(p.N), llArg(p.K),
+                                   llArg(grid.kChunk), llArg(grid.tilesN), llArg(grid.split), llArg(cols)}));
   k.written = [p, grid, tile](int64_t rtask, std::vector<WrittenRun>& runs) {
     const TileGrid::Pos pos = grid.writtenBand(rtask, tile);
     if (pos.cols <= 0) return;

@@ -2,10 +2,11 @@
 
 namespace rammer::kernels {
 
-std::string cudaSignature(const std::string& name, size_t numInputs, size_t numOutputs) {
+std::string cudaSignature(const std::string& name, size_t numInputs, size_t numOutputs, bool restrictPointers) {
+  const std::string r = restrictPointers ? "__restrict__ " : "";
   std::string s = "__device__ void " + name + "(int rtask_id, int tid, float* smem";
-  for (size_t i = 0; i < numInputs; ++i) s += ", const float* __restrict__ in" + std::to_string(i);
-  for (size_t i = 0; i < numOutputs; ++i) s += ", float* __restrict__ out" + std::to_string(i);
+  for (size_t i = 0; i < numInputs; ++i) s += ", const float* " + r + "in" + std::to_string(i);
+  for (size_t i = 0; i < numOutputs; ++i) s += ", float* " + r + "out" + std::to_string(i);
   return s + ") {\n";
 }
 
@@ -42,7 +43,7 @@ std::vector<std::string> rtaskArgs(size_t numInputs, size_t numOutputs) {
 
 std::string cudaInstantiation(const std::string& name, size_t numInputs, size_t numOutputs, const TemplateCall& call) {
   const std::vector<std::string> args = call.args.empty() ? rtaskArgs(numInputs, numOutputs) : call.args;
-  return cudaSignature(name, numInputs, numOutputs) + call.locals + "  " + call.name + "<" + joined(call.templateArgs) +
+  return cudaSignature(name, numInputs, numOutputs, call.restrictPointers) + call.locals + "  " + call.name + "<" + joined(call.templateArgs) +
          ">(" + joined(args) + ");\n}\n";
 }
 

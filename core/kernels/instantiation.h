@@ -14,8 +14,9 @@
 namespace rammer::kernels {
 
 // The CUDA function head, `__device__ void NAME(int rtask_id, int tid,
-// float* smem, const float* in0, ..., float* out0, ...)` with the opening brace.
-std::string cudaSignature(const std::string& name, size_t numInputs, size_t numOutputs);
+// float* smem, const float* in0, ..., float* out0, ...)` with the opening
+// brace; the pointers __restrict__ unless `restrictPointers` is false.
+std::string cudaSignature(const std::string& name, size_t numInputs, size_t numOutputs, bool restrictPointers = true);
 
 // A call of a library template: `name<templateArgs...>(args...)`.
 struct TemplateCall {
@@ -26,6 +27,8 @@ struct TemplateCall {
   // Types defined in the function before the call, for the template
   // arguments: the generated expression (cudaExpressionOp).
   std::string locals;
+  // The GEMM-shaped families take plain pointers (cuda/gemm_store.cuh).
+  bool restrictPointers = true;
 };
 
 // A local type `name` with `static float apply(float x0, ..., float

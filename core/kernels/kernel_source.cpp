@@ -106,6 +106,10 @@ void useCudaLibrary(RKernel& kernel, const std::string& file) {
       {kCell, {kElementLoop}},
       {kGemvCell, {kGemv, kElementLoop, kCell}},
       {kFusedGroup, {kIndexMath, kWindowPool}},
+      {kGemmStore, {kIndexMath, kSplitK}},
+      {kGemmRTask, {kGemmMainloop, kGemmStore}},
+      {kGemvRTask, {kGemv, kGemmStore}},
+      {kConvDepthwise, {kConvGeometry, kGemmStore}},
   };
   if (auto it = kBuildsOn.find(file); it != kBuildsOn.end())
     for (const char* base : it->second) useCudaLibrary(kernel, base);

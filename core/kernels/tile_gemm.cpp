@@ -62,13 +62,6 @@ double tiledGemmBytes(const TileGrid& g, const GemmTile& t, double epilogueReads
   return 4.0 * static_cast<double>(g.batches) * (perBatch + writes);
 }
 
-std::string tileCudaSignature(const std::string& function, int numInputs, int numOutputs) {
-  std::string s = "__device__ void " + function + "(int rtask_id, int tid, float* smem";
-  for (int i = 0; i < numInputs; ++i) s += fmt::format(", const float* in{}", i);
-  for (int i = 0; i < numOutputs; ++i) s += fmt::format(", float* out{}", i);
-  return s + ")";
-}
-
 std::string tileCudaFloat(float v) {
   if (!std::isfinite(v)) {
     uint32_t bits;
@@ -80,12 +73,6 @@ std::string tileCudaFloat(float v) {
   return s + "f";
 }
 
-std::string stridedOperand(char which, const std::string& name, const std::string& base, const std::string& rows,
-                           int64_t smn, int64_t sk) {
-  return fmt::format("RammerStridedOperand<I, T::Map{}::L, TK, {}LL, {}LL> {}({}, {}, klen);", which, smn, sk, name, base,
-                     rows);
-}
-
 int64_t chooseSplitK(int64_t tiles, int64_t K, int64_t minChunk, int64_t target) {
   const int64_t maxSplit = std::min<int64_t>(16, K / std::max<int64_t>(minChunk, 1));
   if (maxSplit < 2) return 0;
@@ -93,21 +80,6 @@ int64_t chooseSplitK(int64_t tiles, int64_t K, int64_t minChunk, int64_t target)
 }
 
 namespace {
-
-// The last split-K chunk of a tile applies the epilogue (MainloopParts::finish).
-std::string finishCuda(const MainloopParts& p, const std::string& locate) {
-  return fmt::format(R"(
-  auto finish = [=](int mi, int ni) {{
-    {locate}
-{storeSetup}
-    const I m = m0 + mi, n = n0 + ni;
-    if (m >= M || n >= N) return;
-    {finish}
-  }};
-  rammer_splitk_epilogue<TM, TN, T::NT>(tid, smem, out{ws} + (bb * TILES_M + tm) * TILES_N + tn, SPLIT, finish);)",
-                     fmt::arg("locate", locate), fmt::arg("storeSetup", p.storeSetup), fmt::arg("finish", p.finish),
-                     fmt::arg("ws", p.numOutputs - 1));
-}
 
 const char* layoutName(OperandLayout l) {
   switch (l) {
@@ -120,45 +92,32 @@ const char* layoutName(OperandLayout l) {
 
 }  // namespace
 
-std::string mainloopCuda(const MainloopParts& p, const GemmTile& t, const TileGrid& g) {
-  // The rTask's place, computed at the start and again in the store (the
-  // mainloop keeps no registers for it across the K loop).
-  const std::string locate = R"(I t = rtask_id;
-  const I tn = t % TILES_N; t /= TILES_N;
-  const I tm = t % TILES_M; t /= TILES_M;
-  const I ks = t % SPLIT;
-  const I bb = t / SPLIT;
-  const I m0 = tm * TM, n0 = tn * TN, kbeg = ks * KCHUNK;
-  const I klen = K - kbeg < KCHUNK ? K - kbeg : KCHUNK;
-  (void)bb; (void)m0; (void)n0; (void)kbeg; (void)klen;)";
-  return fmt::format(
-      R"({decl}{sig} {{
-  typedef {itype} I;
-  constexpr int TM = {tm}, TN = {tn}, TK = {tk}, RM = {rm}, RN = {rn};
-  using T = RammerGemmTile<TM, TN, TK, RM, RN, {ak}, {bk}>;
-  constexpr I M = {M}, N = {N}, K = {K}, KCHUNK = {kchunk}, TILES_M = {tilesM}, TILES_N = {tilesN}, SPLIT = {split};
-  {locate}
-{prologue}
-  {opA}
-  {opB}
-  auto store = [=](int mi, int ni, float v) {{
-    {locate}
-{storeSetup}
-    const I m = m0 + mi, n = n0 + ni;
-    if (m >= M || n >= N) return;
-    {store}
-  }};
-  rammer_gemm_mainloop<TM, TN, TK, RM, RN, {ak}, {bk}>(tid, smem, KCHUNK / TK, a, b, store);{finish}
-}}
-)",
-      fmt::arg("decl", p.declarations), fmt::arg("sig", tileCudaSignature(p.function, p.numInputs, p.numOutputs)),
-      fmt::arg("itype", p.wideIndex ? "long long" : "int"), fmt::arg("tm", t.tm), fmt::arg("tn", t.tn),
-      fmt::arg("tk", t.tk), fmt::arg("rm", t.rm), fmt::arg("rn", t.rn), fmt::arg("ak", layoutName(p.layoutA)),
-      fmt::arg("bk", layoutName(p.layoutB)), fmt::arg("M", g.M), fmt::arg("N", g.N), fmt::arg("K", g.K),
-      fmt::arg("kchunk", g.kChunk), fmt::arg("tilesM", g.tilesM), fmt::arg("tilesN", g.tilesN),
-      fmt::arg("split", g.split), fmt::arg("locate", locate), fmt::arg("prologue", p.prologue), fmt::arg("storeSetup", p.storeSetup),
-      fmt::arg("opA", p.operandA), fmt::arg("opB", p.operandB), fmt::arg("store", p.store),
-      fmt::arg("finish", p.finish.empty() ? std::string() : finishCuda(p, locate)));
+std::string tileArg(const GemmTile& t, OperandLayout a, OperandLayout b) {
+  return fmt::format("RammerGemmTile<{}, {}, {}, {}, {}, {}, {}>", t.tm, t.tn, t.tk, t.rm, t.rn, layoutName(a),
+                     layoutName(b));
+}
+
+std::string gridArg(const TileGrid& g) {
+  return "RammerTileGrid<" + llArg(g.M) + ", " + llArg(g.N) + ", " + llArg(g.K) + ", " + llArg(g.kChunk) + ", " +
+         llArg(g.tilesM) + ", " + llArg(g.tilesN) + ", " + llArg(g.split) + ">";
+}
+
+std::string GemmInstance::problem() const {
+  return "RammerGemmProblem<" + batch + ", " + output + ", " + alpha + ", " + bias + ", " + epilogue + ">";
+}
+
+TemplateCall GemmInstance::call(const std::string& name, std::vector<std::string> head) const {
+  TemplateCall c;
+  c.name = name;
+  c.templateArgs = {indexType()};
+  c.templateArgs.insert(c.templateArgs.end(), head.begin(), head.end());
+  c.templateArgs.push_back(problem());
+  c.templateArgs.insert(c.templateArgs.end(), reads.begin(), reads.end());
+  c.args = {"rtask_id", "tid", "smem", a, b, this->c, "out0", workspace ? "out1" : "nullptr"};
+  c.args.insert(c.args.end(), extras.begin(), extras.end());
+  c.locals = locals;
+  c.restrictPointers = false;
+  return c;
 }
 
 void useSplitKEpilogue(RKernel& k, const TileGrid& g, double outputs) {

@@ -1,11 +1,13 @@
 #pragma once
 // The tiled-GEMM skeleton shared by the MatMul/Gemm and implicit-GEMM Conv
 // rKernels: how rTask ids map to (batch, K split, tile row, tile column), the
-// per-operator cost figures, and the CUDA text of the tiled loop into which
-// each operator splices its own operand loads and epilogue.
+// per-operator cost figures, and the template arguments of their rTasks
+// (core/kernels/cuda/gemm_rtask.cuh).
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "core/kernels/instantiation.h"
 #include "core/kernels/rkernel.h"
 
 namespace rammer::kernels {
@@ -91,48 +93,42 @@ TileGrid makeTileGrid(int64_t batches, int64_t M, int64_t N, int64_t K, const Ge
 // counts extra reads per output element (bias, Gemm's C).
 double tiledGemmBytes(const TileGrid& g, const GemmTile& t, double epilogueReadsPerOutput);
 
-// Operator-specific pieces of one rKernel on the shared mainloop. The
-// function computes, from rtask_id, the constants of the rTask as `I`
-// values: `bb` (batch or group), `ks` (K chunk), `m0`, `n0` (the tile's
-// origin), `kbeg`, `klen` (its K range); then
-//   prologue:  statements (e.g. batch offsets) run before the loaders;
-//   storeSetup: statements run in the store before `store` (e.g. the
-//              output's batch offset);
-//   operandA:  a statement declaring loader `a` for A (tile rows: M);
-//   operandB:  a statement declaring loader `b` for B (tile rows: N);
-//   store:     statements that consume `float v` for the in-range output
-//              element (`I m`, `I n`, absolute);
-//   finish:    split-K with an epilogue: statements that apply it to the
-//              finished sum of element (`I m`, `I n`), run by the chunk
-//              that arrives last (rammer_splitk_epilogue); the workspace
-//              is the function's last pointer. Empty otherwise.
-//   declarations: text placed before the function (e.g. a geometry struct).
-// Each operand has a layout (K-major, MN-major, or MN-major by cp.async,
-// which needs a RammerStridedOperand with unit row stride); the loaders are
-// the mainloop's (RammerStridedOperand, RammerIm2colOperand), whose element
-// count per thread is `T::MapA::L` / `T::MapB::L`.
-struct MainloopParts {
-  std::string function;
-  int numInputs = 0, numOutputs = 1;
+// The CUDA types of a tile with its operands' layouts (gemm_mainloop.cuh's
+// RammerGemmTile) and of a grid (gemm_rtask.cuh's RammerTileGrid).
+std::string tileArg(const GemmTile& tile, OperandLayout a, OperandLayout b);
+std::string gridArg(const TileGrid& grid);
+
+// An instantiation of a GEMM-shaped rTask template (cuda/gemm_rtask.cuh,
+// gemv_rtask.cuh): what the generators choose around the sums, as
+// cuda/gemm_store.cuh's types, and the rTask function's pointers the
+// template takes. The expressions (Gemm's alpha and beta, a fused node's
+// epilogue: kernels/epilogue.h) are local types in `locals`.
+struct GemmInstance {
   bool wideIndex = false;  // 64-bit indices (some tensor has >= 2^31 elements)
-  std::string declarations, prologue, operandA, operandB, storeSetup, store, finish;
-  OperandLayout layoutA = OperandLayout::KMajor, layoutB = OperandLayout::MNMajor;
+  std::string batch = "RammerBatchStrides<0LL, 0LL>", output;
+  std::string alpha = "RammerIdentity", bias = "RammerNoBias", epilogue = "RammerNoEpilogue";
+  std::string locals;
+  // Operands A and B and the bias (Gemm's C, a convolution's B).
+  std::string a = "in0", b = "in1", c = "nullptr";
+  // Split-K with an epilogue: the last chunk's counters, a workspace word
+  // per tile (useSplitKEpilogue), passed as the function's second output.
+  bool workspace = false;
+  // The epilogue's other inputs and how each is read (index_math.cuh's RammerRead*).
+  std::vector<std::string> extras, reads;
+
+  std::string indexType() const { return wideIndex ? "long long" : "int"; }
+  size_t numOutputs() const { return workspace ? 2 : 1; }
+  // RammerGemmProblem<batch, output, alpha, bias, epilogue>.
+  std::string problem() const;
+  // The call of template `name`: the index type, `head`, the problem and
+  // the reads as template arguments; rtask_id, tid, smem and the pointers.
+  TemplateCall call(const std::string& name, std::vector<std::string> head) const;
 };
-
-std::string mainloopCuda(const MainloopParts& parts, const GemmTile& tile, const TileGrid& grid);
-
-// "RammerStridedOperand<I, T::Map{X}::L, TK, smn, sk> {name}(base, rows, klen);"
-// for an operand element (row, k) at base[row * smn + k * sk].
-std::string stridedOperand(char which, const std::string& name, const std::string& base, const std::string& rows,
-                           int64_t smn, int64_t sk);
 
 // Chooses the K chunks of a split-K variant: enough rTasks to give a large
 // GPU several per SM (`target` in all), each chunk still at least
 // `minChunk` deep. 0 when splitting would not help.
 int64_t chooseSplitK(int64_t tiles, int64_t K, int64_t minChunk, int64_t target = 512);
-
-// `__device__ void name(int rtask_id, int tid, float* smem, const float* in0, ..., float* out0, ...)`
-std::string tileCudaSignature(const std::string& function, int numInputs, int numOutputs);
 
 // A float literal CUDA parses back to the same value (non-finite values as bit patterns).
 std::string tileCudaFloat(float v);

@@ -150,7 +150,9 @@ inline ir::Graph familyGraph(uint32_t seed) {
   EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors.front().message);
   ir::Graph g = std::move(b.graph());
   passes::PassContext ctx;
-  auto records = passes::standardPipeline().run(g, ctx);
+  passes::PassOptions options;
+  options.fuseEpilogues = true;  // the GEMM's bias + Relu and the convolution's into their epilogues
+  auto records = passes::standardPipeline(options).run(g, ctx);
   EXPECT_TRUE(records.ok()) << records.errorText();
   return g;
 }

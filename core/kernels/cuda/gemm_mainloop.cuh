@@ -198,6 +198,7 @@ struct RammerFragments {
 template <int TM, int TN, int TK, int RM, int RN, int A_LAYOUT, int B_LAYOUT>
 struct RammerGemmTile {
   enum : int { NT = (TM / RM) * (TN / RN) };
+  enum : int { TILE_M = TM, TILE_N = TN, TILE_K = TK, REG_M = RM, REG_N = RN, LAYOUT_A = A_LAYOUT, LAYOUT_B = B_LAYOUT };
   using MapA = RammerOperandMap<TM, TK, NT, A_LAYOUT == RAMMER_K_MAJOR>;
   using MapB = RammerOperandMap<TN, TK, NT, B_LAYOUT == RAMMER_K_MAJOR>;
   using Frag = RammerFragments<TM, TN, RM, RN>;
@@ -440,9 +441,7 @@ struct RammerStridedOperand {
 // The im2col operand of an implicit-GEMM convolution (B: K x N with
 // k = (input channel, kd, kh, kw) and n = (image, od, oh, ow) of one
 // group): element (n, k) reads the input at the window tap, 0 in the
-// padding. G holds the geometry as enum constants: CIN, CG (channels per
-// group), ID/IH/IW, OD/OH/OW, KD/KH/KW, SD/SH/SW (strides), LD/LH/LW
-// (dilations), PD/PH/PW (leading pads), N (columns: images x outputs).
+// padding. G holds the geometry (conv_geometry.cuh's RammerConvGeometry).
 // The thread's column is fixed; its k walks by counters carried over
 // kw -> kh -> kd -> c, so the K loop never divides.
 template <class I, int L, int TK, class G>

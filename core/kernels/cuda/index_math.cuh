@@ -68,4 +68,29 @@ struct RammerDims {
   };
 };
 
+// How an input of the output's shape or broadcast to it is read at output
+// element i: all of it (offset i), one value (offset 0), or along some dims
+// (Box: a RammerBox of the output's dims with the input's strides, 0 where
+// it broadcasts). The element-wise family and the GEMM epilogues read
+// their inputs so.
+struct RammerReadSame {
+  template <class I>
+  __device__ __forceinline__ static I offset(I i) {
+    return i;
+  }
+};
+struct RammerReadScalar {
+  template <class I>
+  __device__ __forceinline__ static I offset(I) {
+    return 0;
+  }
+};
+template <class Box>
+struct RammerReadBroadcast {
+  template <class I>
+  __device__ __forceinline__ static I offset(I i) {
+    return Box::template offset<I>(i);
+  }
+};
+
 #endif  // RAMMER_INDEX_MATH_CUH

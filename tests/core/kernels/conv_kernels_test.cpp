@@ -51,7 +51,7 @@ TEST(ConvKernels, PointwiseOverOneImageReadsTheInputAsAPlainGemm) {
     const RKernel k = convKernels(t.graph(), t.node).at(1);
     ASSERT_EQ(k.name, "conv_igemm_64x64");
     const bool plain = images == 1;
-    EXPECT_EQ(k.cudaSource.find("RammerIm2colOperand") == std::string::npos, plain);
+    EXPECT_EQ(k.cudaSource.find("RammerIm2col<") == std::string::npos, plain);
     EXPECT_EQ(k.cudaSource.find("RAMMER_K_MAJOR, RAMMER_MN_ASYNC") != std::string::npos, plain);
     EXPECT_EQ(k.sharedBytes, 4 * (plain ? 3 : 2) * 8 * (68 + 68));
   }

@@ -2,8 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
-#include <set>
 
 #include "core/kernels/conv_kernels.h"
 #include "core/kernels/cuda_library.h"
@@ -104,7 +104,9 @@ TEST(GemmKernels, HandWorkedFiguresAndTheTileTradeOff) {
   // copied by cp.async two K steps ahead.
   EXPECT_EQ(huge.sharedBytes, 4 * 3 * 8 * (132 + 132));
   EXPECT_NE(huge.cudaSource.find("RAMMER_K_MAJOR, RAMMER_MN_ASYNC"), std::string::npos);
-  EXPECT_EQ(huge.cudaLibraries, std::vector<std::string>{"gemm_mainloop.cuh"});
+  // The rTask template after what it builds on.
+  EXPECT_EQ(huge.cudaLibraries, (std::vector<std::string>{"gemm_mainloop.cuh", "index_math.cuh", "splitk.cuh",
+                                                          "gemm_store.cuh", "gemm_rtask.cuh"}));
 
   const RKernel& big = byName(ks, "gemm_64x64");
   EXPECT_EQ(big.numRTasks, 64);  // 8 x 8 tiles
@@ -181,7 +183,7 @@ TEST(GemmKernels, CudaSourcesCompileWithNvcc) {
   if (!std::filesystem::exists(testutil::kNvcc)) GTEST_SKIP() << "nvcc not found at " << testutil::kNvcc;
   std::mt19937 rng(5);
   std::string cu;
-  std::set<std::string> libraries;  // the .cuh bodies the sources instantiate
+  std::vector<std::string> libraries;  // the .cuh bodies the sources instantiate, each after what it builds on
   size_t count = 0;
   auto addAll = [&](OneNode& t, const std::vector<RKernel>& ks, const std::string& tag) {
     const int inputs = static_cast<int>(t.inputs.size());
@@ -195,7 +197,8 @@ TEST(GemmKernels, CudaSourcesCompileWithNvcc) {
       k.cudaFunction = fresh;
       EXPECT_EQ(k.cudaSource.find("blockIdx"), std::string::npos) << k.name;
       cu += k.cudaSource + testutil::cudaWrapper(k, inputs);
-      for (const std::string& lib : k.cudaLibraries) libraries.insert(lib);
+      for (const std::string& lib : k.cudaLibraries)
+        if (std::find(libraries.begin(), libraries.end(), lib) == libraries.end()) libraries.push_back(lib);
       ++count;
     }
   };

@@ -10,6 +10,7 @@
 // on that operator alone.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <random>
@@ -98,21 +99,22 @@ struct Mutation {
   const char* file;
   std::string right, wrong;
   std::set<std::string> caught, mayDiffer;
+  bool lastCandidate = false;  // every operator on its last candidate (the GEMV), not its first
 };
 void PrintTo(const Mutation& m, std::ostream* os) { *os << m.file << ": " << m.right << " -> " << m.wrong; }
 
 class KernelMutation : public ::testing::TestWithParam<Mutation> {};
 
 // The comparison catches a wrong index in a template: the generated program
-// of candidate 0 with the template's text changed runs on the host, and only
-// the operators on that template leave the rule.
+// of candidate 0 (or the last) with the template's text changed runs on the
+// host, and only the operators on that template leave the rule.
 TEST_P(KernelMutation, AWrongIndexInATemplateIsCaught) {
   const Mutation& m = GetParam();
   const ir::Graph g = rt::familyGraph(1);
   const std::vector<ir::Tensor> inputs = rt::seededInputs(g, 1);
   auto want = exec::runReference(g, inputs);
   ASSERT_TRUE(want.ok()) << want.errorText();
-  const schedule::Plan plan = planWithCandidate(g, 0);
+  const schedule::Plan plan = planWithCandidate(g, m.lastCandidate ? maxCandidates(g) - 1 : 0);
   auto gp = codegen::generateProgram(plan, g, {codegen::Target::Host, true});
   ASSERT_TRUE(gp.ok()) << gp.errorText();
   size_t mutated = 0;
@@ -141,17 +143,35 @@ TEST_P(KernelMutation, AWrongIndexInATemplateIsCaught) {
 // average's output leaves the rule (the maximum may lie in the half still
 // read). window_pool.cuh reads the window's first column for every column:
 // both window pools leave it. reduce.cuh folds the first reduced element
-// over and over: every reduction does.
+// over and over: every reduction does. The GEMM family: every row of a
+// GEMM's output stored over row 0 (gemm_store.cuh; the skinny MatMul is a
+// tile GEMM at candidate 0), every tile's A read from row 0 (gemm_rtask.cuh;
+// the skinny MatMul has one tile row), every convolution row stored over
+// its group's first (gemm_store.cuh), the depthwise loop's channel planes
+// too short (conv_geometry.cuh), and the GEMV's rows stored over row 0 (its
+// last candidate).
 INSTANTIATE_TEST_SUITE_P(
     Templates, KernelMutation,
     ::testing::Values(Mutation{"global_pool.cuh", "P::Op::apply(acc, xp[j])", "P::Op::apply(acc, xp[j / 2])", {"gap"}, {"gmp"}},
                       Mutation{"window_pool.cuh", "(i0 * A1::in + i1) * A2::in + i2]", "(i0 * A1::in + i1) * A2::in + 0]",
                                {"maxpool", "avgpool"}, {}},
                       Mutation{"reduce.cuh", "in0[base + Red::template offset<I>(j)]", "in0[base]",
-                               {"rsum", "rmean", "rmax"}, {}}),
+                               {"rsum", "rmean", "rmax"}, {}},
+                      Mutation{"gemm_store.cuh", "return offY + m * (I)N + n;", "return offY + n;",
+                               {"matmul", "gemm.relu", "gemv"}, {}},
+                      Mutation{"gemm_rtask.cuh", "a + offA + at.m0 * RammerLiteral<OA::SMN>::value", "a + offA",
+                               {"matmul", "gemm.relu"}, {}},
+                      Mutation{"gemm_store.cuh", "bb * RammerLiteral<MG>::value + m)", "bb * RammerLiteral<MG>::value)",
+                               {"conv.relu"}, {}},
+                      Mutation{"conv_geometry.cuh", "IS = ID_ * IH_ * IW_", "IS = ID_ * IH_", {"depthwise"}, {}},
+                      Mutation{"gemv_rtask.cuh", "(offY + m * (I)N + n, bb", "(offY + n, bb", {"gemv"}, {}, true}),
     [](const ::testing::TestParamInfo<Mutation>& info) {
+      // The template and the first output it must push out.
       std::string name = info.param.file;
-      return name.substr(0, name.find('.'));
+      name = name.substr(0, name.find('.')) + "_" + *info.param.caught.begin();
+      for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      return name;
     });
 
 }  // namespace
