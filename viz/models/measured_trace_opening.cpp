@@ -1,5 +1,7 @@
 #include "viz/models/measured_trace_opening.h"
 
+#include <QFileInfo>
+
 #include "core/sim/measured_trace.h"
 
 namespace rammer::viz {
@@ -13,6 +15,19 @@ OpenedMeasuredTrace openMeasuredTraceFor(const std::string& file, const schedule
   }
   out.trace = std::make_shared<const sim::Trace>(sim::alignToPlan(std::move(t).value(), plan, &out.dropped));
   return out;
+}
+
+SideJob measuredTraceJob(const QString& path, const pipeline::Artifacts& given) {
+  const auto tr = sessionText;
+  const QString title = tr("Open measured trace");
+  if (!given.plan) return refusedJob(title, tr("open a model first: a measured trace lies beside its plan"));
+  const QString name = QFileInfo(path).fileName();
+  SideJob job{title, {}, tr("Opening %1").arg(name), PipelineStage::Run, given.plan, {}};
+  job.work = [plan = given.plan, file = path.toStdString(), name](const pipeline::Control&) -> SideJob::Finish {
+    auto out = std::make_shared<OpenedMeasuredTrace>(openMeasuredTraceFor(file, *plan));
+    return [out, name](bool planChanged) { return measuredTraceReport(*out, name, planChanged); };
+  };
+  return job;
 }
 
 SideJobReport measuredTraceReport(OpenedMeasuredTrace& out, const QString& name, bool planChanged) {

@@ -23,6 +23,9 @@ struct OpenedMeasuredTrace {
 
 OpenedMeasuredTrace openMeasuredTraceFor(const std::string& file, const schedule::Plan& plan);
 
+// The job opening `path` beside the plan of `given`: refused without one.
+SideJob measuredTraceJob(const QString& path, const pipeline::Artifacts& given);
+
 // What the session applies: the trace as its run, labelled with the file
 // `name`; a line saying why not when the file could not be read, the plan
 // changed while it was read (`planChanged`) or none of its operators is in

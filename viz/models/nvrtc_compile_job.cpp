@@ -13,6 +13,18 @@ NvrtcCompiled compileWithNvrtcFor(pipeline::Options options, const pipeline::Art
   return out;
 }
 
+SideJob nvrtcJob(const pipeline::Options& applied, const pipeline::Artifacts& given) {
+  const auto tr = sessionText;
+  const QString title = tr("Compile with NVRTC");
+  if (!given.plan) return refusedJob(title, tr("there is no valid plan to compile"));
+  SideJob job{title, {}, tr("Compiling with NVRTC"), PipelineStage::Compile, given.plan, {}};
+  job.work = [options = applied, given](const pipeline::Control& control) -> SideJob::Finish {
+    auto out = std::make_shared<NvrtcCompiled>(compileWithNvrtcFor(options, given, control));
+    return [out](bool planChanged) { return nvrtcReport(*out, planChanged); };
+  };
+  return job;
+}
+
 SideJobReport nvrtcReport(NvrtcCompiled& out, bool planChanged) {
   const auto tr = sessionText;
   if (!out.errors.empty()) return failedReport(PipelineStage::Compile, std::move(out.errors), tr("Compile with NVRTC"));

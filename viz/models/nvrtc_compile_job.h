@@ -22,6 +22,10 @@ struct NvrtcCompiled {
 NvrtcCompiled compileWithNvrtcFor(pipeline::Options options, const pipeline::Artifacts& given,
                                   const pipeline::Control& control);
 
+// The job on the session's applied options and artifacts: refused without
+// a plan.
+SideJob nvrtcJob(const pipeline::Options& applied, const pipeline::Artifacts& given);
+
 // What the session applies: the compiled plan and each program's registers,
 // spills and blocks per SM for the Log; nothing but a line when the plan
 // changed while it compiled (`planChanged`), the error otherwise.

@@ -18,6 +18,13 @@ QString firstErrorText(const std::vector<ir::Diagnostic>& ds) {
   return ds.empty() ? QStringLiteral("unknown error") : QString::fromStdString(ir::formatDiagnostic(ds.front()));
 }
 
+SideJob refusedJob(QString title, QString why) {
+  SideJob job;
+  job.title = std::move(title);
+  job.refusal = std::move(why);
+  return job;
+}
+
 SideJobReport failedReport(PipelineStage stage, std::vector<ir::Diagnostic> errors, const QString& what) {
   SideJobReport r;
   r.diagnostics = taggedDiagnostics(stage, std::move(errors));

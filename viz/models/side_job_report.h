@@ -1,11 +1,14 @@
 #pragma once
-// What a job the session runs beside the pipeline (an export, a compile
-// with NVRTC, a measured trace opened) leaves for the document: the lines
-// for the Log and what to apply. Each job's own file turns its result into
-// one (nvrtcReport, measuredTraceReport, exportReport), so the wording and
-// the checks live with the job; StudioSession applies every report the same
-// way and emits the job's signal with `ok`.
+// A job the session runs beside the pipeline (an export, a compile with
+// NVRTC, a measured trace opened): what its own file says about it before
+// it starts (SideJob: why it may not, its work) and what it leaves for the
+// document (SideJobReport: the lines for the Log and what to apply). Each
+// job's file makes both (exportJob, nvrtcJob, measuredTraceJob), so the
+// checks and the wording live with the job; StudioSession starts every one
+// the same way (startSideJob), applies its report and emits the job's
+// signal with `ok`.
 #include <QString>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -30,6 +33,22 @@ struct SideJobReport {
   void warning(QString text) { log.emplace_back(LogModel::Level::Warning, std::move(text)); }
   void error(QString text) { log.emplace_back(LogModel::Level::Error, std::move(text)); }
 };
+
+// The job as its file describes it to the session.
+struct SideJob {
+  QString title;    // what the Log calls it ("Export"); a refusal is logged as "<title>: <refusal>"
+  QString refusal;  // not empty: it does not start, for this reason
+  QString what;     // its name while it runs (PipelineJob::currentWhat)
+  PipelineStage stage = PipelineStage::Export;  // the stage it stands for while it runs
+  std::shared_ptr<const schedule::Plan> plan;   // the plan it works from, or null
+  // Run off the UI thread; returns how to report the result once the
+  // session knows whether its plan changed meanwhile.
+  using Finish = std::function<SideJobReport(bool planChanged)>;
+  std::function<Finish(const pipeline::Control&)> work;
+};
+
+// A job refused before it starts.
+SideJob refusedJob(QString title, QString why);
 
 // `text` translated in the session's context: the reports speak for it.
 QString sessionText(const char* text);

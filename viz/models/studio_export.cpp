@@ -1,5 +1,6 @@
 #include "viz/models/studio_export.h"
 
+#include <QFileInfo>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -174,6 +175,28 @@ ExportWritten writeExport(ExportKind kind, const std::filesystem::path& file, pi
   }
   if (out.errors.empty()) out.message = "wrote " + file.string();
   return out;
+}
+
+SideJob exportJob(ExportKind kind, const QString& path, const pipeline::Options& applied,
+                  const pipeline::Artifacts& given) {
+  const auto tr = sessionText;
+  const QString title = tr("Export");
+  const std::shared_ptr<const sim::Trace> measured = given.run ? given.run->trace : nullptr;
+  const bool needsPlan = kind == ExportKind::CudaProject || kind == ExportKind::HipProject ||
+                         kind == ExportKind::ScheduleJson;
+  if (path.isEmpty()) return refusedJob(title, tr("no file or folder given"));
+  if (needsPlan && !given.plan) return refusedJob(title, tr("there is no valid plan to export"));
+  if (kind == ExportKind::PredictedTrace && !given.predicted) return refusedJob(title, tr("there is no predicted trace"));
+  if (kind == ExportKind::MeasuredTrace && !measured)
+    return refusedJob(title, tr("nothing was run yet (Compile & Run first)"));
+  if (kind == ExportKind::GraphDot && !given.optimized) return refusedJob(title, tr("no model is loaded"));
+  SideJob job{title, {}, tr("Exporting %1").arg(QFileInfo(path).fileName()), PipelineStage::Export, nullptr, {}};
+  job.work = [kind, file = std::filesystem::path(path.toStdString()), options = applied, given,
+              measured](const pipeline::Control& control) -> SideJob::Finish {
+    auto report = std::make_shared<SideJobReport>(exportReport(writeExport(kind, file, options, given, measured.get(), control)));
+    return [report](bool) { return *report; };
+  };
+  return job;
 }
 
 SideJobReport exportReport(ExportWritten written) {

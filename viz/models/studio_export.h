@@ -67,11 +67,16 @@ struct ExportWritten {
 
 // Writes `kind` to `file` from the session's applied `options` and
 // artifacts `given` (`measured`: the last run's trace, for MeasuredTrace).
-// The caller has checked that what `kind` needs is there (a plan, a
-// prediction, a measured trace, a model). The studio's export job.
+// What `kind` needs is there (exportJob checked it). The export job's work.
 ExportWritten writeExport(ExportKind kind, const std::filesystem::path& file, pipeline::Options options,
                           const pipeline::Artifacts& given, const sim::Trace* measured,
                           const pipeline::Control& control);
+
+// The job writing `kind` to `path` from the session's applied options and
+// artifacts: refused without a path or without what `kind` needs (a plan,
+// a prediction, a measured run, a model).
+SideJob exportJob(ExportKind kind, const QString& path, const pipeline::Options& applied,
+                  const pipeline::Artifacts& given);
 
 // What the session applies: the message saying what was written, or the
 // error, tagged with the Export stage.

@@ -192,48 +192,29 @@ quint64 StudioSession::compileAndRun() {
 }
 
 quint64 StudioSession::compileWithNvrtc() {
-  auto refuse = [this](const QString& why) -> quint64 {
-    log_->warning(tr("Compile with NVRTC: %1").arg(why));
-    emit nvrtcCompiled(false);
-    return 0;
-  };
-  if (isBusy()) return refuse(tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
-  if (!plan()) return refuse(tr("there is no valid plan to compile"));
-  auto plan = this->plan();
-  std::function<NvrtcCompiled(const pipeline::Control&)> work = [options = applied_, given = artifacts_](
-                                                                     const pipeline::Control& control) {
-    return compileWithNvrtcFor(options, given, control);
-  };
-  const QString what = tr("Compiling with NVRTC");
-  running_ = Running{PipelineStage::Compile, PipelineStage::Compile, false, what};
-  return job_->start<NvrtcCompiled>(what, std::move(work), [this, plan](NvrtcCompiled& out) {
-    SideJobReport report = nvrtcReport(out, this->plan() != plan);
-    applyReport(report);
-    emit nvrtcCompiled(report.ok);
-  });
+  return startSideJob(nvrtcJob(applied_, artifacts_), [this](const SideJobReport& r) { emit nvrtcCompiled(r.ok); });
 }
 
 quint64 StudioSession::openMeasuredTrace(const QString& path) {
-  auto refuse = [this](const QString& why) -> quint64 {
-    log_->warning(tr("Open measured trace: %1").arg(why));
-    emit measuredOpened(false);
+  return startSideJob(measuredTraceJob(path, artifacts_), [this](const SideJobReport& r) { emit measuredOpened(r.ok); });
+}
+
+quint64 StudioSession::startSideJob(SideJob job, std::function<void(const SideJobReport&)> done) {
+  if (isBusy()) job = refusedJob(job.title, tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
+  if (!job.refusal.isEmpty()) {
+    log_->warning(tr("%1: %2").arg(job.title, job.refusal));
+    SideJobReport refused;
+    refused.message = job.refusal;
+    done(refused);
     return 0;
-  };
-  if (isBusy()) return refuse(tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
-  if (!plan()) return refuse(tr("open a model first: a measured trace lies beside its plan"));
-  auto plan = this->plan();
-  const std::string file = path.toStdString();
-  std::function<OpenedMeasuredTrace(const pipeline::Control&)> work = [plan, file](const pipeline::Control&) {
-    return openMeasuredTraceFor(file, *plan);
-  };
-  const QString name = QFileInfo(path).fileName();
-  const QString what = tr("Opening %1").arg(name);
-  running_ = Running{PipelineStage::Run, PipelineStage::Run, false, what};
-  return job_->start<OpenedMeasuredTrace>(what, std::move(work), [this, plan, name](OpenedMeasuredTrace& out) {
-    SideJobReport report = measuredTraceReport(out, name, this->plan() != plan);
-    applyReport(report);
-    emit measuredOpened(report.ok);
-  });
+  }
+  running_ = Running{job.stage, job.stage, false, job.what};
+  return job_->start<SideJob::Finish>(job.what, std::move(job.work),
+                                      [this, plan = job.plan, done = std::move(done)](SideJob::Finish& finish) {
+                                        SideJobReport report = finish(this->plan() != plan);
+                                        applyReport(report);
+                                        done(report);
+                                      });
 }
 
 void StudioSession::cancel() { job_->cancel(); }
@@ -465,32 +446,8 @@ void StudioSession::jobCancelled() {
 }
 
 quint64 StudioSession::exportTo(ExportKind kind, const QString& path) {
-  auto refuse = [this](const QString& why) -> quint64 {
-    log_->warning(tr("Export: %1").arg(why));
-    emit exportFinished(false, why);
-    return 0;
-  };
-  if (isBusy()) return refuse(tr("busy with '%1'; wait for it or cancel it").arg(busyWhat()));
-  if (path.isEmpty()) return refuse(tr("no file or folder given"));
-  const bool needsPlan = kind == ExportKind::CudaProject || kind == ExportKind::HipProject ||
-                         kind == ExportKind::ScheduleJson;
-  if (needsPlan && !plan()) return refuse(tr("there is no valid plan to export"));
-  if (kind == ExportKind::PredictedTrace && !predictedTrace()) return refuse(tr("there is no predicted trace"));
-  if (kind == ExportKind::MeasuredTrace && !measuredTrace())
-    return refuse(tr("nothing was run yet (Compile & Run first)"));
-  if (kind == ExportKind::GraphDot && !hasModel()) return refuse(tr("no model is loaded"));
-
-  std::function<SideJobReport(const pipeline::Control&)> work =
-      [kind, file = std::filesystem::path(path.toStdString()), options = applied_, given = artifacts_,
-       measured = measuredTrace()](const pipeline::Control& control) {
-        return exportReport(writeExport(kind, file, options, given, measured.get(), control));
-      };
-  const QString what = tr("Exporting %1").arg(QFileInfo(path).fileName());
-  running_ = Running{PipelineStage::Export, PipelineStage::Export, false, what};
-  return job_->start<SideJobReport>(what, std::move(work), [this](SideJobReport& report) {
-    applyReport(report);
-    emit exportFinished(report.ok, report.message);
-  });
+  return startSideJob(exportJob(kind, path, applied_, artifacts_),
+                      [this](const SideJobReport& r) { emit exportFinished(r.ok, r.message); });
 }
 
 void StudioSession::applyReport(SideJobReport& r) {

@@ -214,8 +214,11 @@ class StudioSession : public QObject {
   void applyPlan(PipelineResult& r);
   void rejectConstraints(PipelineResult& r);
   void setDiagnostics(std::vector<ir::Diagnostic> diagnostics);
-  // A side job's result (side_job_report.h): its log lines, diagnostics,
-  // plan or run; ends the job.
+  // Starts a side job its file described (side_job_report.h), or logs why
+  // not; `done` emits its signal with the report (a refusal's: not ok, the
+  // reason as its message). 0 when refused.
+  quint64 startSideJob(SideJob job, std::function<void(const SideJobReport&)> done);
+  // A side job's result: its log lines, diagnostics, plan or run; ends the job.
   void applyReport(SideJobReport& report);
   void setRun(std::shared_ptr<const pipeline::RunRecord> run);
   void revertSettings();

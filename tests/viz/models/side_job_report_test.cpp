@@ -3,7 +3,9 @@
 // report the same way): a failed export or NVRTC compile is its errors
 // tagged with the stage and one "... failed:" line; a compile whose plan
 // changed meanwhile applies nothing but is no failed job; a measured trace
-// becomes the run, labelled with the file, or says why not.
+// becomes the run, labelled with the file, or says why not. Each job's file
+// also says, before it starts, why it may not (SideJob's refusal) and what
+// it is called while it runs.
 #include "viz/models/side_job_report.h"
 
 #include <gtest/gtest.h>
@@ -89,6 +91,39 @@ TEST(SideJobReport, AMeasuredTraceBecomesTheRunOrSaysWhyNot) {
   const SideJobReport bad = measuredTraceReport(unreadable, "x.xz", false);
   EXPECT_FALSE(bad.ok);
   EXPECT_TRUE(bad.log.at(0).second.contains("not xz"));
+}
+
+TEST(SideJob, EachJobSaysWhyItMayNotStartAndWhatItIsCalled) {
+  const pipeline::Options options;
+  pipeline::Artifacts none;  // no model opened
+  EXPECT_EQ(exportJob(ExportKind::ScheduleJson, "", options, none).refusal, "no file or folder given");
+  EXPECT_EQ(exportJob(ExportKind::CudaProject, "out", options, none).refusal, "there is no valid plan to export");
+  EXPECT_EQ(exportJob(ExportKind::PredictedTrace, "p.json", options, none).refusal, "there is no predicted trace");
+  EXPECT_EQ(exportJob(ExportKind::MeasuredTrace, "m.json", options, none).refusal,
+            "nothing was run yet (Compile & Run first)");
+  EXPECT_EQ(exportJob(ExportKind::GraphDot, "g.dot", options, none).refusal, "no model is loaded");
+  EXPECT_EQ(nvrtcJob(options, none).refusal, "there is no valid plan to compile");
+  const SideJob open = measuredTraceJob("/tmp/run.trace.json", none);
+  EXPECT_EQ(open.title, "Open measured trace");
+  EXPECT_TRUE(open.refusal.startsWith("open a model first"));
+  EXPECT_FALSE(open.work) << "a refused job has no work";
+
+  pipeline::Artifacts planned;
+  planned.plan = std::make_shared<schedule::Plan>();
+  planned.predicted = std::make_shared<sim::Trace>();
+  const SideJob compile = nvrtcJob(options, planned);
+  EXPECT_TRUE(compile.refusal.isEmpty());
+  EXPECT_EQ(compile.stage, PipelineStage::Compile);
+  EXPECT_EQ(compile.plan, planned.plan) << "its report asks whether this plan is still the session's";
+  EXPECT_TRUE(compile.work);
+  const SideJob opening = measuredTraceJob("/tmp/run.trace.json", planned);
+  EXPECT_EQ(opening.what, "Opening run.trace.json");
+  EXPECT_EQ(opening.stage, PipelineStage::Run);
+  const SideJob exporting = exportJob(ExportKind::PredictedTrace, "/tmp/p.json", options, planned);
+  EXPECT_TRUE(exporting.refusal.isEmpty());
+  EXPECT_EQ(exporting.what, "Exporting p.json");
+  EXPECT_EQ(exporting.title, "Export");
+  EXPECT_TRUE(exporting.work);
 }
 
 }  // namespace
