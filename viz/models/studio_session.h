@@ -204,7 +204,7 @@ class StudioSession : public QObject {
   struct Running {
     PipelineStage from = PipelineStage::Import;
     PipelineStage to = PipelineStage::Simulate;
-    bool pipeline = true;  // false: an export
+    bool pipeline = true;  // false: a side job (startSideJob)
     QString what;
   };
 

@@ -61,9 +61,9 @@ struct RammerBatchDims {
 };
 
 // ---- where output element (m, n) of batch bb lies ----
-// index(bb, m, n); element(out, bb, m, n): its address, summed as the
-// written-out code did (the GEMV's split-K epilogue is a register smaller
-// so).
+// index(bb, m, n); element(out, bb, m, n): its address, as the
+// written-out code summed it (the tiles' split-K epilogue reads it; the
+// GEMV computes both in gemv_rtask.cuh's own body).
 
 // Row-major [batches][M][N].
 template <long long M, long long N>
