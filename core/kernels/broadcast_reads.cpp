@@ -38,7 +38,7 @@ std::vector<std::string> BroadcastReads::cudaReadTypes() const {
 void BroadcastReads::useElementwiseTemplate(ElementKernelSpec& spec, std::string op) const {
   spec.library = kElementwise;
   spec.templateName = "rammer_elementwise";
-  spec.locals = std::move(op);
+  spec.locals = [op = std::move(op)](const std::string&) { return op; };
   spec.templateArgs = {"Op"};
   for (std::string& read : cudaReadTypes()) spec.templateArgs.push_back(std::move(read));
   const size_t n = inputs.size();

@@ -216,7 +216,7 @@ std::vector<RKernel> cellKernels(const NodeInfo& info) {
   spec.library = kCell;
   spec.templateName = "rammer_cell";
   spec.templateArgs = {cell.type};
-  spec.locals = cell.locals;
+  spec.locals = [locals = cell.locals](const std::string&) { return locals; };
   std::vector<std::string> args = {"rtask_id", "tid", "smem",
                                    c.in(cell.hr) ? "in" + std::to_string(cell.hr) : "(const float*)0"};
   for (std::string& a : cell.args(c)) args.push_back(std::move(a));

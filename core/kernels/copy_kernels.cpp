@@ -1,5 +1,6 @@
 #include "core/kernels/copy_kernels.h"
 
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -7,7 +8,9 @@
 #include <string>
 
 #include "core/ir/words.h"
+#include "core/kernels/cuda_library.h"
 #include "core/kernels/gather_kernels.h"
+#include "core/kernels/instantiation.h"
 #include "core/ops/op_registry.h"
 #include "core/ops/op_compute.h"
 
@@ -321,54 +324,44 @@ std::string tableName(const std::string& fn, size_t seg, size_t dim) {
   return fn + "_s" + std::to_string(seg) + "d" + std::to_string(dim);
 }
 
+// How dim d of segment g reads its source: affine, or through its table
+// (segmentPrelude's), read by the local type tableReader(seg, d).
+bool readsTable(const Segment& g, size_t d) {
+  int64_t t0 = 0, step = 0;
+  return !g.allFill && !affine(g.inOffset[d], g.validLo[d], g.validHi[d], t0, step);
+}
+std::string tableReader(size_t seg, size_t d) { return "Table" + std::to_string(seg) + "_" + std::to_string(d); }
+
 std::string segmentPrelude(const std::vector<Segment>& segs, const std::string& fn, const std::string& type) {
   std::string s;
   for (size_t i = 0; i < segs.size(); ++i)
-    for (size_t d = 0; d < segs[i].ext.size(); ++d) {
-      int64_t t0 = 0, step = 0;
-      if (!segs[i].allFill && !affine(segs[i].inOffset[d], segs[i].validLo[d], segs[i].validHi[d], t0, step))
-        s += cudaIntTable(type, tableName(fn, i, d), segs[i].inOffset[d]);
-    }
+    for (size_t d = 0; d < segs[i].ext.size(); ++d)
+      if (readsTable(segs[i], d)) s += cudaIntTable(type, tableName(fn, i, d), segs[i].inOffset[d]);
   return s;
 }
 
-std::string segmentBody(const std::vector<Segment>& segs, int64_t total, const std::string& fn, const std::string& idx) {
-  std::string s;
-  for (size_t i = 0; i < segs.size(); ++i) {
-    const Segment& g = segs[i];
-    const std::string start = std::to_string(g.start), end = std::to_string(g.start + g.size());
-    const bool whole = g.start == 0 && g.size() == total;
-    s += whole ? "    {\n" : "    if (i >= " + start + " && i < " + end + ") {\n";
-    s += "      " + idx + " r = i - " + start + ";\n";
-    std::string src = std::to_string(g.inBase), dst = std::to_string(g.outBase), valid;
-    for (size_t d = g.ext.size(); d-- > 0;) {
-      if (g.ext[d] == 1) continue;
-      const std::string c = "c" + std::to_string(d);
-      s += "      const " + idx + " " + c + " = r % " + std::to_string(g.ext[d]) + "; r /= " + std::to_string(g.ext[d]) + ";\n";
-      dst += " + " + c + " * " + std::to_string(g.outStride[d]);
-      if (g.allFill) continue;
-      if (g.validLo[d] > 0 || g.validHi[d] < g.ext[d])
-        valid += std::string(valid.empty() ? "" : " && ") + c + " >= " + std::to_string(g.validLo[d]) + " && " + c +
-                 " < " + std::to_string(g.validHi[d]);
-      int64_t t0 = 0, step = 0;
-      if (affine(g.inOffset[d], g.validLo[d], g.validHi[d], t0, step)) {
-        if (step != 0) src += " + " + c + " * " + std::to_string(step);
-        if (t0 != 0) src += " + " + std::to_string(t0);
-      } else {
-        src += " + " + tableName(fn, i, d) + "[" + c + "]";
-      }
-    }
-    s += "      (void)r;\n";
-    const std::string out = "out" + std::to_string(g.outSlot) + "[" + dst + "]";
-    const std::string read = "in" + std::to_string(g.inSlot) + "[" + src + "]";
-    const std::string fill = g.intFill ? "__int_as_float(" + std::to_string(ir::wordToInt(g.fill)) + ")"
-                                       : cudaFloatLiteral(g.fill);
-    if (g.allFill) s += "      " + out + " = " + fill + ";\n";
-    else if (valid.empty()) s += "      " + out + " = " + read + ";\n";
-    else s += "      " + out + " = (" + valid + ") ? " + read + " : " + fill + ";\n";
-    s += "    }\n";
+// Segment `seg` as copy.cuh's RammerCopySegment.
+std::string segmentType(const Segment& g, int64_t total, size_t seg) {
+  std::string dims;
+  bool guarded = false;
+  int index = 0;
+  for (size_t d = g.ext.size(); d-- > 0;) {  // innermost first; a unit dim reads offset 0
+    if (g.ext[d] == 1) continue;
+    std::string source = "RammerCopyAffine<0LL, 0LL>";
+    int64_t t0 = 0, step = 0;
+    if (readsTable(g, d)) source = "RammerCopyTable<" + tableReader(seg, d) + ">";
+    else if (!g.allFill && affine(g.inOffset[d], g.validLo[d], g.validHi[d], t0, step))
+      source = "RammerCopyAffine<" + llArg(t0) + ", " + llArg(step) + ">";
+    guarded = guarded || (!g.allFill && (g.validLo[d] > 0 || g.validHi[d] < g.ext[d]));
+    dims += ", RammerCopyDim<" + std::to_string(index++) + ", " + llArg(g.ext[d]) + ", " + llArg(g.outStride[d]) +
+            ", " + llArg(g.validLo[d]) + ", " + llArg(g.validHi[d]) + ", " + source + ">";
   }
-  return s;
+  int32_t fill = 0;  // the fill word's bits
+  std::memcpy(&fill, &g.fill, sizeof fill);
+  const char* mode = g.allFill ? "RAMMER_COPY_FILL" : guarded ? "RAMMER_COPY_GUARDED" : "RAMMER_COPY_READ";
+  return "RammerCopySegment<" + llArg(g.start) + ", " + llArg(g.size()) + ", " +
+         boolArg(g.start == 0 && g.size() == total) + ", " + mode + ", " + std::to_string(fill) + ", " +
+         llArg(g.inBase) + ", " + llArg(g.outBase) + dims + ">";
 }
 
 // Where elements [begin, end) of the range land: element e of a segment
@@ -420,7 +413,31 @@ std::vector<RKernel> copyKernels(const NodeInfo& info) {
   spec.bytes = 8.0 * static_cast<double>(total);
   const std::string tableType = indexType(maxIndex + total);
   spec.prelude = [segs, tableType](const std::string& fn) { return segmentPrelude(*segs, fn, tableType); };
-  spec.body = [segs, total](const std::string& idx, const std::string& fn) { return segmentBody(*segs, total, fn, idx); };
+  // Each segment a template argument of copy.cuh's rammer_copy, with the
+  // input it reads and the output it writes.
+  spec.library = kCopy;
+  spec.templateName = "rammer_copy";
+  std::vector<std::string> ins, outs;
+  for (const Segment& s : *segs) {
+    ins.push_back("in" + std::to_string(s.inSlot));
+    outs.push_back("out" + std::to_string(s.outSlot));
+  }
+  spec.args = [ins, outs](const std::string&) {
+    std::vector<std::string> args = {"rtask_id", "tid", "smem"};
+    args.insert(args.end(), ins.begin(), ins.end());
+    args.insert(args.end(), outs.begin(), outs.end());
+    return args;
+  };
+  for (size_t i = 0; i < segs->size(); ++i) spec.templateArgs.push_back(segmentType((*segs)[i], total, i));
+  spec.locals = [segs, tableType](const std::string& fn) {
+    std::string locals;
+    for (size_t i = 0; i < segs->size(); ++i)
+      for (size_t d = 0; d < (*segs)[i].ext.size(); ++d)
+        if (readsTable((*segs)[i], d))
+          locals += cudaTableReader(tableReader(i, d), tableName(fn, i, d), tableType);
+    return locals;
+  };
+  spec.maxIndex = maxIndex;
   spec.written = [segs](int64_t begin, int64_t end, std::vector<WrittenRun>& runs) {
     segmentWritten(*segs, begin, end, runs);
   };

@@ -39,6 +39,7 @@ inline constexpr const char* kCell = "cell.cuh";  // after element_loop.cuh
 inline constexpr const char* kGemvCell = "gemv_cell.cuh";  // after gemv.cuh, cell.cuh
 inline constexpr const char* kFusedGroup = "fused_group.cuh";  // after index_math.cuh, window_pool.cuh
 inline constexpr const char* kConvGeometry = "conv_geometry.cuh";
+inline constexpr const char* kCopy = "copy.cuh";  // after index_math.cuh
 inline constexpr const char* kGemmStore = "gemm_store.cuh";  // after index_math.cuh, splitk.cuh
 // After index_math.cuh, gemm_mainloop.cuh, splitk.cuh, gemm_store.cuh:
 inline constexpr const char* kGemmRTask = "gemm_rtask.cuh";

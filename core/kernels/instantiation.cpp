@@ -59,18 +59,9 @@ std::string cudaEmptyFunction(const std::string& name, size_t numInputs, size_t 
   return cudaSignature(name, numInputs, numOutputs) + "  (void)rtask_id; (void)tid; (void)smem;\n}\n";
 }
 
-std::string cudaElementFunction(const std::string& name, size_t numInputs, size_t numOutputs, int64_t chunk,
-                                int64_t total, int threads, const std::string& idx, const std::string& body) {
-  // element_loop.cuh's loop written out: as a lambda the generated bodies
-  // took more registers (a Slice's copy 20 instead of 18).
-  const std::string c = std::to_string(chunk), t = std::to_string(total);
-  std::string s = cudaSignature(name, numInputs, numOutputs);
-  s += "  (void)smem;\n";
-  s += "  if (tid >= " + std::to_string(threads) + ") return;\n";
-  s += "  const " + idx + " begin = (" + idx + ")rtask_id * " + c + ";\n";
-  s += "  const " + idx + " end = begin + " + c + " < " + t + " ? begin + " + c + " : " + t + ";\n";
-  s += "  for (" + idx + " i = begin + tid; i < end; i += " + std::to_string(threads) + ") {\n";
-  return s + body + "  }\n}\n";
+std::string cudaTableReader(const std::string& type, const std::string& table, const std::string& elementType) {
+  return "  struct " + type + " {\n    __device__ __forceinline__ static const " + elementType + "* values() { return " +
+         table + "; }\n  };\n";
 }
 
 std::string cudaIntTable(const std::string& type, const std::string& name, const std::vector<int64_t>& values) {

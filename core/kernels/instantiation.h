@@ -3,10 +3,9 @@
 // CUDA text around the bodies in core/kernels/cuda/*.cuh. An rTask function
 // is the signature every rKernel has and one call of a library template
 // whose parameters are the shapes and tiling; an expression family adds its
-// expression as a local type (cudaExpressionOp), and the families not yet
-// templates (copies) get the element loop written out around their
-// statements. Every other generator only chooses template arguments
-// (tests/docs/check_kernel_strings.py holds the rule).
+// expression as a local type (cudaExpressionOp), a copy its baked tables
+// (cudaIntTable, cudaTableReader). Every other generator only chooses
+// template arguments (tests/docs/check_kernel_strings.py holds the rule).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -62,12 +61,9 @@ std::string cudaInstantiation(const std::string& name, size_t numInputs, size_t 
 // An rTask function `name` that does nothing (an operator with empty outputs).
 std::string cudaEmptyFunction(const std::string& name, size_t numInputs, size_t numOutputs);
 
-// The rTask function `name` of a per-element rKernel whose element
-// statements are generated (the copies' segments): element_loop.cuh's
-// loop over rTask chunks of `chunk` of `total` elements, written out, with
-// `body` run for element `i` of type `idx`.
-std::string cudaElementFunction(const std::string& name, size_t numInputs, size_t numOutputs, int64_t chunk,
-                                int64_t total, int threads, const std::string& idx, const std::string& body);
+// A local type `type` with `static const T* values()`, the table `table`
+// (cudaIntTable) of element type `elementType`: how a template reads it.
+std::string cudaTableReader(const std::string& type, const std::string& table, const std::string& elementType);
 
 // Literal table `static __device__ const T name[] = {...};` for index data
 // baked into a kernel.

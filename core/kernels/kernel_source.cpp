@@ -107,6 +107,7 @@ void useCudaLibrary(RKernel& kernel, const std::string& file) {
       {kGemvCell, {kGemv, kElementLoop, kCell}},
       {kFusedGroup, {kIndexMath, kWindowPool}},
       {kGemmStore, {kIndexMath, kSplitK}},
+      {kCopy, {kIndexMath}},
       {kGemmRTask, {kGemmMainloop, kGemmStore}},
       {kGemvRTask, {kGemv, kGemmStore}},
       {kConvDepthwise, {kConvGeometry, kGemmStore}},
@@ -161,19 +162,14 @@ std::vector<RKernel> elementKernels(const NodeInfo& info, const ElementKernelSpe
     k.bytes = spec.bytes;
     k.constantsAsWords = spec.constantsAsWords;
     k.cudaFunction = info.functionName(k.name);
-    const std::string idx = indexType(spec.total + v.chunk);
+    const std::string idx = indexType(std::max(spec.total + v.chunk, spec.maxIndex));
     k.cudaSource = spec.prelude ? spec.prelude(k.cudaFunction) : std::string();
-    if (!spec.templateName.empty()) {
-      useCudaLibrary(k, spec.library);
-      TemplateCall call{spec.templateName, {idx, std::to_string(v.threads), llArg(v.chunk), llArg(spec.total)}, {}};
-      call.templateArgs.insert(call.templateArgs.end(), spec.templateArgs.begin(), spec.templateArgs.end());
-      if (spec.args) call.args = spec.args(k.cudaFunction);
-      call.locals = spec.locals;
-      k.cudaSource += cudaInstantiation(k.cudaFunction, info.numInputs(), info.numOutputs(), call);
-    } else {
-      k.cudaSource += cudaElementFunction(k.cudaFunction, info.numInputs(), info.numOutputs(), v.chunk, spec.total,
-                                         v.threads, idx, spec.body(idx, k.cudaFunction));
-    }
+    useCudaLibrary(k, spec.library);
+    TemplateCall call{spec.templateName, {idx, std::to_string(v.threads), llArg(v.chunk), llArg(spec.total)}, {}, {}};
+    call.templateArgs.insert(call.templateArgs.end(), spec.templateArgs.begin(), spec.templateArgs.end());
+    if (spec.args) call.args = spec.args(k.cudaFunction);
+    if (spec.locals) call.locals = spec.locals(k.cudaFunction);
+    k.cudaSource += cudaInstantiation(k.cudaFunction, info.numInputs(), info.numOutputs(), call);
     const int64_t chunk = v.chunk, total = spec.total;
     const auto outputs = static_cast<int32_t>(info.numOutputs());
     k.written = [written = spec.written, chunk, total, outputs](int64_t task, std::vector<WrittenRun>& runs) {

@@ -75,18 +75,19 @@ struct ElementKernelSpec {
   // File-scope text before the function (tables), given the function's
   // name to derive unique table names from; may be empty.
   std::function<std::string(const std::string& fn)> prelude;
-  // The families on templates: the core/kernels/cuda/ file, the element
-  // template and its arguments after <I, THREADS, CHUNK, TOTAL> (it runs
-  // element_loop.cuh's loop; by default it takes rtask_id, tid, smem and
-  // every input and output).
+  // The core/kernels/cuda/ file, the element template and its arguments
+  // after <I, THREADS, CHUNK, TOTAL> (it runs element_loop.cuh's loop, or
+  // its own copy of it; by default it takes rtask_id, tid, smem and every
+  // input and output).
   std::string library, templateName;
   std::vector<std::string> templateArgs;
-  std::string locals;  // TemplateCall::locals
-  // TemplateCall::args given the function's name (unset: all of them).
+  // TemplateCall::locals and TemplateCall::args given the function's name
+  // (unset: none; all of them).
+  std::function<std::string(const std::string& fn)> locals;
   std::function<std::vector<std::string>(const std::string& fn)> args;
-  // Otherwise: generated statements of the loop body for element `i`
-  // (index type `idx`). Either way `prelude` comes before the function.
-  std::function<std::string(const std::string& idx, const std::string& fn)> body;
+  // The largest element index the template computes, where it may pass
+  // the range's size (the index type covers both).
+  int64_t maxIndex = 0;
   // The output elements that elements [begin, end) of the range write
   // (RKernel::written; the emulator copies them from the reference
   // operator's result). Unset: element e of every output, for the

@@ -1,10 +1,9 @@
 // element_loop.cuh: the loop of the per-element rKernels (issue #44 item 1).
 // rTask t covers elements [t * CHUNK, min((t + 1) * CHUNK, TOTAL)) of a
 // flat range, and each of its THREADS threads takes every THREADS-th one.
-// The families on templates (window pooling, reductions, gathers, ...)
-// call it with their element's body; the generated bodies not yet
-// templates (the copies' segments) get the same loop written out by
-// rammer::kernels::cudaElementFunction around their statements.
+// The per-element families (window pooling, reductions, gathers, ...)
+// call it with their element's body; copy.cuh has its own copy of the
+// loop: through the lambda, the copies took more registers.
 #ifndef RAMMER_ELEMENT_LOOP_CUH
 #define RAMMER_ELEMENT_LOOP_CUH
 

@@ -149,7 +149,8 @@ TEST_P(KernelMutation, AWrongIndexInATemplateIsCaught) {
 // the skinny MatMul has one tile row), every convolution row stored over
 // its group's first (gemm_store.cuh), the depthwise loop's channel planes
 // too short (conv_geometry.cuh), and the GEMV's rows stored over row 0 (its
-// last candidate).
+// last candidate). copy.cuh stores every coordinate at stride 1: the
+// multi-dim copies leave the rule.
 INSTANTIATE_TEST_SUITE_P(
     Templates, KernelMutation,
     ::testing::Values(Mutation{"global_pool.cuh", "P::Op::apply(acc, xp[j])", "P::Op::apply(acc, xp[j / 2])", {"gap"}, {"gmp"}},
@@ -164,7 +165,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Mutation{"gemm_store.cuh", "bb * RammerLiteral<MG>::value + m)", "bb * RammerLiteral<MG>::value)",
                                {"conv.relu"}, {}},
                       Mutation{"conv_geometry.cuh", "IS = ID_ * IH_ * IW_", "IS = ID_ * IH_", {"depthwise"}, {}},
-                      Mutation{"gemv_rtask.cuh", "(offY + m * (I)N + n, bb", "(offY + n, bb", {"gemv"}, {}, true}),
+                      Mutation{"gemv_rtask.cuh", "(offY + m * (I)N + n, bb", "(offY + n, bb", {"gemv"}, {}, true},
+                      Mutation{"copy.cuh", "dst + c[DIMS::index] * RammerLiteral<DIMS::outStride>::value",
+                               "dst + c[DIMS::index]", {"transpose", "concat"}, {"slice", "pad", "gather"}}),
     [](const ::testing::TestParamInfo<Mutation>& info) {
       // The template and the first output it must push out.
       std::string name = info.param.file;
