@@ -32,7 +32,10 @@
 // dispatch_veu_us (a dynamic plan's ready-queue takes), dram_bytes (the
 // rKernels' global-memory traffic less their L2 re-reads), attention (null
 // unless --fuse-attention=auto planned both ways: {fused, fused_us,
-// unfused_us}), programs[] {index,
+// unfused_us}), critical_path {length_us, operators, rtasks, compute_us,
+// handoff_us, queueing_us, launch_us, handoffs, queued} (the predicted
+// trace's longest chain of producer-to-consumer rTasks and where its time
+// goes: core/sim/critical_path.h), programs[] {index,
 // veus_per_sm, veus, rtasks, barriers, start_us, end_us, cut_reason,
 // claim_shards (null unless dynamic)},
 // kernels[] per operator {op, type, view, kernel (null for views), family,
@@ -44,7 +47,8 @@
 // blocks_per_sm, co_resident, limited_by}} and kernels[].registers (the
 // compiled count of the program the operator runs in), with --measured
 // measured {file, source, total_us, error ((predicted - measured) /
-// measured), only_predicted, only_measured, ops[] {op, predicted_kernel,
+// measured), only_predicted, only_measured, critical_path (the measured
+// run's, its operators matched by name), ops[] {op, predicted_kernel,
 // measured_kernel, predicted_rtasks, measured_rtasks, predicted_us,
 // measured_us (mean per rTask), ratio}}.
 #include <fmt/core.h>
@@ -70,6 +74,7 @@
 #include "core/sim/op_time_error.h"
 #include "core/sim/profile_db.h"
 #include "core/sim/profiled_cost_model.h"
+#include "core/sim/critical_path.h"
 #include "core/sim/plan_figures.h"
 
 namespace rammer::cli {
@@ -124,6 +129,12 @@ std::vector<RedundantBarrier> findRedundantBarriers(const schedule::Plan& plan, 
   return out;
 }
 
+Json toJson(const sim::CriticalPath& path) {
+  return {{"length_us", path.lengthUs},   {"operators", path.operators}, {"rtasks", path.links.size()},
+          {"compute_us", path.computeUs}, {"handoff_us", path.handoffUs}, {"queueing_us", path.queueUs},
+          {"launch_us", path.launchUs},   {"handoffs", path.handoffs},   {"queued", path.queued}};
+}
+
 Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
             const std::vector<RedundantBarrier>& redundant, const pipeline::CompiledCode* compiled,
             const MeasuredComparison* measured) {
@@ -151,6 +162,7 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
   auto metric = [&](const char* name) { return trace.metrics.count(name) ? trace.metrics.at(name) : 0.0; };
   j["dispatches"] = metric("dispatches");
   j["dispatch_veu_us"] = metric("dispatch_veu_us");
+  j["critical_path"] = toJson(sim::criticalPath(plan, trace));
   j["attention"] = nullptr;
   if (pm.attention)
     j["attention"] = {{"fused", pm.attention->fused}, {"fused_us", pm.attention->fusedUs}, {"unfused_us", pm.attention->unfusedUs}};
@@ -222,7 +234,8 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
   if (measured) {
     Json m{{"file", o.measured}, {"source", measured->trace.source}, {"total_us", measured->trace.totalUs},
            {"error", (trace.totalUs - measured->trace.totalUs) / measured->trace.totalUs},
-           {"only_predicted", measured->ops.onlyPredicted}, {"only_measured", measured->ops.onlyMeasured}};
+           {"only_predicted", measured->ops.onlyPredicted}, {"only_measured", measured->ops.onlyMeasured},
+           {"critical_path", toJson(sim::criticalPath(plan, measured->trace))}};
     m["ops"] = Json::array();
     for (const auto& e : measured->ops.ops)
       m["ops"].push_back({{"op", e.op}, {"predicted_kernel", e.predictedKernel}, {"measured_kernel", e.measuredKernel},
@@ -257,10 +270,21 @@ void printMore(size_t shown, size_t total) {
   if (shown < total) fmt::print("  ... {} more (--max-rows 0 lists all)\n", total - shown);
 }
 
-void printMeasured(const MeasuredComparison& m, const sim::Trace& predicted, size_t rows) {
+// The critical path's line: its length and where the time goes.
+void printCriticalPath(const char* label, const sim::CriticalPath& path) {
+  if (path.empty()) return;
+  const auto share = [&](double us) { return path.lengthUs > 0 ? 100 * us / path.lengthUs : 0.0; };
+  fmt::print("{:<10} {:.1f} us through {} operators ({} rTasks): compute {:.0f}%, hand-offs {:.0f}% ({}), "
+             "queueing {:.0f}% ({} rTasks behind other work), launches {:.0f}%\n",
+             label, path.lengthUs, path.operators, path.links.size(), share(path.computeUs), share(path.handoffUs),
+             path.handoffs, share(path.queueUs), path.queued, share(path.launchUs));
+}
+
+void printMeasured(const MeasuredComparison& m, const schedule::Plan& plan, const sim::Trace& predicted, size_t rows) {
   const double err = (predicted.totalUs - m.trace.totalUs) / m.trace.totalUs;
   fmt::print("measured   {:.1f} us ({}); predicted {:.1f} us, {:+.0f}%\n", m.trace.totalUs, m.trace.source,
              predicted.totalUs, 100 * err);
+  printCriticalPath("  critical", sim::criticalPath(plan, m.trace));
   fmt::print("  furthest from the measurement, per operator (mean us per rTask; * another rKernel or rTask count ran)\n");
   fmt::print("  {:<32} {:>12} {:>12} {:>7}  {}\n", "op", "predicted", "measured", "ratio", "rKernel");
   const size_t n = std::min(rows, m.ops.ops.size());
@@ -291,6 +315,7 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
              s.programs, s.rtasks, s.barriers, perSM, s.maxVEUs, ops::formatBytes(static_cast<int64_t>(s.dramBytes)));
   fmt::print("predicted  {:.1f} us, SM efficiency {:.1f}% ({}: a prediction, not a measurement)\n", s.predictedUs,
              100 * s.smEfficiency, model.name());
+  printCriticalPath("critical", sim::criticalPath(plan, trace));
   if (pm.attention)
     fmt::print("attention  {}: predicted {:.1f} us fused, {:.1f} us unfused (--fuse-attention=on|off forces one)\n",
                pm.attention->fused ? "fused" : "left unfused", pm.attention->fusedUs, pm.attention->unfusedUs);
@@ -353,7 +378,7 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
     for (size_t i = 0; i < nc; ++i) fmt::print("  {}\n", compiled->programs[i].summary);
     printMore(nc, compiled->programs.size());
   }
-  if (measured) printMeasured(*measured, trace, rows);
+  if (measured) printMeasured(*measured, plan, trace, rows);
   if (!o.traceFile.empty())
     fmt::print("trace      {} ({} rTask and {} barrier events)\n", o.traceFile, trace.tasks.size(),
                trace.barriers.size());

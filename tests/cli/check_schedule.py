@@ -16,7 +16,7 @@ import sys
 POLICIES = ["sequential", "wavefront", "greedy", "ios", "graphturbo"]
 # And the one that places rTasks at run time (a ready queue, issue #31).
 ALL_POLICIES = POLICIES + ["dynamic"]
-KEYS = ["predicted_latency_us", "sm_efficiency", "veus", "programs", "kernels", "dram_bytes"]
+KEYS = ["predicted_latency_us", "sm_efficiency", "veus", "programs", "kernels", "dram_bytes", "critical_path"]
 
 
 def fail(msg):
@@ -75,6 +75,13 @@ def check_plan_json(j, policy, dev):
         t = p["end_us"]
     if abs(t - lat) > 1e-6:
         fail(f"{where}: last program ends at {t}, predicted latency {lat}")
+    # The critical path ends with the last rTask, and its four parts add up.
+    cp = j["critical_path"]
+    parts = cp["compute_us"] + cp["handoff_us"] + cp["queueing_us"] + cp["launch_us"]
+    if not (0 < cp["length_us"] <= lat + 1e-6 and abs(parts - cp["length_us"]) < 1e-6 * max(1, lat)):
+        fail(f"{where}: critical path {cp} against latency {lat}")
+    if not 1 <= cp["operators"] <= cp["rtasks"] or cp["handoffs"] >= cp["rtasks"] or cp["queued"] > cp["rtasks"]:
+        fail(f"{where}: critical path counts {cp}")
     if j["veus"] != max(p["veus"] for p in progs) or j["veus_per_sm"] != max(p["veus_per_sm"] for p in progs):
         fail(f"{where}: veus {j['veus']} / {j['veus_per_sm']} are not the programs' maxima")
     # rTasks: the programs run exactly the kernels' rTasks.
@@ -264,7 +271,8 @@ def case_profile_db(a):
 def case_text(a):
     p = run([a.rammer, "-q", "schedule", a.model, "--policy", "sequential", "--decisions", "--max-rows", "0"])
     for text in ["programs", "rKernels", "vEUs/SM", "predicted ", "SM efficiency", "a prediction, not a measurement",
-                 "decisions", "RammerBase: one program per operator", "fastest", "B of DRAM traffic"]:
+                 "decisions", "RammerBase: one program per operator", "fastest", "B of DRAM traffic",
+                 "critical ", "queueing"]:
         if text not in p.stdout:
             fail(f"text output lacks {text!r}:\n{p.stdout}")
     if "more (--max-rows 0 lists all)" in p.stdout:
@@ -492,6 +500,9 @@ def case_measured(a):
         want = (j["predicted_latency_us"] - m["total_us"]) / m["total_us"]
         if not math.isclose(m["error"], want, rel_tol=1e-3, abs_tol=1e-3):
             fail(f"{policy}: error {m['error']} against {want}")
+        # The measured run's critical path ends with its last rTask.
+        if not math.isclose(m["critical_path"]["length_us"], m["total_us"], rel_tol=1e-3):
+            fail(f"{policy}: measured critical path {m['critical_path']} against {m['total_us']} us")
         if not m["ops"] or len(m["ops"]) + m["only_measured"] != len(per_op):
             fail(f"{policy}: {len(m['ops'])} ops compared, {m['only_measured']} only measured, trace has {len(per_op)}")
         for e in m["ops"]:
