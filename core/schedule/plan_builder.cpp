@@ -7,6 +7,8 @@
 #include <queue>
 #include <set>
 
+#include "core/schedule/critical_order.h"
+
 namespace rammer::schedule {
 
 std::string formatUs(double us) {
@@ -271,12 +273,45 @@ ir::Result<int> PlanBuilder::pinnedVEU(RTask task, int numVEUs) const {
 
 ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft, const RTaskNeeds& needs) const {
   const int numVEUs = draft.layout.numVEUs;
-  // Per-vEU sequences in the policy's order; remember the global append order.
+  for (const auto& [t, v] : draft.placements)
+    if (v < 0 || v >= numVEUs) return ir::makeError("internal: rTask " + taskName(dag_, t) + " placed off the program");
+  // Operator-level dependencies inside this program.
+  std::set<int32_t> inProgram(draft.ops.begin(), draft.ops.end());
+  auto depOps = [&](int32_t op) {
+    std::vector<int32_t> d;
+    for (int32_t p : dag_.ops.at(static_cast<size_t>(op)).producers)
+      if (inProgram.count(p)) d.push_back(p);
+    if (auto it = draft.extraDeps.find(op); it != draft.extraDeps.end())
+      for (int32_t p : it->second)
+        if (inProgram.count(p)) d.push_back(p);
+    std::sort(d.begin(), d.end());
+    d.erase(std::unique(d.begin(), d.end()), d.end());
+    return d;
+  };
+  std::map<int32_t, std::vector<int32_t>> deps;
+  for (int32_t op : draft.ops) deps[op] = depOps(op);
+
+  // Per-vEU sequences in critical-path order (critical_order.h) or the
+  // policy's; remember the global append order.
+  std::vector<std::pair<RTask, int>> order;
+  if (options_.order == RTaskOrder::CriticalPath) {
+    OrderProblem problem;
+    problem.numVEUs = numVEUs;
+    problem.placements = draft.placements;
+    static const std::vector<int32_t> none;
+    problem.deps = [&](int32_t op) -> const std::vector<int32_t>& {
+      auto it = deps.find(op);
+      return it == deps.end() ? none : it->second;
+    };
+    problem.taskUs = [&](int32_t op) { return taskTime(kernel(op), draft.layout.veusPerSM); };
+    problem.handoffUs = options_.handoffTime ? options_.handoffTime(plan_.device) : plan_.device.barrierLatencyUs;
+    order = criticalPathOrder(problem);
+  }
+  const auto& placements = options_.order == RTaskOrder::CriticalPath ? order : draft.placements;
   std::vector<std::vector<RTask>> seq(static_cast<size_t>(numVEUs));
   std::map<RTask, size_t> appendIndex;
-  for (size_t i = 0; i < draft.placements.size(); ++i) {
-    const auto& [t, v] = draft.placements[i];
-    if (v < 0 || v >= numVEUs) return ir::makeError("internal: rTask " + taskName(dag_, t) + " placed off the program");
+  for (size_t i = 0; i < placements.size(); ++i) {
+    const auto& [t, v] = placements[i];
     seq[static_cast<size_t>(v)].push_back(t);
     appendIndex[t] = i;
   }
@@ -305,22 +340,7 @@ ir::Result<RProgram> PlanBuilder::materialize(const ProgramDraft& draft, const R
     }
   }
 
-  // Operator-level dependencies inside this program.
-  std::set<int32_t> inProgram(draft.ops.begin(), draft.ops.end());
-  auto depOps = [&](int32_t op) {
-    std::vector<int32_t> d;
-    for (int32_t p : dag_.ops.at(static_cast<size_t>(op)).producers)
-      if (inProgram.count(p)) d.push_back(p);
-    if (auto it = draft.extraDeps.find(op); it != draft.extraDeps.end())
-      for (int32_t p : it->second)
-        if (inProgram.count(p)) d.push_back(p);
-    std::sort(d.begin(), d.end());
-    d.erase(std::unique(d.begin(), d.end()), d.end());
-    return d;
-  };
-  std::map<int32_t, std::vector<int32_t>> deps;
   std::map<int32_t, int64_t> remaining;  // rTasks of the op not yet appended
-  for (int32_t op : draft.ops) deps[op] = depOps(op);
   for (const auto& pl : draft.placements) ++remaining[pl.first.op];
   // Dependencies not yet complete, per op, kept current as ops complete:
   // greedy's stage barriers give ops hundreds of dependencies, and every

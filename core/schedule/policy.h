@@ -105,17 +105,25 @@ struct GraphTurboOptions {
   bool operator==(const GraphTurboOptions&) const = default;
 };
 
+// The order each vEU runs the rTasks a static policy placed on it: by the
+// longest remaining path (critical_order.h), or as the policy appended them.
+enum class RTaskOrder { CriticalPath, Policy };
+
 struct PolicyOptions {
   KernelSource kernelSource = kernels::kernelsFor;
   TaskTimeFn taskTime = estimateTaskTimeUs;
   // Empty: taskTime, as if the device were busy.
   LoadedTaskTimeFn loadedTaskTime;
+  // A barrier-rTask's hand-off, a producer's end to its consumer's start
+  // (the critical-path order weighs it). Empty: the device's barrier latency.
+  std::function<double(const device::DeviceSpec&)> handoffTime;
   // Polled while planning (per operator, wave or stage, and every thousand
   // rTasks placed); once it returns true the policy stops with the error
   // "scheduling cancelled". Empty: never.
   std::function<bool()> cancelled;
   IosOptions ios;
   GraphTurboOptions graphturbo;
+  RTaskOrder order = RTaskOrder::CriticalPath;
 };
 
 class Policy {

@@ -11,6 +11,7 @@ schedule::TaskTimeFn taskTimeFn(std::shared_ptr<const CostModel> model) {
 schedule::PolicyOptions policyOptions(std::shared_ptr<const CostModel> model) {
   schedule::PolicyOptions o;
   o.taskTime = taskTimeFn(model);
+  o.handoffTime = [model](const device::DeviceSpec& d) { return model->barrierOverheadUs(d); };
   o.loadedTaskTime = [model = std::move(model)](const kernels::RKernel& k, const device::DeviceSpec& d,
                                                 const schedule::TaskLoad& load) { return model->taskTimeUs(k, d, load); };
   return o;

@@ -32,7 +32,10 @@ ir::Result<schedule::Plan> planOfMeasuredTrace(const Trace& measured, const ir::
     m.program = e.program;
     ++m.rtasks;
   }
-  auto started = schedule::PlanBuilder::start("measured", graph, device, {}, options);
+  // Every rTask in the order it ran, not reordered by the critical path.
+  schedule::PolicyOptions replay = options;
+  replay.order = schedule::RTaskOrder::Policy;
+  auto started = schedule::PlanBuilder::start("measured", graph, device, {}, replay);
   if (!started) return started.errors();
   schedule::PlanBuilder& b = *started;
 
