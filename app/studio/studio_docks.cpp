@@ -8,6 +8,7 @@
 #include "app/studio/log_page.h"
 #include "app/studio/metrics_page.h"
 #include "app/studio/timeline_page.h"
+#include "core/sim/critical_path.h"
 #include "viz/models/log_model.h"
 #include "viz/models/studio_session.h"
 #include "viz/widgets/code_view.h"
@@ -59,6 +60,7 @@ StudioDocks::StudioDocks(QMainWindow* window, viz::StudioSession* session)
   connect(graph_->view(), &viz::GraphView::layoutFailed, this,
           [this](const QString& message) { session_->log()->error(tr("Graph layout failed: %1").arg(message)); });
   connect(session_, &viz::StudioSession::traceChanged, this, [this] {
+    showCriticalPath();
     timeline_->setPredicted(session_->predictedTrace());
     teach_->setPlan(session_->plan(), session_->predictedTrace());
   });
@@ -133,6 +135,28 @@ void StudioDocks::showPlan() {
     for (int i = 0; i < static_cast<int>(plan->ops.size()); ++i)
       opOfNode_.insert(plan->ops[static_cast<size_t>(i)].node, i);
   showInspector(inspectedNode_);
+}
+
+void StudioDocks::showCriticalPath() {
+  const auto trace = session_->predictedTrace();
+  const auto plan = session_->plan();
+  QList<schedule::RTask> tasks;
+  QString summary;
+  if (trace && plan) {
+    const sim::CriticalPath path = sim::criticalPath(*plan, *trace);
+    for (const sim::CriticalLink& l : path.links) tasks << trace->tasks.at(l.task).task;
+    const auto share = [&](double us) { return path.lengthUs > 0 ? qRound(100 * us / path.lengthUs) : 0; };
+    if (!path.empty())
+      summary = tr("%1 us through %2 operators: compute %3%, hand-offs %4%, queueing behind other work %5%, "
+                   "launches %6%")
+                    .arg(path.lengthUs, 0, 'f', 1)
+                    .arg(path.operators)
+                    .arg(share(path.computeUs))
+                    .arg(share(path.handoffUs))
+                    .arg(share(path.queueUs))
+                    .arg(share(path.launchUs));
+  }
+  timeline_->setCriticalPath(tasks, summary);
 }
 
 void StudioDocks::refreshCode() {

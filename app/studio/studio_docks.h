@@ -72,6 +72,8 @@ class StudioDocks : public QObject {
   void timelineSelectionChanged(const QList<int>& ops);
   void showInspector(int node);
   void refreshCode();
+  // The prediction's critical path to the timeline (its Critical path action).
+  void showCriticalPath();
 
   QMainWindow* window_;
   viz::StudioSession* session_;

@@ -3,6 +3,7 @@
 #include <QActionGroup>
 #include <algorithm>
 #include <QComboBox>
+#include <QKeySequence>
 #include <QLabel>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -41,6 +42,11 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), view_(new viz::Ti
   slip->setChecked(view_->slipColouring());
   slip->setToolTip(tr("Colour the run's rTasks by how far they slipped from the prediction"));
   connect(slip, &QAction::toggled, view_, &viz::TimelineView::setSlipColouring);
+  critical_ = bar->addAction(tr("Critical path"));
+  critical_->setCheckable(true);
+  critical_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+  critical_->setToolTip(tr("Outline the prediction's critical path (Ctrl+Shift+P)"));
+  connect(critical_, &QAction::toggled, this, [this] { outlineCriticalPath(); });
   bar->addSeparator();
   // The view's window actions (they also answer W, S and F in the view).
   bar->addAction(view_->zoom()->zoomInAction());
@@ -114,6 +120,7 @@ void TimelinePage::modelBuilt(std::shared_ptr<const viz::TimelineModel> model) {
   view_->setModel(std::move(model));
   if (comparison_) view_->setComparisonTrace(comparison_);
   building_ = false;
+  outlineCriticalPath();  // a new model clears the view's outlines
   updateSources();
   emit ready();
 }
@@ -131,6 +138,19 @@ void TimelinePage::startBuild(std::shared_ptr<const sim::Trace> primary) {
         return std::make_shared<const viz::TimelineModel>(primary, nullptr, model->sms());
       },
       [this](Built& model) { modelBuilt(std::move(model)); });
+}
+
+void TimelinePage::setCriticalPath(QList<schedule::RTask> tasks, const QString& summary) {
+  criticalTasks_ = std::move(tasks);
+  const QString tip = tr("Outline the prediction's critical path (Ctrl+Shift+P)");
+  critical_->setToolTip(summary.isEmpty() ? tip : tip + QStringLiteral(": ") + summary);
+  outlineCriticalPath();
+}
+
+void TimelinePage::outlineCriticalPath() {
+  if (building_) return;  // modelBuilt outlines it
+  const bool on = critical_->isChecked() && shown_ && shown_ == predicted_;
+  view_->highlightTasks(on ? criticalTasks_ : QList<schedule::RTask>{});
 }
 
 QString TimelinePage::sourcesText() const { return sources_->text(); }

@@ -14,6 +14,7 @@
 #include "viz/models/pipeline_job.h"
 #include "viz/models/timeline_model.h"
 
+class QAction;
 class QComboBox;
 class QLabel;
 
@@ -32,6 +33,11 @@ class TimelinePage : public QWidget {
   ~TimelinePage() override;
 
   viz::TimelineView* view() const { return view_; }
+  // The prediction's critical path (sim::criticalPath: its rTasks, first to
+  // last, and a line saying where its time goes), outlined in the view
+  // while criticalPathAction() is on and the prediction is shown.
+  void setCriticalPath(QList<schedule::RTask> tasks, const QString& summary);
+  QAction* criticalPathAction() const { return critical_; }
   // nullptr clears.
   void setPredicted(std::shared_ptr<const sim::Trace> trace);
   void setMeasured(std::shared_ptr<const sim::Trace> trace);
@@ -51,9 +57,12 @@ class TimelinePage : public QWidget {
   void startBuild(std::shared_ptr<const sim::Trace> primary);
   void modelBuilt(std::shared_ptr<const viz::TimelineModel> model);
   void updateSources();
+  void outlineCriticalPath();
 
   viz::TimelineView* view_ = nullptr;
   QComboBox* displayBox_ = nullptr;
+  QAction* critical_ = nullptr;
+  QList<schedule::RTask> criticalTasks_;
   QLabel* sources_ = nullptr;
   viz::PipelineJob* job_ = nullptr;  // builds the shown trace's model
   std::shared_ptr<const sim::Trace> buildingTrace_;  // what the watcher builds

@@ -15,6 +15,7 @@
 #include "app/studio/editing_controller.h"
 #include "app/studio/main_window.h"
 #include "app/studio/timeline_page.h"
+#include "core/sim/critical_path.h"
 #include "viz/models/studio_session.h"
 #include "viz/widgets/graph_page.h"
 #include "viz/models/inspector_model.h"
@@ -164,6 +165,29 @@ TEST(StudioDocks, TheTimelineToolbarCarriesTheViewsZoomActions) {
   EXPECT_LT(page.view()->visibleEndUs() - page.view()->visibleStartUs(), 100);
   zoom->fitAction()->trigger();
   EXPECT_DOUBLE_EQ(page.view()->visibleEndUs() - page.view()->visibleStartUs(), 100);
+}
+
+// The Critical path action outlines the prediction's critical path
+// (issue #45 item 1): the rTasks sim::criticalPath finds, and none once off.
+TEST(StudioDocks, TheCriticalPathActionOutlinesThePredictionsPath) {
+  DocksWithSession d;
+  d.open("inception_block");
+  TimelinePage* page = d.docks.timeline();
+  QTRY_VERIFY_WITH_TIMEOUT(!page->isBuilding(), kWaitMs);
+  ASSERT_TRUE(d.session.plan() && d.session.predictedTrace());
+  const sim::Trace& trace = *d.session.predictedTrace();
+  const sim::CriticalPath path = sim::criticalPath(*d.session.plan(), trace);
+  ASSERT_FALSE(path.empty());
+  QList<schedule::RTask> want;
+  for (const sim::CriticalLink& l : path.links) want << trace.tasks.at(l.task).task;
+  EXPECT_TRUE(page->view()->highlightedTasks().isEmpty());
+  page->criticalPathAction()->trigger();
+  EXPECT_EQ(page->view()->highlightedTasks(), want);
+  const QString tip = page->criticalPathAction()->toolTip();
+  EXPECT_TRUE(tip.contains("through") && tip.contains("queueing")) << tip.toStdString();
+  page->criticalPathAction()->trigger();
+  EXPECT_TRUE(page->view()->highlightedTasks().isEmpty());
+  d.session.waitForWorkers();
 }
 
 // A diagnostic that names an rTask: activating it outlines that rTask.
