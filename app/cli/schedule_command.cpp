@@ -70,11 +70,11 @@
 #include "core/schedule/barrier_removal.h"
 #include "core/sim/analytic_cost_model.h"
 #include "core/sim/calibration.h"
+#include "core/sim/critical_path.h"
 #include "core/sim/measured_trace.h"
 #include "core/sim/op_time_error.h"
 #include "core/sim/profile_db.h"
 #include "core/sim/profiled_cost_model.h"
-#include "core/sim/critical_path.h"
 #include "core/sim/plan_figures.h"
 
 namespace rammer::cli {
