@@ -273,7 +273,7 @@ void printMore(size_t shown, size_t total) {
 // The critical path's line: its length and where the time goes.
 void printCriticalPath(const char* label, const sim::CriticalPath& path) {
   if (path.empty()) return;
-  const auto share = [&](double us) { return path.lengthUs > 0 ? 100 * us / path.lengthUs : 0.0; };
+  const auto share = [&](double us) { return 100 * path.share(us); };
   fmt::print("{:<10} {:.1f} us through {} operators ({} rTasks): compute {:.0f}%, hand-offs {:.0f}% ({}), "
              "queueing {:.0f}% ({} rTasks behind other work), launches {:.0f}%\n",
              label, path.lengthUs, path.operators, path.links.size(), share(path.computeUs), share(path.handoffUs),

@@ -145,7 +145,7 @@ void StudioDocks::showCriticalPath() {
   if (trace && plan) {
     const sim::CriticalPath path = sim::criticalPath(*plan, *trace);
     for (const sim::CriticalLink& l : path.links) tasks << trace->tasks.at(l.task).task;
-    const auto share = [&](double us) { return path.lengthUs > 0 ? qRound(100 * us / path.lengthUs) : 0; };
+    const auto share = [&](double us) { return qRound(100 * path.share(us)); };
     if (!path.empty())
       summary = tr("%1 us through %2 operators: compute %3%, hand-offs %4%, queueing behind other work %5%, "
                    "launches %6%")

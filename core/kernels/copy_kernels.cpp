@@ -347,11 +347,10 @@ std::string segmentType(const Segment& g, int64_t total, size_t seg) {
   int index = 0;
   for (size_t d = g.ext.size(); d-- > 0;) {  // innermost first; a unit dim reads offset 0
     if (g.ext[d] == 1) continue;
-    std::string source = "RammerCopyAffine<0LL, 0LL>";
-    int64_t t0 = 0, step = 0;
-    if (readsTable(g, d)) source = "RammerCopyTable<" + tableReader(seg, d) + ">";
-    else if (!g.allFill && affine(g.inOffset[d], g.validLo[d], g.validHi[d], t0, step))
-      source = "RammerCopyAffine<" + llArg(t0) + ", " + llArg(step) + ">";
+    int64_t t0 = 0, step = 0;  // an all-fill segment reads nothing: <0, 0>
+    const bool table = !g.allFill && !affine(g.inOffset[d], g.validLo[d], g.validHi[d], t0, step);
+    const std::string source = table ? "RammerCopyTable<" + tableReader(seg, d) + ">"
+                                     : "RammerCopyAffine<" + llArg(t0) + ", " + llArg(step) + ">";
     guarded = guarded || (!g.allFill && (g.validLo[d] > 0 || g.validHi[d] < g.ext[d]));
     dims += ", RammerCopyDim<" + std::to_string(index++) + ", " + llArg(g.ext[d]) + ", " + llArg(g.outStride[d]) +
             ", " + llArg(g.validLo[d]) + ", " + llArg(g.validHi[d]) + ", " + source + ">";

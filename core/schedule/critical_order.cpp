@@ -30,13 +30,17 @@ struct Pending {
 }  // namespace
 
 double estimatedMakespanUs(const OrderProblem& problem, const std::vector<std::pair<RTask, int>>& order) {
-  std::unordered_map<int32_t, double> opEnd;
+  std::unordered_map<int32_t, double> opEnd, opReady;
   std::vector<double> freeUs(static_cast<size_t>(problem.numVEUs), 0.0);
   double makespan = 0;
   for (const auto& [t, v] : order) {
-    double ready = 0;
-    for (int32_t d : problem.deps(t.op))
-      if (auto it = opEnd.find(d); it != opEnd.end()) ready = std::max(ready, it->second + problem.handoffUs);
+    // Once per operator: its producers have all run before its first rTask
+    // (greedy's stage barriers give operators hundreds of them).
+    auto [at, fresh] = opReady.try_emplace(t.op, 0.0);
+    if (fresh)
+      for (int32_t d : problem.deps(t.op))
+        if (auto it = opEnd.find(d); it != opEnd.end()) at->second = std::max(at->second, it->second + problem.handoffUs);
+    const double ready = at->second;
     double& f = freeUs[static_cast<size_t>(v)];
     f = std::max(f, ready) + problem.taskUs(t.op);
     double& e = opEnd[t.op];
@@ -46,7 +50,7 @@ double estimatedMakespanUs(const OrderProblem& problem, const std::vector<std::p
   return makespan;
 }
 
-std::vector<std::pair<RTask, int>> criticalPathOrder(const OrderProblem& problem) {
+std::vector<std::pair<RTask, int>> listScheduleOrder(const OrderProblem& problem) {
   const std::vector<std::pair<RTask, int>>& placed = problem.placements;
   std::vector<OpState> ops;
   std::unordered_map<int32_t, size_t> local;
@@ -170,9 +174,15 @@ std::vector<std::pair<RTask, int>> criticalPathOrder(const OrderProblem& problem
     if (!r.empty()) wake(v, end);
   }
   if (order.size() != placed.size()) return placed;  // unreachable with a DAG; keep the policy's order
+  return order;
+}
+
+std::vector<std::pair<RTask, int>> criticalPathOrder(const OrderProblem& problem) {
   // A list schedule is a heuristic: where the vEUs are busy anyway (a
   // throughput-bound program), the policy's order can be the faster one.
-  return estimatedMakespanUs(problem, order) < estimatedMakespanUs(problem, placed) ? order : placed;
+  std::vector<std::pair<RTask, int>> order = listScheduleOrder(problem);
+  if (estimatedMakespanUs(problem, order) < estimatedMakespanUs(problem, problem.placements)) return order;
+  return problem.placements;
 }
 
 }  // namespace rammer::schedule

@@ -39,6 +39,9 @@ struct OrderProblem {
 // when those are estimated to end no later.
 std::vector<std::pair<RTask, int>> criticalPathOrder(const OrderProblem& problem);
 
+// The list schedule's order alone, whether or not it ends sooner.
+std::vector<std::pair<RTask, int>> listScheduleOrder(const OrderProblem& problem);
+
 // When `order` (a topological order of the placements) ends, each vEU
 // running its rTasks in it: the estimate both orders are judged by.
 double estimatedMakespanUs(const OrderProblem& problem, const std::vector<std::pair<RTask, int>>& order);

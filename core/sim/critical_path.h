@@ -35,6 +35,8 @@ struct CriticalPath {
   size_t queued = 0;     // links whose rTask waited behind other work
 
   bool empty() const { return links.empty(); }
+  // A part's share of the length, 0..1.
+  double share(double us) const { return lengthUs > 0 ? us / lengthUs : 0.0; }
 };
 
 CriticalPath criticalPath(const schedule::Plan& plan, const Trace& trace);

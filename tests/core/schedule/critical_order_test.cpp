@@ -67,11 +67,25 @@ TEST(CriticalOrder, AShortReadyRTaskFillsTheGapBeforeTheCriticalOne) {
   EXPECT_DOUBLE_EQ(estimatedMakespanUs(p, order), 13.0);
 }
 
-TEST(CriticalOrder, ThePolicysOrderStaysWhenTheListScheduleIsNoFaster) {
-  Chain c;
-  OrderProblem p = c.problem();
-  // B before C already: the list schedule finds the same end, keeps the placements.
-  p.placements = {{{0, 0}, 0}, {{1, 0}, 1}, {{2, 0}, 1}, {{3, 0}, 0}, {{4, 0}, 0}, {{5, 0}, 0}};
+TEST(CriticalOrder, ThePolicysOrderStaysWhereTheListScheduleEndsLater) {
+  // A (2 us) feeds C and D (3 us each, both on vEU 1); B (6 us) stands
+  // alone on vEU 0 after A. B's bottom level (6) beats A's (2 + 0.5 + 3),
+  // so the list schedule runs B first: B [0, 6], A [6, 8], C [8.5, 11.5],
+  // D [11.5, 14.5]. The bottom level does not see that A's two consumers
+  // share a vEU; the policy's order ends at 8.5 (A [0, 2], B [2, 8],
+  // C [2.5, 5.5], D [5.5, 8.5]) and stays.
+  std::map<int32_t, std::vector<int32_t>> deps{{0, {}}, {1, {}}, {2, {0}}, {3, {0}}};
+  std::map<int32_t, double> us{{0, 2}, {1, 6}, {2, 3}, {3, 3}};
+  OrderProblem p;
+  p.numVEUs = 2;
+  p.placements = {{{0, 0}, 0}, {{1, 0}, 0}, {{2, 0}, 1}, {{3, 0}, 1}};
+  p.deps = [&](int32_t op) -> const std::vector<int32_t>& { return deps.at(op); };
+  p.taskUs = [&](int32_t op) { return us.at(op); };
+  p.handoffUs = 0.5;
+  const auto list = listScheduleOrder(p);
+  EXPECT_EQ(opsOn(list, 0), (std::vector<int32_t>{1, 0}));
+  EXPECT_DOUBLE_EQ(estimatedMakespanUs(p, list), 14.5);
+  EXPECT_DOUBLE_EQ(estimatedMakespanUs(p, p.placements), 8.5);
   EXPECT_EQ(criticalPathOrder(p), p.placements);
 }
 
