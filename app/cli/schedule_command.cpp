@@ -132,7 +132,10 @@ std::vector<RedundantBarrier> findRedundantBarriers(const schedule::Plan& plan, 
 Json toJson(const sim::CriticalPath& path) {
   return {{"length_us", path.lengthUs},   {"operators", path.operators}, {"rtasks", path.links.size()},
           {"compute_us", path.computeUs}, {"handoff_us", path.handoffUs}, {"queueing_us", path.queueUs},
-          {"launch_us", path.launchUs},   {"handoffs", path.handoffs},   {"queued", path.queued}};
+          {"launch_us", path.launchUs},   {"handoffs", path.handoffs},   {"queued", path.queued},
+          {"handoff_median_us", path.handoffQuantileUs(0.5)},
+          {"handoff_p99_us", path.handoffQuantileUs(0.99)},
+          {"handoff_max_us", path.handoffQuantileUs(1.0)}};
 }
 
 Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& trace, const sim::CostModel& model,
@@ -274,10 +277,11 @@ void printMore(size_t shown, size_t total) {
 void printCriticalPath(const char* label, const sim::CriticalPath& path) {
   if (path.empty()) return;
   const auto share = [&](double us) { return 100 * path.share(us); };
-  fmt::print("{:<10} {:.1f} us through {} operators ({} rTasks): compute {:.0f}%, hand-offs {:.0f}% ({}), "
-             "queueing {:.0f}% ({} rTasks behind other work), launches {:.0f}%\n",
+  fmt::print("{:<10} {:.1f} us through {} operators ({} rTasks): compute {:.0f}%, hand-offs {:.0f}% ({}: median "
+             "{:.2f} us, p99 {:.2f}), queueing {:.0f}% ({} rTasks behind other work), launches {:.0f}%\n",
              label, path.lengthUs, path.operators, path.links.size(), share(path.computeUs), share(path.handoffUs),
-             path.handoffs, share(path.queueUs), path.queued, share(path.launchUs));
+             path.handoffs, path.handoffQuantileUs(0.5), path.handoffQuantileUs(0.99), share(path.queueUs), path.queued,
+             share(path.launchUs));
 }
 
 void printMeasured(const MeasuredComparison& m, const schedule::Plan& plan, const sim::Trace& predicted, size_t rows) {

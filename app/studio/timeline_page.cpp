@@ -45,7 +45,7 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), view_(new viz::Ti
   critical_ = bar->addAction(tr("Critical path"));
   critical_->setCheckable(true);
   critical_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-  critical_->setToolTip(tr("Outline the prediction's critical path (Ctrl+Shift+P)"));
+  critical_->setToolTip(tr("Outline the prediction's critical path and its hand-offs (Ctrl+Shift+P)"));
   connect(critical_, &QAction::toggled, this, [this] { outlineCriticalPath(); });
   bar->addSeparator();
   // The view's window actions (they also answer W, S and F in the view).
@@ -142,7 +142,7 @@ void TimelinePage::startBuild(std::shared_ptr<const sim::Trace> primary) {
 
 void TimelinePage::setCriticalPath(QList<schedule::RTask> tasks, const QString& summary) {
   criticalTasks_ = std::move(tasks);
-  const QString tip = tr("Outline the prediction's critical path (Ctrl+Shift+P)");
+  const QString tip = tr("Outline the prediction's critical path and its hand-offs (Ctrl+Shift+P)");
   critical_->setToolTip(summary.isEmpty() ? tip : tip + QStringLiteral(": ") + summary);
   outlineCriticalPath();
 }
@@ -150,7 +150,7 @@ void TimelinePage::setCriticalPath(QList<schedule::RTask> tasks, const QString& 
 void TimelinePage::outlineCriticalPath() {
   if (building_) return;  // modelBuilt outlines it
   const bool on = critical_->isChecked() && shown_ && shown_ == predicted_;
-  view_->highlightTasks(on ? criticalTasks_ : QList<schedule::RTask>{});
+  view_->highlightPath(on ? criticalTasks_ : QList<schedule::RTask>{});
 }
 
 QString TimelinePage::sourcesText() const { return sources_->text(); }

@@ -34,8 +34,8 @@ class TimelinePage : public QWidget {
 
   viz::TimelineView* view() const { return view_; }
   // The prediction's critical path (sim::criticalPath: its rTasks, first to
-  // last, and a line saying where its time goes), outlined in the view
-  // while criticalPathAction() is on and the prediction is shown.
+  // last, and a line saying where its time goes), outlined in the view,
+  // an arrow per hand-off, while criticalPathAction() is on and the prediction is shown.
   void setCriticalPath(QList<schedule::RTask> tasks, const QString& summary);
   QAction* criticalPathAction() const { return critical_; }
   // nullptr clears.

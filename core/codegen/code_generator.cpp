@@ -143,7 +143,7 @@ std::string persistentKernel(const CodegenOptions& options, const KernelLaunch& 
   s += fmt::format("  for (int i = begin; i < {0}[{1} + 2 * veu + 1]; ++i) {{\n", w, t.streams);
   s += fmt::format("    if ({0}[{1} + 6 * i] < 0) {{\n"
                    "      const int* const in = {0} + {1} + 6 * i;\n"
-                   "      rammer_wait(steps + {2}LL, epoch << 32, {0} + {3} + in[1], in[3], tid);\n"
+                   "      rammer_wait(steps + {2}LL, epoch, {0} + {3} + in[1], in[3], tid);\n"
                    "    }} else {{\n"
                    "      for (int k = 0; k < {0}[{1} + 6 * i + 3]; ++k) {{\n"
                    "        const int* const in = {0} + {1} + 6 * i;\n",
@@ -291,7 +291,7 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
   }
 
   // Lay out the rest of the table: per-launch words, then per program its
-  // stream ranges, event bases, entries and wait runs.
+  // stream ranges, event bases, entries and wait lists.
   const auto launchArgsAt = static_cast<int64_t>(words.size());
   append(words, launchArgs);
   const auto launchTimingAt = static_cast<int64_t>(words.size());

@@ -32,6 +32,16 @@ __device__ __forceinline__ unsigned long long rammer_arrive(unsigned long long* 
 }
 __device__ __forceinline__ void rammer_pause() { __nanosleep(32); }
 __device__ __forceinline__ void rammer_trap() { __trap(); }
+// Read where used, never hoisted: see rammer_wait.
+__device__ __forceinline__ unsigned rammer_threads() {
+  unsigned n;
+  asm volatile("mov.u32 %0, %%ntid.x;" : "=r"(n));
+  return n;
+}
+__device__ __forceinline__ unsigned long long rammer_opaque(unsigned long long v) {
+  asm volatile("" : "+l"(v));
+  return v;
+}
 // Nanoseconds, comparable across SMs.
 __device__ __forceinline__ unsigned long long rammer_clock() {
   unsigned long long t;
@@ -64,6 +74,8 @@ __device__ __forceinline__ void rammer_pause() {
 #endif
 }
 __device__ __forceinline__ void rammer_trap() { __builtin_trap(); }
+__device__ __forceinline__ unsigned rammer_threads() { return blockDim.x; }
+__device__ __forceinline__ unsigned long long rammer_opaque(unsigned long long v) { return v; }
 // Ticks of the constant-rate real-time counter (100 MHz on CDNA2).
 __device__ __forceinline__ unsigned long long rammer_clock() {
 #ifdef __HIP_DEVICE_COMPILE__
@@ -113,22 +125,24 @@ extern __shared__ __attribute__((aligned(16))) float rammer_smem[];
 // Barrier-rTask: the block's threads poll the awaited vEUs' step counters
 // in parallel until each shows this run's epoch and at least order + 1
 // completed instructions; the barrier then releases the whole block.
-// `waits` holds `runs` triples {first vEU, vEUs, order}. The runs' counters
-// are laid end to end and thread tid takes every blockDim.x-th one from
-// tid: it finds where its counter is (table reads only), then polls it, so
-// one round trip serves a barrier of up to blockDim.x counters. Polled run
-// after run, a barrier cost a round trip per run: on an H100, lstm_tc's
-// barriers of 17-64 runs released their vEU 20-29 us after the last
-// producer finished, those of one run 3.7 us (2026-11-27 lease).
-__device__ __forceinline__ void rammer_wait(const unsigned long long* steps, unsigned long long tag,
-                                            const int* waits, int runs, int tid) {
-  int r = 0, j = tid;  // counter j of run r
-  for (;;) {
-    while (r < runs && j >= waits[3 * r + 1]) j -= waits[3 * r + 1], ++r;
-    if (r >= runs) break;
-    const unsigned long long want = tag | (unsigned long long)(waits[3 * r + 2] + 1);
-    while (rammer_load_acquire(steps + waits[3 * r] + j) < want) rammer_pause();
-    j += blockDim.x;
+// `waits` holds `counters` pairs {vEU, order} (instruction_table.h): thread
+// tid polls pairs tid, tid + blockDim.x, ..., each found at once, so a
+// barrier of up to blockDim.x counters is one round trip and no thread
+// walks the list. Polled run after run, a barrier cost a round trip per
+// run: on an H100, lstm_tc's barriers of 17-64 runs released their vEU
+// 20-29 us after the last producer finished, those of one run 3.7 us
+// (2026-11-27 lease); found by walking the runs, a thread still paid a
+// table read per run before its counter.
+// The epoch's tag and the block's size are made here, opaquely: hoisted
+// out of the kernel's instruction loop they stay live across every rTask
+// call, and ptxas takes the registers from the rKernel (a gemm_128x128 at
+// 128 registers spilled 16 bytes, MainloopRegisters.*).
+__device__ __forceinline__ void rammer_wait(const unsigned long long* steps, unsigned long long epoch,
+                                            const int* waits, int counters, int tid) {
+  const unsigned long long tag = rammer_opaque(epoch) << 32;
+  for (int j = tid; j < counters; j += rammer_threads()) {
+    const unsigned long long want = tag | (unsigned long long)(waits[2 * j + 1] + 1);
+    while (rammer_load_acquire(steps + waits[2 * j]) < want) rammer_pause();
   }
   __threadfence();
   __syncthreads();

@@ -20,23 +20,12 @@ std::vector<int32_t> encodeWaits(std::vector<schedule::Slot> waits) {
   std::sort(waits.begin(), waits.end());
   std::vector<int32_t> out;
   for (const schedule::Slot& s : waits) {
-    const size_t n = out.size();
-    if (n >= 3 && out[n - 1] == s.order && out[n - 3] + out[n - 2] == s.veu) {
-      ++out[n - 2];
-      continue;
-    }
-    if (n >= 3 && out[n - 3] + out[n - 2] - 1 == s.veu) {
-      // The same vEU twice (sorted: this slot is the later one): waiting
-      // for it covers the earlier, since a vEU runs its stream in order.
-      if (out[n - 2] == 1) {
-        out[n - 1] = s.order;
-      } else {  // split the vEU off its run
-        --out[n - 2];
-        out.insert(out.end(), {s.veu, 1, s.order});
-      }
-      continue;
-    }
-    out.insert(out.end(), {s.veu, 1, s.order});
+    // The same vEU twice (sorted: this slot is the later one): waiting for
+    // it covers the earlier, since a vEU runs its stream in order.
+    if (!out.empty() && out[out.size() - 2] == s.veu)
+      out.back() = s.order;
+    else
+      out.insert(out.end(), {s.veu, s.order});
   }
   return out;
 }
@@ -108,7 +97,7 @@ ir::Result<InstructionTable> buildInstructionTable(const schedule::RProgram& pro
         const std::vector<int32_t> list = encodeWaits(b.waits);
         auto [it, added] = waitLists.try_emplace(list, static_cast<int32_t>(t.waits.size()));
         if (added) t.waits.insert(t.waits.end(), list.begin(), list.end());
-        mine.push_back(TableEntry{-1, it->second, 0, static_cast<int32_t>(list.size() / 3), 0, publish});
+        mine.push_back(TableEntry{-1, it->second, 0, static_cast<int32_t>(list.size() / 2), 0, publish});
       }
     }
     auto [it, added] = shared.try_emplace(mine, StreamRange{});

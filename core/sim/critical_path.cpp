@@ -1,10 +1,12 @@
 #include "core/sim/critical_path.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace rammer::sim {
 
@@ -98,6 +100,7 @@ CriticalPath criticalPath(const schedule::Plan& plan, const Trace& trace) {
     const double rest = c.startUs - readyUs - link.queueUs;
     if (sameProgram) {
       link.handoffUs = rest;
+      link.handoff = true;
       ++path.handoffs;
     } else {
       link.launchUs += rest;
@@ -114,6 +117,16 @@ CriticalPath criticalPath(const schedule::Plan& plan, const Trace& trace) {
   std::reverse(path.links.begin(), path.links.end());
   path.operators = ops.size();
   return path;
+}
+
+double CriticalPath::handoffQuantileUs(double q) const {
+  std::vector<double> us;
+  for (const CriticalLink& l : links)
+    if (l.handoff) us.push_back(l.handoffUs);
+  if (us.empty()) return 0.0;
+  std::sort(us.begin(), us.end());
+  const auto rank = static_cast<size_t>(std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(us.size())));
+  return us[std::max<size_t>(rank, 1) - 1];
 }
 
 }  // namespace rammer::sim

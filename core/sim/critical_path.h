@@ -24,6 +24,7 @@ namespace rammer::sim {
 struct CriticalLink {
   size_t task = 0;  // index into Trace::tasks
   double handoffUs = 0, queueUs = 0, launchUs = 0;
+  bool handoff = false;  // follows a producer in its own program (counted in CriticalPath::handoffs)
 };
 
 struct CriticalPath {
@@ -37,6 +38,9 @@ struct CriticalPath {
   bool empty() const { return links.empty(); }
   // A part's share of the length, 0..1.
   double share(double us) const { return lengthUs > 0 ? us / lengthUs : 0.0; }
+  // The q-quantile (0..1, nearest rank) of the hand-off links' handoffUs:
+  // the hand-off microbenchmark's median and p99. 0 without hand-offs.
+  double handoffQuantileUs(double q) const;
 };
 
 CriticalPath criticalPath(const schedule::Plan& plan, const Trace& trace);

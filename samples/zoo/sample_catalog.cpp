@@ -4,6 +4,7 @@
 #include "samples/zoo/bert_base.h"
 #include "samples/zoo/deepspeech2.h"
 #include "samples/zoo/gpt2_small.h"
+#include "samples/zoo/handoff_chain.h"
 #include "samples/zoo/inception_block.h"
 #include "samples/zoo/inception_v3.h"
 #include "samples/zoo/lstm_tc.h"
@@ -47,6 +48,9 @@ std::vector<SampleModel> sampleCatalog() {
       // timm's swin_tiny_patch4_window7_224: 28,288,354.
       {"swin_t", "Swin-T-style classifier: 4x4 patches, shifted 7x7 windows, depths 2-2-6-2, dims 96-768", 28288354,
        buildSwinT, true},
+      // Not a paper model: the GPU bench's hand-off microbenchmark.
+      {"handoff_chain", "hand-off microbenchmark: 128 dependent GEMV links of width 256", 0,
+       buildHandoffChain, true},
   };
 }
 

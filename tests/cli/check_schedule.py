@@ -82,6 +82,10 @@ def check_plan_json(j, policy, dev):
         fail(f"{where}: critical path {cp} against latency {lat}")
     if not 1 <= cp["operators"] <= cp["rtasks"] or cp["handoffs"] >= cp["rtasks"] or cp["queued"] > cp["rtasks"]:
         fail(f"{where}: critical path counts {cp}")
+    # The hand-off quantiles lie among the hand-offs: none above their sum, the median not above the p99.
+    med, p99, top = cp["handoff_median_us"], cp["handoff_p99_us"], cp["handoff_max_us"]
+    if not 0 <= med <= p99 <= top <= cp["handoff_us"] + 1e-9 or (cp["handoffs"] == 0 and top != 0):
+        fail(f"{where}: hand-off median {med} / p99 {p99} against {cp['handoffs']} hand-offs of {cp['handoff_us']} us")
     if j["veus"] != max(p["veus"] for p in progs) or j["veus_per_sm"] != max(p["veus_per_sm"] for p in progs):
         fail(f"{where}: veus {j['veus']} / {j['veus_per_sm']} are not the programs' maxima")
     # rTasks: the programs run exactly the kernels' rTasks.

@@ -183,10 +183,13 @@ TEST(StudioDocks, TheCriticalPathActionOutlinesThePredictionsPath) {
   EXPECT_TRUE(page->view()->highlightedTasks().isEmpty());
   page->criticalPathAction()->trigger();
   EXPECT_EQ(page->view()->highlightedTasks(), want);
+  // An arrow for each hand-off between the path's rTasks.
+  EXPECT_EQ(page->view()->pathArrows(), want.size() - 1);
   const QString tip = page->criticalPathAction()->toolTip();
   EXPECT_TRUE(tip.contains("through") && tip.contains("queueing")) << tip.toStdString();
   page->criticalPathAction()->trigger();
   EXPECT_TRUE(page->view()->highlightedTasks().isEmpty());
+  EXPECT_EQ(page->view()->pathArrows(), 0);
   d.session.waitForWorkers();
 }
 

@@ -2,6 +2,8 @@
 
 #include <QColor>
 #include <QFontMetrics>
+#include <QPen>
+#include <QPolygonF>
 #include <algorithm>
 #include <cmath>
 
@@ -15,6 +17,7 @@ namespace {
 using G = TimelineGeometry;
 
 constexpr int kHighlightPad = 2;  // outline this far outside the box
+constexpr double kArrowHead = 6;  // a path arrow's head, pixels
 constexpr double kFadeUnselected = 0.72;
 constexpr int kMinLabelWidth = 36;
 constexpr int kMinSeparatedWidth = 4;  // boxes this wide get a darker left edge
@@ -42,6 +45,7 @@ const TimelinePaintStats& TimelinePainter::paint(QPainter& target, const Timelin
 
   target.drawImage(0, 0, raster_.image());
   paintLabels(target);
+  paintArrows(target);
   paintArea(target);
   for (const auto& s : g.sections) paintHeader(target, s);
   paintRuler(target);
@@ -183,6 +187,39 @@ void TimelinePainter::paintHighlights() {
     if (x1 - x0 > 2 && bottom - top > 2) raster_.outline(x0 + 1, x1 - 1, top + 1, bottom - 1, kTimelineHighlightFrame);
     ++stats_.highlights;
   }
+}
+
+void TimelinePainter::paintArrows(QPainter& p) {
+  if (!s_->arrows || s_->arrows->empty()) return;
+  const TimelineGeometry& g = *g_;
+  const TimelineModel& primary = *s_->primary;
+  const auto& events = primary.trace().tasks;
+  const QRectF plot(G::kHeaderWidth, G::kRulerHeight, g.width - G::kHeaderWidth, g.height - G::kRulerHeight);
+  p.save();
+  p.setClipRect(plot);
+  p.setRenderHint(QPainter::Antialiasing);
+  const QColor c = rgb(kTimelineHighlightFrame);
+  p.setPen(QPen(c, 1.5));
+  p.setBrush(c);
+  const auto middle = [&](int32_t i) {
+    const auto [top, bottom] = g.primaryRowSpan(primary.laneOfTask(i));
+    return 0.5 * (top + bottom);
+  };
+  for (const auto& [from, to] : *s_->arrows) {
+    const QPointF a(g.xOfTime(events[static_cast<size_t>(from)].endUs), middle(from));
+    const QPointF b(g.xOfTime(events[static_cast<size_t>(to)].startUs), middle(to));
+    if (!plot.intersects(QRectF(a, b).normalized().adjusted(-kArrowHead, -kArrowHead, kArrowHead, kArrowHead)))
+      continue;
+    p.drawLine(a, b);
+    // The head points along the line; a zero-length hand-off gets a head pointing down its lane.
+    const QPointF d = b - a;
+    const double len = std::hypot(d.x(), d.y());
+    const QPointF u = len > 0.5 ? d / len : QPointF(1, 0), n(-u.y(), u.x());
+    const QPointF back = b - kArrowHead * u;
+    p.drawPolygon(QPolygonF({b, back + 0.5 * kArrowHead * n, back - 0.5 * kArrowHead * n}));
+    ++stats_.arrows;
+  }
+  p.restore();
 }
 
 void TimelinePainter::paintDropMarker() {

@@ -4,7 +4,8 @@
 // are written straight into a raster, so a frame costs O(visible lanes x
 // pixel columns) however many rTasks the trace holds. Labels are drawn
 // only where they fit; rows get SM shading, program boundaries are lines,
-// barrier waits are hatched; a selection fades the other operators.
+// barrier waits are hatched; a selection fades the other operators; a
+// highlighted path gets an arrow per hand-off, drawn over the raster.
 #include <QFont>
 #include <QPainter>
 #include <cstdint>
@@ -27,6 +28,7 @@ struct TimelinePaintStats {
   int64_t lanes = 0;        // lane rows painted
   int64_t labels = 0;       // op names drawn inside boxes
   int64_t highlights = 0;   // outlines drawn around highlighted rTasks
+  int64_t arrows = 0;       // path arrows drawn (some end may lie off screen)
   bool dropMarker = false;  // a task drag's drop marker was drawn
   int plotWidth = 0;        // pixel columns of the time axis
 };
@@ -51,6 +53,8 @@ struct TimelineScene {
   bool slipColouring = true;
   double slipScaleUs = 1;
   const std::vector<int32_t>* highlighted = nullptr;  // main-trace rTask indices to outline
+  // Main-trace rTask index pairs: an arrow from the first's end to the second's start.
+  const std::vector<std::pair<int32_t, int32_t>>* arrows = nullptr;
   struct Drop {
     int lane;
     int x;
@@ -81,6 +85,7 @@ class TimelinePainter {
                       bool comparisonLayer, bool withLabels);
   void paintProgramLines(const TimelineGeometry::SectionRows& s);
   void paintHighlights();
+  void paintArrows(QPainter& p);
   void paintDropMarker();
   void paintLabels(QPainter& p);
   void paintHeader(QPainter& p, const TimelineGeometry::SectionRows& s) const;

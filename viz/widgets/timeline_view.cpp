@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 
 #include "viz/models/release_later.h"
 #include "viz/widgets/timeline_tooltip.h"
@@ -55,8 +54,7 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
   comparison_.reset();
   selectedOps_.clear();
   rebuildSelectionLayers();
-  highlighted_.clear();
-  highlightedIndex_.clear();
+  highlights_.clear();
   drag_.reset();
   area_.reset();
   areaSummary_.reset();
@@ -121,14 +119,12 @@ void TimelineView::selectOps(const QList<int>& ops) {
 }
 
 void TimelineView::highlightTasks(const QList<schedule::RTask>& tasks) {
-  highlighted_ = tasks;
-  highlightedIndex_.clear();
-  if (!tasks.isEmpty()) {
-    const std::set<schedule::RTask> wanted(tasks.begin(), tasks.end());
-    const auto& events = primary_->trace().tasks;
-    for (size_t i = 0; i < events.size(); ++i)
-      if (wanted.count(events[i].task)) highlightedIndex_.push_back(static_cast<int32_t>(i));
-  }
+  highlights_.set(primary_->trace(), {tasks.begin(), tasks.end()}, false);
+  viewport()->update();
+}
+
+void TimelineView::highlightPath(const QList<schedule::RTask>& path) {
+  highlights_.set(primary_->trace(), {path.begin(), path.end()}, true);
   viewport()->update();
 }
 
@@ -262,7 +258,8 @@ void TimelineView::paintEvent(QPaintEvent* /*event*/) {
   scene.comparison = comparison_ ? &*comparison_ : nullptr;
   scene.slipColouring = slipColouring_;
   scene.slipScaleUs = slipScaleUs_;
-  scene.highlighted = &highlightedIndex_;
+  scene.highlighted = &highlights_.indices();
+  scene.arrows = &highlights_.arrows();
   if (drag_.kind == TimelineDrag::Kind::Task && drag_.drop) scene.drop = TimelineScene::Drop{drag_.drop->lane, drag_.drop->x};
   scene.area = area_;
   scene.areaSummary = areaSummary_ ? &*areaSummary_ : nullptr;

@@ -33,6 +33,7 @@
 
 #include "core/sim/trace.h"
 #include "viz/models/timeline_area_summary.h"
+#include "viz/models/timeline_highlights.h"
 #include "viz/models/timeline_model.h"
 #include "viz/models/trace_comparison.h"
 #include "viz/widgets/timeline_drag.h"
@@ -87,7 +88,11 @@ class TimelineView : public QAbstractScrollArea {
   // Outlines these rTasks of the main trace (e.g. the ones a refused edit
   // would break); an empty list clears. A new trace clears them too.
   void highlightTasks(const QList<schedule::RTask>& tasks);
-  QList<schedule::RTask> highlightedTasks() const { return highlighted_; }
+  QList<schedule::RTask> highlightedTasks() const { return {highlights_.tasks().begin(), highlights_.tasks().end()}; }
+  // Outlines a path of rTasks, first to last, with an arrow from each one's
+  // end to the next one's start: a critical path's hand-offs and waits.
+  void highlightPath(const QList<schedule::RTask>& path);
+  int pathArrows() const { return static_cast<int>(highlights_.arrows().size()); }
   // Fits the visible time to the selected ops' rTasks.
   void zoomToSelectedOps();
 
@@ -190,8 +195,7 @@ class TimelineView : public QAbstractScrollArea {
   TimelineDrag drag_;
   std::optional<QPoint> mousePos_;  // last position over the viewport
 
-  QList<schedule::RTask> highlighted_;
-  std::vector<int32_t> highlightedIndex_;  // their trace().tasks indices
+  TimelineHighlights highlights_;
 
   TimelinePainter painter_;
 };

@@ -168,17 +168,19 @@ inline unsigned long long rammer_arrive(unsigned long long* p) {
 inline unsigned long long rammer_clock() { return ::rammer_host::clockNs(); }
 inline unsigned long long rammer_smid() { return ::rammer_host::workerId(); }
 
-// Barrier-rTask: wait until every vEU of each run {first vEU, vEUs, order}
-// shows this run's epoch and at least order + 1 completed instructions.
+// Barrier-rTask: wait until every awaited vEU of the pairs {vEU, order}
+// shows the run's epoch (in its high 32 bits) and at least order + 1
+// completed instructions.
 // The block's leader checks the counters (on the GPU its threads share
 // them out) and yields its worker while one is short.
-inline void rammer_wait(const unsigned long long* steps, unsigned long long tag, const int* waits, int runs, int tid) {
+inline void rammer_wait(const unsigned long long* steps, unsigned long long epoch, const int* waits, int counters,
+                        int tid) {
   (void)tid;
-  for (int r = 0; r < runs; ++r) {
-    const int* w = waits + 3 * r;
-    const unsigned long long want = tag | (unsigned long long)(w[2] + 1);
-    for (int j = 0; j < w[1]; ++j)
-      while (rammer_load_acquire(steps + w[0] + j) < want) ::rammer_host::blockOn(steps + w[0] + j, want, w[0] + j, w[2]);
+  const unsigned long long tag = epoch << 32;
+  for (int j = 0; j < counters; ++j) {
+    const int veu = waits[2 * j], order = waits[2 * j + 1];
+    const unsigned long long want = tag | (unsigned long long)(order + 1);
+    while (rammer_load_acquire(steps + veu) < want) ::rammer_host::blockOn(steps + veu, want, veu, order);
   }
   __threadfence();
   __syncthreads();

@@ -45,9 +45,13 @@ ls "$out"/t/lease.tgz.* > /dev/null 2>&1 || { echo "$out/t/lease.tgz.* missing: 
 cat "$out"/t/lease.tgz.* | tar xz -C "$tmp"
 mkdir -p "$into"
 mv "$tmp/lease" "$dest"
-for step in nodes graph compile race shards; do
+for step in handoff nodes graph compile race shards; do
   [[ -f $out/$step.tgz ]] || { echo "$step: not brought back"; continue; }
   tar xzf "$out/$step.tgz" -C "$tmp"
+  if [[ $step == handoff ]]; then  # the microbenchmark's table, traces and JSON as they are
+    mv "$tmp/handoff" "$dest/handoff"
+    continue
+  fi
   if [[ $step == shards ]]; then
     mv "$tmp/shards" "$dest/shards"
     rm -f "$dest"/shards/*.edits.json "$dest"/shards/gpu.lock

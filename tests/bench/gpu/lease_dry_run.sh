@@ -66,6 +66,16 @@ for step, files in [("shards", []), ("nodes", ["pytorch.jsonl"]), ("graph", ["gr
         launched = {r.get("launch") for r in folder.rows("graph.jsonl")}
         if launched != {"graph"}:
             failures.append(f"graph: the runs launched as {launched}, not as a graph")
+# The hand-off step: its table has a row per policy, each saying the check failed.
+path = os.path.join(out, "handoff.tgz")
+if not os.path.exists(path):
+    failures.append("handoff: no handoff.tgz")
+else:
+    tarfile.open(path).extractall(unpacked)
+    table = open(os.path.join(unpacked, "handoff", "handoff.md")).read().splitlines()
+    rows = [line for line in table if line.startswith("| cuda |")]
+    if len(rows) != 2 or any("FAIL" not in r for r in rows):
+        failures.append(f"handoff: expected a failed-check row for wavefront and dynamic, got {rows}")
 # after_lease.sh makes one lease folder of it all.
 r = subprocess.run([os.path.join(root, "tests", "bench", "gpu", "after_lease.sh"), out, "2026-01-01-dry", "--into",
                     os.path.join(unpacked, "traces"), "--unpack-only"], capture_output=True, text=True)

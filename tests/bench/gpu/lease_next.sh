@@ -3,6 +3,10 @@
 # call or two (`--steps`). Each step keeps to the deadline, writes its rows
 # with their provenance as it goes and packs its folder into OUT, so a call
 # cut short keeps what ran:
+#   handoff  handoff.tgz: the hand-off microbenchmark (issue #45 item 2,
+#            tests/bench/run_handoff_bench.sh): the handoff_chain sample's
+#            128 dependent links under wavefront and dynamic, traced; the
+#            median and p99 hand-off against the goal (<= 1.5 / 4 us)
 #   traces   t/lease.tgz.NN: record_lease.sh tiers 1, 5, 2, 3: every
 #            sample and tiny transformer under every policy, the paper
 #            models' RammerBase, Rammer, dynamic and the other policies,
@@ -24,7 +28,7 @@
 #   compile  compile.tgz: torch.compile reduce-overhead, default and
 #            max-autotune on the six at batch 1, each with its compile time
 #   race     race.tgz: compute-sanitizer racecheck on lstm_tc's wavefront
-#            plan (barriers of up to 64 wait runs; 75 s did not do)
+#            plan (barriers on up to 223 vEUs; 75 s did not do)
 # Then, here (no GPU): tests/bench/gpu/after_lease.sh OUT NAME unpacks
 # everything into tests/data/gpu_traces/NAME, refits the efficiencies and
 # the calibration from the rows and prints the tables (the doc's blocks
@@ -38,16 +42,16 @@
 # `source .gpu/env.sh; tests/bench/gpu/lease_next.sh 500 --steps ...`.
 #
 # Usage: source .gpu/env.sh; tests/bench/gpu/lease_next.sh SECONDS
-#          [--steps "traces shards nodes graph compile race"] [--lease NAME]
+#          [--steps "handoff traces shards nodes graph compile race"] [--lease NAME]
 # The lease's two calls (15 minutes of device time, the machine's start among
-# them): `lease_next.sh 500 --steps "traces shards nodes
+# them): `lease_next.sh 500 --steps "handoff traces shards nodes
 # graph"`, then `lease_next.sh 180 --steps "compile race"`.
 # LEASE_MODELS="a b" narrows every step to those models (the dry run against
 # the stand-in driver, lease_dry_run.sh, keeps to small ones).
 set -u
 seconds=${1:-540}
 shift
-steps="traces shards nodes graph compile race"
+steps="handoff traces shards nodes graph compile race"
 lease_name=auto
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -81,7 +85,7 @@ reserve() {
   local s=0 step
   for step in "$@"; do
     has "$step" || continue
-    case $step in shards) s=$((s + 90)) ;; nodes) s=$((s + 90)) ;; graph) s=$((s + 60)) ;;
+    case $step in handoff) s=$((s + 40)) ;; shards) s=$((s + 90)) ;; nodes) s=$((s + 90)) ;; graph) s=$((s + 60)) ;;
       compile) s=$((s + 60)) ;; race) s=$((s + 70)) ;; esac
   done
   echo $s
@@ -108,6 +112,17 @@ model_file() {
   [[ -f $f ]] || f=$root/tests/data/transformers/$1/model.onnx
   echo "$f"
 }
+
+if has handoff; then
+  echo "### hand-offs ($(left) s left)"
+  d=$w/handoff
+  step_provenance "$d" handoff
+  # Two short runs and their traces; 60 s is far more than they take.
+  BACKENDS=cuda OUT_DIR=$d/runs RAMMER=$rammer RAMMER_SAMPLES=$(dirname "$rammer")/rammer-samples \
+    timeout 60 "$root/tests/bench/run_handoff_bench.sh" | tee "$d/handoff.md"
+  rm -f "$d"/runs/*.onnx
+  pack handoff
+fi
 
 if has traces; then
   b=$(( $(left) - $(reserve shards nodes graph compile race) ))

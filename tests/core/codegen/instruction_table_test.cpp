@@ -1,5 +1,5 @@
 // The instruction table of hand-made rPrograms, entry by entry: runs of
-// rTasks, barriers with run-length wait lists, publishing only where
+// rTasks, barriers with flat {vEU, order} wait lists, publishing only where
 // someone waits, shared ranges for identical streams, event numbering.
 #include <gtest/gtest.h>
 
@@ -44,16 +44,16 @@ TEST(InstructionTable, RunsBarriersAndPublishing) {
   const StreamRange s1 = t->streams[1];
   ASSERT_EQ(s1.end - s1.begin, 1);
   EXPECT_EQ(t->entries[static_cast<size_t>(s1.begin)], (TableEntry{0, 0, 1, 2, 2, 2}));
-  // vEU 2: a barrier with two runs, then op 1 (group 1, args at 2); nobody
+  // vEU 2: a barrier on two vEUs, then op 1 (group 1, args at 2); nobody
   // waits for vEU 2, so nothing there publishes.
   const StreamRange s2 = t->streams[2];
   ASSERT_EQ(s2.end - s2.begin, 2);
   const TableEntry& b = t->entries[static_cast<size_t>(s2.begin)];
   EXPECT_EQ(b.fn, -1);
-  EXPECT_EQ(b.count, 2);  // two runs: the vEUs wait for different orders
+  EXPECT_EQ(b.count, 2);  // two awaited vEUs
   EXPECT_EQ(b.publish, 0);
-  const std::vector<int32_t> runs(t->waits.begin() + b.args, t->waits.begin() + b.args + 6);
-  EXPECT_EQ(runs, (std::vector<int32_t>{0, 1, 2, 1, 1, 1}));  // sorted by vEU
+  const std::vector<int32_t> pairs(t->waits.begin() + b.args, t->waits.begin() + b.args + 4);
+  EXPECT_EQ(pairs, (std::vector<int32_t>{0, 2, 1, 1}));  // {vEU, order}, sorted by vEU
   EXPECT_EQ(t->entries[static_cast<size_t>(s2.begin + 1)], (TableEntry{1, 2, 0, 1, 0, 0}));
   // Idle vEUs share one empty range and do not count as active.
   EXPECT_EQ(t->streams[3].begin, t->streams[4].begin);
@@ -111,16 +111,16 @@ TEST(InstructionTable, IdenticalStreamsAndWaitListsAreShared) {
   EXPECT_EQ(t->streams[1].begin, t->streams[2].begin);
   EXPECT_EQ(t->streams[1].end, t->streams[2].end);
   EXPECT_NE(t->streams[1].begin, t->streams[3].begin);
-  EXPECT_EQ(t->waits, (std::vector<int32_t>{0, 1, 0}));  // one list, stored once
+  EXPECT_EQ(t->waits, (std::vector<int32_t>{0, 0}));  // one list, stored once
   EXPECT_EQ(t->entries.size(), 4u);                       // v0: 1, v1 = v2: 1, v3: 2
 }
 
-TEST(InstructionTable, WaitRunsMergeConsecutiveVEUsWithOneOrder) {
+TEST(InstructionTable, AWaitListIsOnePairPerAwaitedVEUInVEUOrder) {
   EXPECT_EQ(encodeWaits({{3, 5}, {1, 5}, {2, 5}, {4, 6}, {6, 6}}),
-            (std::vector<int32_t>{1, 3, 5, 4, 1, 6, 6, 1, 6}));
+            (std::vector<int32_t>{1, 5, 2, 5, 3, 5, 4, 6, 6, 6}));
   // A vEU listed twice keeps its later slot.
-  EXPECT_EQ(encodeWaits({{1, 2}, {2, 2}, {2, 7}}), (std::vector<int32_t>{1, 1, 2, 2, 1, 7}));
-  EXPECT_EQ(encodeWaits({{0, 4}, {0, 1}}), (std::vector<int32_t>{0, 1, 4}));
+  EXPECT_EQ(encodeWaits({{1, 2}, {2, 2}, {2, 7}}), (std::vector<int32_t>{1, 2, 2, 7}));
+  EXPECT_EQ(encodeWaits({{0, 4}, {0, 1}}), (std::vector<int32_t>{0, 4}));
   EXPECT_TRUE(encodeWaits({}).empty());
 }
 

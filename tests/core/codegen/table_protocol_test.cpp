@@ -1,5 +1,5 @@
 // The barrier protocol, run on the CPU from the generated table words alone:
-// each vEU walks its entries as the persistent kernel does (wait runs
+// each vEU walks its entries as the persistent kernel does (wait lists
 // compared with epoch<<32 | order+1, publishing epoch<<32 | publish), vEUs
 // interleaved at random or with waiting vEUs first. Every rTask must start
 // after every rTask of its producer operators in the same program, each
@@ -76,11 +76,10 @@ std::string simulate(const GeneratedProgram& gp, size_t li, const schedule::Plan
     if (s.i >= s.end) return "";
     const int fn = entry(s.i, 0), args = entry(s.i, 1), count = entry(s.i, 3);
     if (fn < 0) {
-      for (int r = 0; r < count; ++r) {
-        const auto base = static_cast<size_t>(l.table.waits + args + 3 * r);
-        const uint64_t want = tag | static_cast<uint64_t>(w[base + 2] + 1);
-        for (int j = 0; j < w[base + 1]; ++j)
-          if (steps[static_cast<size_t>(l.stepOffset + w[base] + j)] < want) return "";
+      for (int j = 0; j < count; ++j) {
+        const auto pair = static_cast<size_t>(l.table.waits + args + 2 * j);
+        const uint64_t want = tag | static_cast<uint64_t>(w[pair + 1] + 1);
+        if (steps[static_cast<size_t>(l.stepOffset + w[pair])] < want) return "";
       }
       progressed = true;
       const std::string p = publish(v, s.i);

@@ -139,3 +139,25 @@ TEST(CriticalPath, TheFifthLeasesLstmWaitsMostlyInItsVEUsFixedOrder) {
   EXPECT_NEAR(p.queueUs, 2873, 0.05 * 2873);
   EXPECT_NEAR(p.computeUs + p.handoffUs + p.queueUs + p.launchUs, p.lengthUs, 1.0);
 }
+
+// The hand-off quantiles (the microbenchmark's median and p99) count the
+// hand-off links alone, nearest rank.
+TEST(CriticalPath, HandOffQuantilesAreOverTheHandOffLinksAlone) {
+  sim::CriticalPath p;
+  EXPECT_EQ(p.handoffQuantileUs(0.5), 0.0);
+  for (double us : {4.0, 1.0, 3.0, 2.0}) p.links.push_back(sim::CriticalLink{0, us, 0, 0, true});
+  p.links.push_back(sim::CriticalLink{0, 100.0, 0, 0, false});  // a launch, not a hand-off
+  EXPECT_EQ(p.handoffQuantileUs(0.5), 2.0);
+  EXPECT_EQ(p.handoffQuantileUs(0.99), 4.0);
+  EXPECT_EQ(p.handoffQuantileUs(0.0), 1.0);
+  EXPECT_EQ(p.handoffQuantileUs(0.75), 3.0);
+}
+
+TEST(CriticalPath, TheLinksAfterAProducerInTheirProgramAreTheHandOffs) {
+  const auto plan = handPlan(2, 1, {{{{exec(0, 0)}, {wait({{0, 0}}), exec(1, 0)}}}});
+  const sim::CriticalPath p = sim::criticalPath(plan, simulate(plan));
+  ASSERT_EQ(p.links.size(), 2u);
+  EXPECT_FALSE(p.links[0].handoff);
+  EXPECT_TRUE(p.links[1].handoff);
+  EXPECT_DOUBLE_EQ(p.handoffQuantileUs(0.5), 0.5);
+}

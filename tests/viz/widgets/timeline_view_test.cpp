@@ -460,5 +460,55 @@ TEST(TimelineView, HighlightedRTasksGetAnOutline) {
   EXPECT_TRUE(view.highlightedTasks().isEmpty());
 }
 
+// A path: each rTask outlined, and an arrow from one's end to the next's
+// start, its head at the second rTask.
+TEST(TimelineView, APathGetsAnArrowFromEachRTasksEndToTheNextsStart) {
+  const auto trace = smallTrace();
+  TimelineView view;
+  view.resize(900, 500);
+  view.show();
+  view.setTrace(trace);
+  const sim::TaskEvent& e = trace->tasks[1234];
+  const int lane = view.model().laneOfTask(1234);
+  // The next rTask to start after e ends, two lanes down.
+  int32_t next = -1;
+  for (size_t i = 0; i < trace->tasks.size(); ++i) {
+    const sim::TaskEvent& f = trace->tasks[i];
+    if (view.model().laneOfTask(static_cast<int32_t>(i)) == lane + 2 && f.startUs > e.endUs &&
+        (next < 0 || f.startUs < trace->tasks[static_cast<size_t>(next)].startUs))
+      next = static_cast<int32_t>(i);
+  }
+  ASSERT_GE(next, 0);
+  const sim::TaskEvent& f = trace->tasks[static_cast<size_t>(next)];
+  const double dur = f.endUs - e.startUs;
+  view.setVisibleRange(e.startUs - 0.5 * dur, f.endUs + 0.5 * dur);
+  const QPoint a = pointOn(view, Section::Primary, lane, e.endUs);
+  const QPoint b(static_cast<int>(std::floor(view.xOfTime(f.startUs))), *view.yOfLane(Section::Primary, lane + 2));
+  ASSERT_GT(b.x() - a.x(), 20) << "room for an arrow";
+  // Inside the head, 4 px before its tip on the line from a to b.
+  const QPointF u = QPointF(b - a) / std::hypot(b.x() - a.x(), b.y() - a.y());
+  const QPoint head = (QPointF(b) - 4.0 * u).toPoint();
+  const QRgb before = pixelAt(view, head);
+
+  view.highlightPath({e.task, f.task});
+  EXPECT_EQ(view.highlightedTasks(), (QList<schedule::RTask>{e.task, f.task}));
+  EXPECT_EQ(view.pathArrows(), 1);
+  const QRgb drawn = pixelAt(view, head);  // paints
+  EXPECT_EQ(view.lastPaintStats().highlights, 2);
+  EXPECT_EQ(view.lastPaintStats().arrows, 1);
+  EXPECT_NE(drawn, before);
+  EXPECT_GT(qRed(drawn), 0xC0) << std::hex << drawn;
+  EXPECT_LT(qGreen(drawn), 0x60) << std::hex << drawn;
+
+  // Outlines alone draw no arrow, and an empty path clears both.
+  view.highlightTasks({e.task, f.task});
+  EXPECT_EQ(pixelAt(view, head), before);
+  EXPECT_EQ(view.lastPaintStats().arrows, 0);
+  view.highlightPath({});
+  pixelAt(view, head);
+  EXPECT_EQ(view.lastPaintStats().highlights, 0);
+  EXPECT_EQ(view.pathArrows(), 0);
+}
+
 }  // namespace
 }  // namespace rammer::viz
