@@ -1,8 +1,11 @@
 #include "core/codegen/buffer_table.h"
 
 #include <map>
+#include <tuple>
+#include <utility>
 
 #include "core/ir/words.h"
+#include "core/kernels/concat_in_place.h"
 
 namespace rammer::codegen {
 
@@ -50,7 +53,7 @@ class Builder {
       if (in != ir::kNone && out != ir::kNone && isWords(in) && isWords(out)) {
         const int32_t src = bufferOf(in, BufferInfo::Kind::Intermediate);
         const int32_t dst = bufferOf(out, BufferInfo::Kind::Intermediate);
-        if (src >= 0 && dst >= 0) table_.buffers[static_cast<size_t>(dst)].storage = table_.buffers[static_cast<size_t>(src)].storage;
+        if (src >= 0 && dst >= 0) table_.buffers[static_cast<size_t>(dst)].storage = src;  // a root in finish()
       }
       table_.opArgs.push_back({});
       return;
@@ -72,6 +75,7 @@ class Builder {
       }
     }
     for (ir::ValueId v : n.outputs) args.push_back(v == ir::kNone || !isWords(v) ? -1 : bufferOf(v, BufferInfo::Kind::Intermediate));
+    if (op.kernel.inputsInPlace) placeInputs(op, args);
     if (op.kernel.workspaceWords > 0) {
       // The rKernel's own global memory (split-K arrival counters), no graph value.
       BufferInfo b;
@@ -84,7 +88,43 @@ class Builder {
     table_.opArgs.push_back(std::move(args));
   }
 
+  // The Concat's inputs live in its output, each at its offset; finish()
+  // resolves the views of them.
+  void placeInputs(const schedule::PlannedOp& op, const std::vector<int32_t>& args) {
+    const ir::Node& n = graph_.node(op.node);
+    const auto offsets = kernels::concatInPlaceOffsets(graph_, op.node);
+    const int32_t out = args.at(n.inputs.size());
+    if (!offsets || offsets->size() != n.inputs.size() || out < 0) {
+      errors_.push_back(ir::makeError("'" + n.name + "' runs " + op.kernel.name + ", but its inputs cannot be placed in its output",
+                                      n.name));
+      return;
+    }
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+      BufferInfo& in = table_.buffers[static_cast<size_t>(args[k])];
+      in.storage = out;
+      in.storageOffset = (*offsets)[k];
+    }
+  }
+
+  // Every buffer's storage a root (its own storage) and its offset from
+  // there: a view of a placed input ends in the Concat's buffer.
+  void resolveStorage() {
+    auto& bufs = table_.buffers;
+    std::vector<std::pair<int32_t, int64_t>> root(bufs.size());
+    for (size_t i = 0; i < bufs.size(); ++i) {
+      auto s = static_cast<int32_t>(i);
+      int64_t offset = 0;
+      for (size_t hops = 0; bufs[static_cast<size_t>(s)].storage != s && hops <= bufs.size(); ++hops) {
+        offset += bufs[static_cast<size_t>(s)].storageOffset;
+        s = bufs[static_cast<size_t>(s)].storage;
+      }
+      root[i] = {s, offset};
+    }
+    for (size_t i = 0; i < bufs.size(); ++i) std::tie(bufs[i].storage, bufs[i].storageOffset) = root[i];
+  }
+
   ir::Result<BufferTable> finish() {
+    resolveStorage();
     // Graph inputs and outputs always get a buffer, so the runtime can bind them.
     const auto& ins = graph_.inputs();
     for (size_t i = 0; i < ins.size(); ++i)

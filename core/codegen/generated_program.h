@@ -16,6 +16,7 @@
 //   kernels add their own stepOffset / timingOffset (baked into the source).
 //   buffers  device pointers, indexed like GeneratedProgram::buffers; a view
 //            (storage != its own index) holds the pointer of its storage
+//            plus its storageOffset elements
 //   steps    base of numSteps counters, zeroed once when allocated and
 //            never reset: a run passes a new epoch (1, 2, ...) so values of
 //            earlier runs read as stale
@@ -74,6 +75,9 @@ struct BufferInfo {
   int64_t numel = 0;            // float32 elements (int32 words for the Table)
   // Views share storage: the buffer index whose memory this one is (itself when not a view).
   int32_t storage = -1;
+  // Where in the storage this buffer starts, in elements: a Concat's input
+  // its producer writes in place (kernels/concat_in_place.h); 0 otherwise.
+  int64_t storageOffset = 0;
   int32_t inputIndex = -1;   // position in graph.inputs(), -1 if none
   int32_t outputIndex = -1;  // position in graph.outputs(), -1 if none (an input or weight can be one too)
 };
@@ -106,7 +110,7 @@ struct KernelLaunch {
     int64_t streams = -1;  // per vEU: [begin, end) entry indices
     int64_t events = -1;   // per vEU: its first rTask's event index
     int64_t code = -1;     // entries, 6 words each: fn, args, first, count, stride, publish
-    int64_t waits = -1;    // wait runs, 3 words each: first vEU, vEUs, order
+    int64_t waits = -1;    // wait lists, 2 words per awaited vEU: vEU, order
     int64_t queue = -1;    // dynamic programs: the ready queue's table (codegen/dynamic_kernel.h)
   } table;
   int64_t argsOffset = -1;  // ordinary kernels: word offset of the operator's buffer indices

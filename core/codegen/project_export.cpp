@@ -139,7 +139,7 @@ std::string kernelsFileSource(const GeneratedProgram& program) {
 
 std::string manifestText(const GeneratedProgram& program, const ExportData& data) {
   std::string s = "# Rammer Studio export: read by main.cu/main.hip; one record a line.\n";
-  s += "# buffer INDEX KIND NUMEL STORAGE FILE|- NAME\n";
+  s += "# buffer INDEX KIND NUMEL STORAGE FILE|- NAME; buffer_offset INDEX ELEMENTS (where a view starts in its storage)\n";
   s += "# launch PROGRAM KERNEL GRID BLOCK SHARED_BYTES PERSISTENT VEUS_PER_SM NZERO ZERO_BUFFERS...\n";
   s += "# output BUFFER EXPECTED_FILE NAME; int_output K (output K holds int32 words)\n";
   s += "# arena WORDS; in_arena BUFFER OFFSET; clear LAUNCH OFFSET WORDS (the split-K outputs, cleared together)\n";
@@ -151,6 +151,7 @@ std::string manifestText(const GeneratedProgram& program, const ExportData& data
     const BufferInfo& b = program.buffers[i];
     s += fmt::format("buffer {} {} {} {} {} {}\n", i, kindName(b.kind), b.numel, b.storage,
                      hasInitialData(b, i) ? dataFile(i) : "-", oneLine(b.name));
+    if (b.storageOffset != 0) s += fmt::format("buffer_offset {} {}\n", i, b.storageOffset);
   }
   const std::vector<std::string> names = distinctKernels(program);
   for (const KernelLaunch& l : program.launches) {

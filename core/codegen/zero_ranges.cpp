@@ -44,8 +44,11 @@ ir::Result<ZeroLayout> layOutZeroedBuffers(const std::vector<codegen::BufferInfo
     std::vector<Clear> clears;
     for (int32_t z : launches[i].zeroBuffers) {
       const size_t st = storageOf(static_cast<size_t>(z));
-      const int64_t words = std::max<int64_t>(buffers[static_cast<size_t>(z)].numel, 0);
-      if (words > 0) clears.push_back({{out.arenaOffset[st], words}, words >= buffers[st].numel});
+      const BufferInfo& b = buffers[static_cast<size_t>(z)];
+      const int64_t words = std::max<int64_t>(b.numel, 0);
+      // A Concat's input placed in its output: only its own part.
+      if (words > 0)
+        clears.push_back({{out.arenaOffset[st] + b.storageOffset, words}, b.storageOffset == 0 && words >= buffers[st].numel});
     }
     std::sort(clears.begin(), clears.end(), [](const Clear& a, const Clear& b) {
       return a.range.offset != b.range.offset ? a.range.offset < b.range.offset : a.range.words > b.range.words;

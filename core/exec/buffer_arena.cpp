@@ -7,6 +7,7 @@
 
 #include "core/exec/reference_executor.h"
 #include "core/ir/words.h"
+#include "core/kernels/concat_in_place.h"
 
 namespace rammer::exec {
 
@@ -49,7 +50,17 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
            ", which the plan does not run";
   };
 
-  // Operator outputs: one zeroed float32 buffer each.
+  // Inputs of a Concat run in place: the Concat's output and the offset there.
+  std::map<ir::ValueId, std::pair<ir::ValueId, int64_t>> placed;
+  for (const schedule::PlannedOp& op : plan.ops) {
+    if (op.isView || !op.kernel.inputsInPlace) continue;
+    const auto offsets = kernels::concatInPlaceOffsets(graph, op.node);
+    const ir::Node& n = graph.node(op.node);
+    if (!offsets) return ir::makeError(opLabel(op) + " runs " + op.kernel.name + ", but its inputs cannot be placed in its output", op.name);
+    for (size_t k = 0; k < n.inputs.size(); ++k) placed[n.inputs[k]] = {n.output(0), (*offsets)[k]};
+  }
+
+  // Operator outputs: one float32 buffer each, or a place in a Concat's.
   for (const schedule::PlannedOp& op : plan.ops) {
     if (op.node < 0 || static_cast<size_t>(op.node) >= graph.numNodeSlots() || graph.node(op.node).removed)
       return ir::makeError("the plan's " + opLabel(op) + " names no live node of the graph (node id " +
@@ -69,6 +80,7 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
                              op.name);
       if (storage[static_cast<size_t>(v)].known())
         return ir::makeError(quoted(val.name) + " is written by more than one operator of the plan", op.name);
+      if (placed.count(v)) continue;  // below, once the Concat's buffer exists
       const int64_t n = ir::numElements(val.type.shape);
       Buffer b;
       b.numel = n;
@@ -80,6 +92,15 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
       arena.buffers_.push_back(std::move(b));
       arena.allocated_ += n;
     }
+  }
+
+  for (const auto& [v, at] : placed) {
+    const Storage& whole = storage[static_cast<size_t>(at.first)];
+    const int64_t n = ir::numElements(graph.value(v).type.shape);
+    if (whole.buffer < 0 || at.second + n > whole.numel)
+      return ir::makeError(quoted(graph.value(v).name) + " does not fit its place in " +
+                           quoted(graph.value(at.first).name));
+    storage[static_cast<size_t>(v)] = Storage{nullptr, whole.buffer, n, at.second};
   }
 
   // Views: the output is the input's storage. Chains of views resolve in
@@ -152,16 +173,16 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
         tb.inputs.push_back(arena.buffers_[static_cast<size_t>(it->second)].data.get());
         continue;
       }
-      tb.inputs.push_back(s.tensor ? s.tensor->data<float>() : arena.buffers_[static_cast<size_t>(s.buffer)].data.get());
+      tb.inputs.push_back(s.tensor ? s.tensor->data<float>() : arena.at(s));
     }
     for (ir::ValueId v : n.outputs) {
       if (v == ir::kNone) {
         tb.outputs.push_back(nullptr);
         continue;
       }
-      const int32_t b = storage[static_cast<size_t>(v)].buffer;
-      tb.outputs.push_back(arena.buffers_[static_cast<size_t>(b)].data.get());
-      arena.opOutputs_[i].push_back(b);
+      const Storage& s = storage[static_cast<size_t>(v)];
+      tb.outputs.push_back(arena.at(s));
+      arena.opOutputs_[i].push_back(Region{s.buffer, s.offset, s.numel});
     }
     if (op.kernel.workspaceWords > 0) {
       // The rKernel's own memory after its outputs, zeroed with them.
@@ -170,7 +191,7 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
       w.data = std::make_unique_for_overwrite<float[]>(static_cast<size_t>(w.numel));
       std::fill_n(w.data.get(), w.numel, std::numeric_limits<float>::quiet_NaN());
       tb.outputs.push_back(w.data.get());
-      arena.opOutputs_[i].push_back(static_cast<int32_t>(arena.buffers_.size()));
+      arena.opOutputs_[i].push_back(Region{static_cast<int32_t>(arena.buffers_.size()), 0, w.numel});
       arena.buffers_.push_back(std::move(w));
       arena.allocated_ += op.kernel.workspaceWords;
     }
@@ -189,10 +210,8 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
 }
 
 void BufferArena::zeroOutputs(int32_t op) {
-  for (int32_t b : opOutputs_.at(static_cast<size_t>(op))) {
-    Buffer& buf = buffers_[static_cast<size_t>(b)];
-    std::fill_n(buf.data.get(), buf.numel, 0.0f);
-  }
+  for (const Region& r : opOutputs_.at(static_cast<size_t>(op)))
+    std::fill_n(buffers_[static_cast<size_t>(r.buffer)].data.get() + r.offset, r.numel, 0.0f);
 }
 
 ir::Result<std::vector<ir::Tensor>> BufferArena::outputs() const {
@@ -206,12 +225,12 @@ ir::Result<std::vector<ir::Tensor>> BufferArena::outputs() const {
       out.push_back(std::move(t));
       continue;
     }
-    const Buffer& b = buffers_[static_cast<size_t>(o.storage.buffer)];
-    if (ir::numElements(val.type.shape) != b.numel)
+    const Storage& s = o.storage;
+    if (ir::numElements(val.type.shape) != s.numel)
       return ir::makeError("graph output " + val.name + " has " + std::to_string(ir::numElements(val.type.shape)) +
-                               " elements but its storage has " + std::to_string(b.numel),
+                               " elements but its storage has " + std::to_string(s.numel),
                            val.name);
-    out.push_back(ir::fromWords(val.type.dtype, val.type.shape, {b.data.get(), static_cast<size_t>(b.numel)}));
+    out.push_back(ir::fromWords(val.type.dtype, val.type.shape, {at(s), static_cast<size_t>(s.numel)}));
   }
   return out;
 }

@@ -2,8 +2,10 @@
 // Tensor storage for one emulated run of a Plan: graph inputs and constants
 // are read in place (integer ones as word copies, core/ir/words.h), every
 // operator output gets a buffer of 32-bit words of its own
-// (NaN until an rTask writes it; never reused within a run), and
-// a view's output is its input's storage (no copy), as on the GPU. Built
+// (NaN until an rTask writes it; never reused within a run), a view's
+// output is its input's storage (no copy), and a Concat run in place
+// (RKernel::inputsInPlace) has its inputs written into its output, as on
+// the GPU. Built
 // once before any worker starts; afterwards the pointers never change, so
 // workers share them without locks.
 #include <cstdint>
@@ -42,6 +44,7 @@ class BufferArena {
     const ir::Tensor* tensor = nullptr;  // graph input or constant, read in place
     int32_t buffer = -1;                 // index into buffers_ otherwise
     int64_t numel = 0;
+    int64_t offset = 0;                  // elements into the buffer (a Concat's input placed in its output)
     bool known() const { return tensor || buffer >= 0; }
   };
   struct Buffer {
@@ -53,10 +56,16 @@ class BufferArena {
     Storage storage;
   };
 
+  float* at(const Storage& s) const { return buffers_[static_cast<size_t>(s.buffer)].data.get() + s.offset; }
+
   const ir::Graph* graph_ = nullptr;
   std::vector<Buffer> buffers_;
   std::vector<kernels::TaskBuffers> opBuffers_;
-  std::vector<std::vector<int32_t>> opOutputs_;  // buffers each op writes
+  struct Region {
+    int32_t buffer = -1;
+    int64_t offset = 0, numel = 0;
+  };
+  std::vector<std::vector<Region>> opOutputs_;  // what each op writes
   std::vector<GraphOutput> outputs_;
   int64_t allocated_ = 0;
 };

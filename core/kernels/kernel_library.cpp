@@ -8,6 +8,7 @@
 #include "core/kernels/arg_kernels.h"
 #include "core/kernels/attention_kernels.h"
 #include "core/kernels/cell_kernels.h"
+#include "core/kernels/concat_in_place.h"
 #include "core/kernels/conv_kernels.h"
 #include "core/kernels/copy_kernels.h"
 #include "core/kernels/elementwise_kernels.h"
@@ -78,15 +79,6 @@ const std::map<std::string, Family>& families() {
   return table;
 }
 
-// Ops whose output is their input reinterpreted: no data moves.
-bool isViewOp(const ir::Node& n) {
-  static const char* const kViews[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
-  if (!n.domain.empty() && n.domain != "ai.onnx") return false;
-  if (std::find(std::begin(kViews), std::end(kViews), n.opType) != std::end(kViews)) return true;
-  // Inference Dropout is a view unless its mask is wanted.
-  return n.opType == "Dropout" && (n.outputs.size() < 2 || n.outputs[1] == ir::kNone);
-}
-
 // Whether every output has a known shape with no elements (a zero dim):
 // nothing to compute, whatever the op (issue #18 item 4).
 bool writesNothing(const ir::Graph& g, const ir::Node& n) {
@@ -100,18 +92,6 @@ bool writesNothing(const ir::Graph& g, const ir::Node& n) {
   return any;
 }
 
-// One rTask that does nothing, for an operator whose outputs are empty.
-RKernel emptyKernel(ir::NodeId id, const ir::Node& n) {
-  RKernel k;
-  k.name = "empty";
-  k.family = "empty";
-  k.numRTasks = 1;
-  k.block = Dim3{32, 1, 1};
-  k.cudaFunction = "rk_n" + std::to_string(id) + "_empty";
-  k.cudaSource = cudaEmptyFunction(k.cudaFunction, n.inputs.size(), n.outputs.size());
-  k.written = [](int64_t, std::vector<WrittenRun>&) {};  // nothing to write
-  return k;
-}
 
 }  // namespace
 
@@ -125,7 +105,7 @@ ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) 
     return out;
   }
   if (writesNothing(graph, n)) {
-    out.candidates.push_back(emptyKernel(node, n));
+    out.candidates.push_back(idleKernel(node, n, "empty", "empty"));  // its outputs are empty
     return out;
   }
   const auto it = families().find(op);
@@ -151,7 +131,29 @@ ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) 
     return ir::makeError("no rKernel for " + op + " node '" + n.name + "': " + e.what(), n.name);
   }
   if (out.candidates.empty()) return ir::makeError("no rKernel candidate for " + op + " node '" + n.name + "'", n.name);
+  if (op == "Concat" && concatInPlaceOffsets(graph, node))
+    out.candidates.insert(out.candidates.begin(), concatInPlaceKernel(node, n));
   return out;
+}
+
+RKernel idleKernel(ir::NodeId node, const ir::Node& n, const std::string& name, const std::string& family) {
+  RKernel k;
+  k.name = name;
+  k.family = family;
+  k.numRTasks = 1;
+  k.block = Dim3{32, 1, 1};
+  k.cudaFunction = "rk_n" + std::to_string(node) + "_" + name;
+  k.cudaSource = cudaEmptyFunction(k.cudaFunction, n.inputs.size(), n.outputs.size());
+  k.written = [](int64_t, std::vector<WrittenRun>&) {};  // nothing to write
+  return k;
+}
+
+bool isViewOp(const ir::Node& n) {
+  static const char* const kViews[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
+  if (!n.domain.empty() && n.domain != "ai.onnx") return false;
+  if (std::find(std::begin(kViews), std::end(kViews), n.opType) != std::end(kViews)) return true;
+  // Inference Dropout is a view unless its mask is wanted.
+  return n.opType == "Dropout" && (n.outputs.size() < 2 || n.outputs[1] == ir::kNone);
 }
 
 std::vector<std::string> supportedOpTypes() {

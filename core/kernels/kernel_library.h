@@ -23,6 +23,13 @@ struct OperatorKernels {
 // implements it (the graph can still run on the reference executor).
 ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node);
 
+// One rTask of 32 threads that computes and writes nothing: an operator
+// whose outputs are empty, a Concat run in place (concat_in_place.h).
+RKernel idleKernel(ir::NodeId node, const ir::Node& n, const std::string& name, const std::string& family);
+
+// Whether the node is a view: its output is its input reinterpreted.
+bool isViewOp(const ir::Node& n);
+
 // Op types (domain-qualified for com.rammer) that have rKernels or are views.
 std::vector<std::string> supportedOpTypes();
 

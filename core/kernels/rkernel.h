@@ -63,6 +63,10 @@ struct RKernel {
   double l2Bytes = 0;
   // Split-K kernels accumulate with atomics into outputs that must start at zero.
   bool zeroOutputsFirst = false;
+  // Its inputs live inside its output (kernels/concat_in_place.h): the
+  // buffer tables place each producer's result at its offset there, and
+  // the rKernel moves nothing.
+  bool inputsInPlace = false;
   // Global memory the rKernel owns besides the node's outputs, in words: a
   // split-K kernel with an epilogue counts the chunks of each tile that
   // have arrived there, and the last one applies the epilogue. It is one

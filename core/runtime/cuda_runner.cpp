@@ -94,7 +94,8 @@ ir::Result<std::vector<cu::Function>> loadFunctions(const CudaDriver& d, cu::Mod
   return functions;
 }
 
-// One allocation per storage; views take their storage's address, and the
+// One allocation per storage; views take their storage's address (plus
+// their offset: a Concat's input placed in its output), and the
 // buffers launches clear live side by side in one arena (zero_ranges.h).
 ir::Result<bool> placeBuffers(DeviceState& s, const std::vector<codegen::BufferInfo>& buffers, RunBuffers& b) {
   b.address.assign(buffers.size(), 0);
@@ -122,11 +123,12 @@ ir::Result<bool> placeBuffers(DeviceState& s, const std::vector<codegen::BufferI
     if (st < 0 || static_cast<size_t>(st) >= buffers.size() || storageOf(static_cast<size_t>(st)) != st)
       return ir::makeError(fmt::format("buffer {} ('{}') is a view of buffer {}, which is not a storage", i,
                                        buffers[i].name, st));
-    if (buffers[i].numel > buffers[static_cast<size_t>(st)].numel)
-      return ir::makeError(fmt::format("buffer '{}' ({} elements) is larger than its storage '{}' ({})",
-                                       buffers[i].name, buffers[i].numel, buffers[static_cast<size_t>(st)].name,
+    const int64_t offset = buffers[i].storageOffset;
+    if (offset < 0 || offset + buffers[i].numel > buffers[static_cast<size_t>(st)].numel)
+      return ir::makeError(fmt::format("buffer '{}' ({} elements at {}) does not fit its storage '{}' ({})",
+                                       buffers[i].name, buffers[i].numel, offset, buffers[static_cast<size_t>(st)].name,
                                        buffers[static_cast<size_t>(st)].numel));
-    b.address[i] = b.address[static_cast<size_t>(st)];
+    b.address[i] = b.address[static_cast<size_t>(st)] + static_cast<cu::DevicePtr>(offset) * sizeof(float);
   }
   return true;
 }

@@ -64,11 +64,18 @@ def check_project(a, out, emit):
     m = manifest_records(os.path.join(out, "manifest.txt"))
     if m.get("target") != [emit]:
         fail(f"manifest target {m.get('target')}, expected {emit}")
-    # Every buffer with a file has numel x 4 bytes; views point at an earlier storage.
-    for rec in m["buffer"]:
-        idx, kind, numel, storage, file, name = rec.split(" ", 5)
-        if int(storage) > int(idx):
-            fail(f"buffer {idx} ({name}) aliases a later buffer {storage}")
+    # Every buffer with a file has numel x 4 bytes; a view points into a
+    # storage that is its own (a Concat's input placed in its output may
+    # point at a later buffer), within its elements.
+    records = [rec.split(" ", 5) for rec in m["buffer"]]
+    offsets = {int(i): int(o) for i, o in (r.split() for r in m.get("buffer_offset", []))}
+    for rec in records:
+        idx, kind, numel, storage, file, name = rec
+        root = records[int(storage)]
+        if root[3] != storage:
+            fail(f"buffer {idx} ({name}) aliases buffer {storage}, which is not a storage")
+        if offsets.get(int(idx), 0) + int(numel) > int(root[2]):
+            fail(f"buffer {idx} ({name}) ends past its storage {storage}")
         if file != "-":
             size = os.path.getsize(os.path.join(out, file))
             if size != int(numel) * 4:

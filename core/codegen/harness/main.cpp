@@ -203,6 +203,7 @@ void check(gpuError_t e, const char* what) {
 struct Buffer {
   long long numel = 0;
   int storage = -1;
+  long long offset = 0;  // elements into the storage (buffer_offset lines)
   std::string file;  // initial contents, "-" for none
   std::string name;
   float* device = nullptr;
@@ -256,6 +257,11 @@ Manifest readManifest(const std::string& dir) {
       std::getline(s >> std::ws, b.name);
       if (index != (int)m.buffers.size()) fail("manifest: buffers out of order at " + line);
       m.buffers.push_back(b);
+    } else if (key == "buffer_offset") {  // a view's place in its storage, in elements
+      int index = 0;
+      s >> index;
+      if (index < 0 || index >= (int)m.buffers.size()) fail("manifest: an offset for no buffer at " + line);
+      s >> m.buffers[(size_t)index].offset;
     } else if (key == "launch") {
       Launch l;
       int n = 0;
@@ -508,7 +514,11 @@ int main(int argc, char** argv) {
       check(gpuMemcpy(p.pointers[i], data.data(), (size_t)b.numel * 4, gpuMemcpyHostToDevice), "uploading a buffer");
     }
   }
-  for (size_t i = 0; i < p.m.buffers.size(); ++i) p.pointers[i] = p.pointers[(size_t)p.m.buffers[i].storage];
+  for (size_t i = 0; i < p.m.buffers.size(); ++i) {
+    const Buffer& b = p.m.buffers[i];
+    if (b.offset < 0 || b.offset + b.numel > p.m.buffers[(size_t)b.storage].numel) fail("manifest: buffer " + b.name + " ends past its storage");
+    p.pointers[i] = p.pointers[(size_t)b.storage] + b.offset;
+  }
   float** table = nullptr;
   check(gpuMalloc((void**)&table, (p.pointers.size() + 1) * sizeof(float*)), "allocating the buffer table");
   check(gpuMemcpy(table, p.pointers.data(), p.pointers.size() * sizeof(float*), gpuMemcpyHostToDevice), "uploading the buffer table");

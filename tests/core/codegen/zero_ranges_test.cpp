@@ -96,5 +96,22 @@ TEST(ZeroRanges, ALaunchClearingABufferThatDoesNotExistIsAnError) {
   EXPECT_EQ(z.errorText(), "launch 1 zeroes buffer 3, which does not exist");
 }
 
+// A split-K output placed in a Concat's buffer (kernels/concat_in_place.h)
+// clears its own part of that storage, not the parts other launches wrote.
+TEST(ZeroRanges, AnOutputPlacedInAConcatClearsOnlyItsPart) {
+  std::vector<BufferInfo> buffers = {buffer(100, 0), buffer(30, 0), buffer(70, 0)};
+  buffers[1].storageOffset = 0;
+  buffers[2].storageOffset = 30;
+  auto z = layOutZeroedBuffers(buffers, {clearing({1}), clearing({2})});
+  ASSERT_TRUE(z.ok()) << z.errorText();
+  EXPECT_EQ(z->arenaOffset[0], 0);
+  ASSERT_EQ(z->clears[0].size(), 1u);
+  EXPECT_EQ(z->clears[0][0].offset, 0);
+  EXPECT_EQ(z->clears[0][0].words, 30);
+  ASSERT_EQ(z->clears[1].size(), 1u);
+  EXPECT_EQ(z->clears[1][0].offset, 30);
+  EXPECT_EQ(z->clears[1][0].words, 70);
+}
+
 }  // namespace
 }  // namespace rammer::codegen

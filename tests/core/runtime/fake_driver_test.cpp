@@ -168,7 +168,7 @@ TEST_F(FakeDriver, DriverErrorsAndBadProgramsAreMessages) {
   p.buffers[5].storage = 4;  // a 256-element view of a 1-element storage
   r = run(*runner, p);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.errorText().find("'y_view' (256 elements) is larger than its storage 's' (1)"), std::string::npos)
+  EXPECT_NE(r.errorText().find("'y_view' (256 elements at 0) does not fit its storage 's' (1)"), std::string::npos)
       << r.errorText();
 
   p = testing::handProgram();
