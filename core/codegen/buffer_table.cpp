@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "core/ir/words.h"
-#include "core/kernels/concat_in_place.h"
+#include "core/kernels/in_place.h"
 
 namespace rammer::codegen {
 
@@ -76,6 +76,7 @@ class Builder {
     }
     for (ir::ValueId v : n.outputs) args.push_back(v == ir::kNone || !isWords(v) ? -1 : bufferOf(v, BufferInfo::Kind::Intermediate));
     if (op.kernel.inputsInPlace) placeInputs(op, args);
+    if (op.kernel.outputsInPlace) placeOutputs(op, args);
     if (op.kernel.workspaceWords > 0) {
       // The rKernel's own global memory (split-K arrival counters), no graph value.
       BufferInfo b;
@@ -103,6 +104,22 @@ class Builder {
       BufferInfo& in = table_.buffers[static_cast<size_t>(args[k])];
       in.storage = out;
       in.storageOffset = (*offsets)[k];
+    }
+  }
+
+  // The Gather's or Split's outputs are parts of its input 0.
+  void placeOutputs(const schedule::PlannedOp& op, const std::vector<int32_t>& args) {
+    const ir::Node& n = graph_.node(op.node);
+    const auto offsets = kernels::partsInPlaceOffsets(graph_, op.node);
+    if (!offsets || offsets->size() != n.outputs.size() || args.empty() || args[0] < 0) {
+      errors_.push_back(ir::makeError("'" + n.name + "' runs " + op.kernel.name + ", but its outputs cannot be parts of its input",
+                                      n.name));
+      return;
+    }
+    for (size_t k = 0; k < n.outputs.size(); ++k) {
+      BufferInfo& out = table_.buffers[static_cast<size_t>(args.at(n.inputs.size() + k))];
+      out.storage = args[0];
+      out.storageOffset = (*offsets)[k];
     }
   }
 

@@ -3,7 +3,9 @@
 // rKernel reads or writes, plus every graph input and output, plus each
 // rKernel's workspace (RKernel::workspaceWords), no graph value. A view's
 // output aliases its input's storage; the inputs of a Concat run in place
-// (RKernel::inputsInPlace) lie in its output's, at their offsets. Each operator gets the buffer index
+// (RKernel::inputsInPlace) lie in its output's, and the outputs of a
+// Gather or Split run in place (outputsInPlace) in its input's, at their
+// offsets. Each operator gets the buffer index
 // of every pointer argument of its rKernel function (-1 for an omitted slot
 // or a non-float constant, which the rKernel bakes into its code).
 #include <cstdint>

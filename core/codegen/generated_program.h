@@ -76,7 +76,7 @@ struct BufferInfo {
   // Views share storage: the buffer index whose memory this one is (itself when not a view).
   int32_t storage = -1;
   // Where in the storage this buffer starts, in elements: a Concat's input
-  // its producer writes in place (kernels/concat_in_place.h); 0 otherwise.
+  // its producer writes in place (kernels/in_place.h); 0 otherwise.
   int64_t storageOffset = 0;
   int32_t inputIndex = -1;   // position in graph.inputs(), -1 if none
   int32_t outputIndex = -1;  // position in graph.outputs(), -1 if none (an input or weight can be one too)

@@ -7,7 +7,7 @@
 
 #include "core/exec/reference_executor.h"
 #include "core/ir/words.h"
-#include "core/kernels/concat_in_place.h"
+#include "core/kernels/in_place.h"
 
 namespace rammer::exec {
 
@@ -65,7 +65,7 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
     if (op.node < 0 || static_cast<size_t>(op.node) >= graph.numNodeSlots() || graph.node(op.node).removed)
       return ir::makeError("the plan's " + opLabel(op) + " names no live node of the graph (node id " +
                            std::to_string(op.node) + ")");
-    if (op.isView) continue;
+    if (op.isView || op.kernel.outputsInPlace) continue;  // views of their input, below
     for (ir::ValueId v : graph.node(op.node).outputs) {
       if (v == ir::kNone) continue;
       const ir::Value& val = graph.value(v);
@@ -107,7 +107,7 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
   // plan order; a few rounds cover a plan whose ops are out of order.
   std::vector<const schedule::PlannedOp*> views;
   for (const schedule::PlannedOp& op : plan.ops)
-    if (op.isView) views.push_back(&op);
+    if (op.isView || op.kernel.outputsInPlace) views.push_back(&op);
   for (size_t round = 0; round <= views.size() && !views.empty(); ++round) {
     std::vector<const schedule::PlannedOp*> pending;
     for (const schedule::PlannedOp* op : views) {
@@ -117,6 +117,17 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
       const Storage in = resolve(n.inputs[0]);
       if (!in.known()) {
         pending.push_back(op);
+        continue;
+      }
+      if (op->kernel.outputsInPlace) {  // each output a part of the input
+        const auto offsets = kernels::partsInPlaceOffsets(graph, op->node);
+        if (!offsets || offsets->size() != n.outputs.size())
+          return ir::makeError(opLabel(*op) + " runs " + op->kernel.name + ", but its outputs cannot be parts of its input",
+                               op->name);
+        for (size_t k = 0; k < n.outputs.size(); ++k) {
+          const int64_t numel = ir::numElements(graph.value(n.outputs[k]).type.shape);
+          storage[static_cast<size_t>(n.outputs[k])] = Storage{in.tensor, in.buffer, numel, in.offset + (*offsets)[k]};
+        }
         continue;
       }
       const ir::ValueId out = n.outputs[0];
@@ -173,7 +184,7 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
         tb.inputs.push_back(arena.buffers_[static_cast<size_t>(it->second)].data.get());
         continue;
       }
-      tb.inputs.push_back(s.tensor ? s.tensor->data<float>() : arena.at(s));
+      tb.inputs.push_back(arena.at(s));
     }
     for (ir::ValueId v : n.outputs) {
       if (v == ir::kNone) {
@@ -182,7 +193,7 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
       }
       const Storage& s = storage[static_cast<size_t>(v)];
       tb.outputs.push_back(arena.at(s));
-      arena.opOutputs_[i].push_back(Region{s.buffer, s.offset, s.numel});
+      if (s.buffer >= 0) arena.opOutputs_[i].push_back(Region{s.buffer, s.offset, s.numel});
     }
     if (op.kernel.workspaceWords > 0) {
       // The rKernel's own memory after its outputs, zeroed with them.
@@ -218,7 +229,7 @@ ir::Result<std::vector<ir::Tensor>> BufferArena::outputs() const {
   std::vector<ir::Tensor> out;
   for (const GraphOutput& o : outputs_) {
     const ir::Value& val = graph_->value(o.value);
-    if (o.storage.tensor) {
+    if (o.storage.tensor && o.storage.offset == 0 && o.storage.numel == o.storage.tensor->numel()) {
       // A graph input or constant, possibly seen through views.
       ir::Tensor t = *o.storage.tensor;
       if (val.type.fullyKnown() && val.type.shape != t.shape()) t.reshape(val.type.shape);

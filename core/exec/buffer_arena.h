@@ -3,9 +3,10 @@
 // are read in place (integer ones as word copies, core/ir/words.h), every
 // operator output gets a buffer of 32-bit words of its own
 // (NaN until an rTask writes it; never reused within a run), a view's
-// output is its input's storage (no copy), and a Concat run in place
-// (RKernel::inputsInPlace) has its inputs written into its output, as on
-// the GPU. Built
+// output is its input's storage (no copy), a Concat run in place
+// (RKernel::inputsInPlace) has its inputs written into its output, and a
+// Gather or Split run in place (outputsInPlace) hands out parts of its
+// input, as on the GPU. Built
 // once before any worker starts; afterwards the pointers never change, so
 // workers share them without locks.
 #include <cstdint>
@@ -56,7 +57,11 @@ class BufferArena {
     Storage storage;
   };
 
-  float* at(const Storage& s) const { return buffers_[static_cast<size_t>(s.buffer)].data.get() + s.offset; }
+  // Its first element: in a buffer, or (a part of) a float32 input or constant.
+  float* at(const Storage& s) const {
+    return (s.tensor ? const_cast<float*>(s.tensor->data<float>()) : buffers_[static_cast<size_t>(s.buffer)].data.get()) +
+           s.offset;
+  }
 
   const ir::Graph* graph_ = nullptr;
   std::vector<Buffer> buffers_;

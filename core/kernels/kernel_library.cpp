@@ -8,7 +8,7 @@
 #include "core/kernels/arg_kernels.h"
 #include "core/kernels/attention_kernels.h"
 #include "core/kernels/cell_kernels.h"
-#include "core/kernels/concat_in_place.h"
+#include "core/kernels/in_place.h"
 #include "core/kernels/conv_kernels.h"
 #include "core/kernels/copy_kernels.h"
 #include "core/kernels/elementwise_kernels.h"
@@ -133,6 +133,8 @@ ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) 
   if (out.candidates.empty()) return ir::makeError("no rKernel candidate for " + op + " node '" + n.name + "'", n.name);
   if (op == "Concat" && concatInPlaceOffsets(graph, node))
     out.candidates.insert(out.candidates.begin(), concatInPlaceKernel(node, n));
+  if ((op == "Gather" || op == "Split") && partsInPlaceOffsets(graph, node))
+    out.candidates.insert(out.candidates.begin(), partsInPlaceKernel(node, n));
   return out;
 }
 

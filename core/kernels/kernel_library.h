@@ -24,7 +24,7 @@ struct OperatorKernels {
 ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node);
 
 // One rTask of 32 threads that computes and writes nothing: an operator
-// whose outputs are empty, a Concat run in place (concat_in_place.h).
+// whose outputs are empty, a copy that need not copy (in_place.h).
 RKernel idleKernel(ir::NodeId node, const ir::Node& n, const std::string& name, const std::string& family);
 
 // Whether the node is a view: its output is its input reinterpreted.

@@ -63,10 +63,11 @@ struct RKernel {
   double l2Bytes = 0;
   // Split-K kernels accumulate with atomics into outputs that must start at zero.
   bool zeroOutputsFirst = false;
-  // Its inputs live inside its output (kernels/concat_in_place.h): the
-  // buffer tables place each producer's result at its offset there, and
-  // the rKernel moves nothing.
+  // Its inputs live inside its output, or its outputs inside its input 0
+  // (kernels/in_place.h): the buffer tables place them at their offsets
+  // there, and the rKernel moves nothing.
   bool inputsInPlace = false;
+  bool outputsInPlace = false;
   // Global memory the rKernel owns besides the node's outputs, in words: a
   // split-K kernel with an epilogue counts the chunks of each tile that
   // have arrived there, and the last one applies the epilogue. It is one

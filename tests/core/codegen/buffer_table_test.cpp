@@ -1,14 +1,16 @@
 // The buffer table of a plan whose Concat runs in place: each input's
 // buffer lies in the Concat's output at its offset (views of it too), and
-// with a copy rKernel pinned instead every value has its own storage.
+// with a copy rKernel pinned instead every value has its own storage; a
+// Gather run in place is a view of its input at its offset.
 #include "core/codegen/buffer_table.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "core/kernels/concat_in_place.h"
+#include "core/kernels/in_place.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/support/graph_builder.h"
 
 namespace rammer::codegen {
 namespace {
@@ -70,6 +72,26 @@ TEST(BufferTable, ACopyingConcatLeavesEveryInputItsOwnStorage) {
     EXPECT_EQ(in.storage, args[k]) << in.name;
     EXPECT_EQ(in.storageOffset, 0) << in.name;
   }
+}
+
+TEST(BufferTable, AGatherRunInPlaceIsAViewOfItsInputAtItsOffset) {
+  testing::GraphBuilder b;
+  const ir::ValueId x = b.input("x", {4, 1, 8});
+  const ir::ValueId step = b.op("Gather", "step", {x, b.constant("t", ir::Tensor::fromVector<int64_t>({}, {2}))});
+  b.output(b.op("MatMul", "use", {step, b.constant("w", testing::randomTensor({8, 4}, 1))}));
+  ASSERT_TRUE(b.infer().empty());
+  const schedule::Plan plan = testing::planSample(b.graph(), "wavefront");
+  const int32_t gather = opNamed(plan, "step");
+  ASSERT_GE(gather, 0);
+  ASSERT_TRUE(plan.ops[static_cast<size_t>(gather)].kernel.outputsInPlace) << plan.ops[static_cast<size_t>(gather)].kernel.name;
+  auto t = buildBufferTable(plan, b.graph());
+  ASSERT_TRUE(t.ok()) << t.errorText();
+  const std::vector<int32_t>& args = t->opArgs[static_cast<size_t>(gather)];
+  const BufferInfo& out = t->buffers[static_cast<size_t>(args.at(2))];
+  EXPECT_EQ(out.storage, args[0]);
+  EXPECT_EQ(out.storageOffset, 16);
+  EXPECT_EQ(out.numel, 8);
+  EXPECT_EQ(t->buffers[static_cast<size_t>(args[0])].kind, BufferInfo::Kind::Input);
 }
 
 }  // namespace

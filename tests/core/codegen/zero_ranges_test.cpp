@@ -96,7 +96,7 @@ TEST(ZeroRanges, ALaunchClearingABufferThatDoesNotExistIsAnError) {
   EXPECT_EQ(z.errorText(), "launch 1 zeroes buffer 3, which does not exist");
 }
 
-// A split-K output placed in a Concat's buffer (kernels/concat_in_place.h)
+// A split-K output placed in a Concat's buffer (kernels/in_place.h)
 // clears its own part of that storage, not the parts other launches wrote.
 TEST(ZeroRanges, AnOutputPlacedInAConcatClearsOnlyItsPart) {
   std::vector<BufferInfo> buffers = {buffer(100, 0), buffer(30, 0), buffer(70, 0)};

@@ -5,8 +5,8 @@
 // t + blockDim.x, ... of the list, in that order, each once when it is
 // ready: every awaited counter is polled, none twice, and a thread finds
 // its counter without walking the list (a barrier of up to blockDim.x
-// counters is one round trip; PERFORMANCE.md, "Hand-offs and an in-place
-// Concat"). A counter one step short holds the thread that owns it.
+// counters is one round trip; PERFORMANCE.md, "Hand-offs, and copies that
+// need not copy"). A counter one step short holds the thread that owns it.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

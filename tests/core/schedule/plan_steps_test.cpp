@@ -29,7 +29,7 @@ void expectStepsCoverThePlan(const Plan& plan, const std::string& policy) {
         << op.name;
     for (const KernelOption& o : op.options) {
       EXPECT_GT(o.rtasks, 0) << o.kernel;
-      // An in-place Concat moves nothing (kernels/concat_in_place.h): no time of its own.
+      // An in-place Concat moves nothing (kernels/in_place.h): no time of its own.
       if (o.fits && o.kernel != "concat_in_place") EXPECT_GT(o.opUs, 0) << o.kernel;
     }
     // The policy's verdicts, recorded for teaching mode and the rKernels

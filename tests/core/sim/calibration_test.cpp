@@ -18,7 +18,7 @@ namespace rammer::sim {
 namespace {
 
 // inception_block with its Concat copying: run in place
-// (kernels/concat_in_place.h) it moves nothing, which leaves its family
+// (kernels/in_place.h) it moves nothing, which leaves its family
 // nothing to fit and the dynamic run fewer gaps to fit on.
 schedule::Plan planCopying(const ir::Graph& graph, const std::string& policy) {
   schedule::Constraints copying;

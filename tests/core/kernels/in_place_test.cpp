@@ -1,7 +1,8 @@
-// Concat in place (kernels/concat_in_place.h): which Concats may have their
-// producers write straight into their output, each input's offset there,
-// and the library's in-place candidate (first, one rTask, nothing written).
-#include "core/kernels/concat_in_place.h"
+// Copies that need not copy (kernels/in_place.h): which Concats may have
+// their producers write straight into their output, which Gathers and
+// Splits may hand out parts of their input, the offsets, and the library's
+// in-place candidates (first, one rTask, nothing written).
+#include "core/kernels/in_place.h"
 
 #include <gtest/gtest.h>
 
@@ -99,6 +100,53 @@ TEST(ConcatInPlace, TheLibraryOffersItFirstAsOneRTaskThatWritesNothing) {
   auto k2 = kernelsFor(batch2.b.graph(), batch2.node);
   ASSERT_TRUE(k2.ok()) << k2.errorText();
   for (const RKernel& c : k2->candidates) EXPECT_FALSE(c.inputsInPlace) << c.name;
+}
+
+ir::Tensor index(int64_t i) { return ir::Tensor::fromVector<int64_t>({}, {i}); }
+
+TEST(PartsInPlace, AGatherOfOneConstantIndexAlongTheOuterAxisIsABlockOfItsInput) {
+  GraphBuilder b;
+  const ir::ValueId x = b.input("x", {100, 1, 256});
+  const ir::ValueId step = b.op("Gather", "step", {x, b.constant("t", index(-3))}, attrs({{"axis", int64_t{0}}}));
+  b.op("Relu", "use", {step});
+  ASSERT_TRUE(b.infer().empty());
+  EXPECT_EQ(partsInPlaceOffsets(b.graph(), b.graph().value(step).producer), (Offsets{{97 * 256}}));
+  auto k = kernelsFor(b.graph(), b.graph().value(step).producer);
+  ASSERT_TRUE(k.ok()) << k.errorText();
+  ASSERT_GE(k->candidates.size(), 2u);
+  EXPECT_EQ(k->candidates.front().name, "gather_in_place");
+  EXPECT_TRUE(k->candidates.front().outputsInPlace);
+  EXPECT_FALSE(k->candidates.front().inputsInPlace);
+}
+
+TEST(PartsInPlace, ASplitAlongTheOuterAxisHandsOutConsecutiveBlocks) {
+  GraphBuilder b;
+  const auto parts = b.node("Split", "split", {b.input("x", {1, 10, 4}), b.constant("sizes", ir::Tensor::fromVector<int64_t>({3}, {2, 5, 3}))},
+                            attrs({{"axis", int64_t{1}}}), 3);
+  ASSERT_TRUE(b.infer().empty());
+  EXPECT_EQ(partsInPlaceOffsets(b.graph(), b.graph().value(parts[0]).producer), (Offsets{{0, 8, 28}}));
+}
+
+TEST(PartsInPlace, NotWhereAPartIsStridedAGraphOutputOrTheIndexIsComputed) {
+  {  // batch 2: each step is two blocks
+    GraphBuilder b;
+    const ir::ValueId g = b.op("Gather", "g", {b.input("x", {2, 5, 3}), b.constant("t", index(1))}, attrs({{"axis", int64_t{1}}}));
+    ASSERT_TRUE(b.infer().empty());
+    EXPECT_EQ(partsInPlaceOffsets(b.graph(), b.graph().value(g).producer), std::nullopt);
+  }
+  {  // a graph output: the runtime binds its buffer itself
+    GraphBuilder b;
+    const ir::ValueId g = b.op("Gather", "g", {b.input("x", {5, 3}), b.constant("t", index(1))});
+    b.output(g);
+    ASSERT_TRUE(b.infer().empty());
+    EXPECT_EQ(partsInPlaceOffsets(b.graph(), b.graph().value(g).producer), std::nullopt);
+  }
+  {  // indices known only at run time
+    GraphBuilder b;
+    const ir::ValueId g = b.op("Gather", "g", {b.input("x", {5, 3}), b.input("i", {}, ir::DType::Int64)});
+    ASSERT_TRUE(b.infer().empty());
+    EXPECT_EQ(partsInPlaceOffsets(b.graph(), b.graph().value(g).producer), std::nullopt);
+  }
 }
 
 }  // namespace
