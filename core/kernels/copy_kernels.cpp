@@ -383,6 +383,11 @@ void segmentWritten(const std::vector<Segment>& segs, int64_t begin, int64_t end
 
 }  // namespace
 
+std::vector<ir::Tensor> copySourceMaps(const NodeInfo& info) {
+  double fill = 0;
+  return sourceMaps(info, fill);
+}
+
 const std::vector<std::string>& copyOpTypes() {
   static const std::vector<std::string> types = {"Concat", "Split",  "Slice", "Transpose",    "Gather",
                                                  "Pad",    "Expand", "Tile",  "DepthToSpace", "SpaceToDepth",

@@ -18,4 +18,10 @@ const std::vector<std::string>& copyOpTypes();
 
 std::vector<RKernel> copyKernels(const NodeInfo& info);
 
+// Where each output element comes from: its index in input 0, -1 for
+// padding; one int64 tensor per output (empty when absent). Throws
+// ops::OpError when an input other than the data is not a constant or an
+// output is too large to probe.
+std::vector<ir::Tensor> copySourceMaps(const NodeInfo& info);
+
 }  // namespace rammer::kernels

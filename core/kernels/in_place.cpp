@@ -1,8 +1,11 @@
 #include "core/kernels/in_place.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 #include "core/ir/words.h"
+#include "core/kernels/copy_kernels.h"
 #include "core/kernels/kernel_library.h"
 #include "core/ops/op_context.h"
 
@@ -11,15 +14,16 @@ namespace rammer::kernels {
 namespace {
 
 // Whether `v` is an operator's own output whose buffer may move into the
-// Concat's: produced by a node that is not a view, a Concat (its own
-// inputs may be placed in its buffer: nesting is left out), a Gather or a
-// Split (their outputs may be views of their input).
+// Concat's: produced by a node that is not a view or a copy (a Concat's
+// own inputs may be placed in its buffer: nesting is left out; the other
+// copies' outputs may be views of their input).
 bool movable(const ir::Graph& g, ir::ValueId v, ir::NodeId concat) {
   if (v == ir::kNone) return false;
   const ir::Value& val = g.value(v);
   if (val.constant || val.isGraphInput || val.isGraphOutput || val.producer == ir::kNone) return false;
   const ir::Node& p = g.node(val.producer);
-  if (isViewOp(p) || p.opType == "Concat" || p.opType == "Gather" || p.opType == "Split") return false;
+  const auto& copies = copyOpTypes();
+  if (isViewOp(p) || std::find(copies.begin(), copies.end(), p.opType) != copies.end()) return false;
   // Used once by this Concat and by no other: a value has one storage.
   int here = 0;
   for (ir::NodeId c : val.consumers) {
@@ -40,16 +44,6 @@ std::optional<int64_t> axisOf(const ir::Node& n, int64_t rank) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
-}
-
-// A constant integer tensor's only element.
-std::optional<int64_t> onlyIndex(const ir::Graph& g, ir::ValueId v) {
-  if (v == ir::kNone || !g.value(v).constant) return std::nullopt;
-  const ir::Tensor& t = *g.value(v).constant;
-  if (t.numel() != 1) return std::nullopt;
-  if (t.dtype() == ir::DType::Int64) return t.values<int64_t>()[0];
-  if (t.dtype() == ir::DType::Int32) return t.values<int32_t>()[0];
-  return std::nullopt;
 }
 
 }  // namespace
@@ -82,41 +76,35 @@ std::optional<std::vector<int64_t>> concatInPlaceOffsets(const ir::Graph& graph,
 
 std::optional<std::vector<int64_t>> partsInPlaceOffsets(const ir::Graph& graph, ir::NodeId node) {
   const ir::Node& n = graph.node(node);
-  if ((n.opType != "Gather" && n.opType != "Split") || !defaultDomain(n) || n.inputs.empty() ||
-      n.input(0) == ir::kNone || n.outputs.empty())
+  const auto& types = copyOpTypes();
+  if (!defaultDomain(n) || n.opType == "Concat" || std::find(types.begin(), types.end(), n.opType) == types.end() ||
+      n.inputs.empty() || n.input(0) == ir::kNone || n.outputs.empty())
     return std::nullopt;
   const ir::TensorType& in = graph.value(n.input(0)).type;
   if (!in.fullyKnown() || in.dtype != ir::DType::Float32) return std::nullopt;
-  const auto axis = axisOf(n, static_cast<int64_t>(in.shape.size()));
-  if (!axis) return std::nullopt;
-  // Every dim before the axis 1: each part is one contiguous block.
-  for (int64_t d = 0; d < *axis; ++d)
-    if (in.shape[static_cast<size_t>(d)] != 1) return std::nullopt;
-  std::vector<int64_t> numels;
   for (ir::ValueId v : n.outputs) {
     if (v == ir::kNone) return std::nullopt;
     const ir::Value& val = graph.value(v);
-    if (!val.type.fullyKnown() || val.type.dtype != ir::DType::Float32 || val.isGraphOutput) return std::nullopt;
-    numels.push_back(ir::numElements(val.type.shape));
-    if (numels.back() == 0) return std::nullopt;
+    if (!val.type.fullyKnown() || val.type.dtype != ir::DType::Float32 || val.isGraphOutput ||
+        ir::numElements(val.type.shape) == 0)
+      return std::nullopt;
   }
-  int64_t inner = 1;
-  for (size_t d = static_cast<size_t>(*axis) + 1; d < in.shape.size(); ++d) inner *= in.shape[d];
-  if (n.opType == "Gather") {
-    auto index = onlyIndex(graph, n.inputs.size() > 1 ? n.input(1) : ir::kNone);
-    const int64_t extent = in.shape[static_cast<size_t>(*axis)];
-    if (!index || n.outputs.size() != 1 || numels[0] != inner) return std::nullopt;
-    if (*index < 0) *index += extent;
-    if (*index < 0 || *index >= extent) return std::nullopt;
-    return std::vector<int64_t>{*index * inner};
+  // Where each output element comes from (the copy rKernels' own map): a
+  // part runs in place when it is one run of consecutive input elements.
+  std::vector<ir::Tensor> maps;
+  try {
+    maps = copySourceMaps(readNode(graph, node));
+  } catch (const std::exception&) {
+    return std::nullopt;  // indices known only at run time, an output too large to probe
   }
   std::vector<int64_t> offsets;
-  int64_t at = 0;
-  for (int64_t numel : numels) {
-    offsets.push_back(at);
-    at += numel;
+  for (const ir::Tensor& m : maps) {
+    const auto from = m.values<int64_t>();
+    if (from.empty() || from[0] < 0) return std::nullopt;
+    for (size_t k = 1; k < from.size(); ++k)
+      if (from[k] != from[0] + static_cast<int64_t>(k)) return std::nullopt;
+    offsets.push_back(from[0]);
   }
-  if (at != ir::numElements(in.shape)) return std::nullopt;
   return offsets;
 }
 
@@ -127,7 +115,9 @@ RKernel concatInPlaceKernel(ir::NodeId node, const ir::Node& n) {
 }
 
 RKernel partsInPlaceKernel(ir::NodeId node, const ir::Node& n) {
-  RKernel k = idleKernel(node, n, n.opType == "Gather" ? "gather_in_place" : "split_in_place", "in_place");
+  std::string name = n.opType;
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  RKernel k = idleKernel(node, n, name + "_in_place", "in_place");
   k.outputsInPlace = true;  // its consumers read their part of the input
   return k;
 }

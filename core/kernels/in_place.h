@@ -6,8 +6,10 @@
 //     before the axis is 1: an RNN layer's step outputs along the
 //     sequence, channels at batch 1): its producers write their results
 //     straight into their block of its buffer;
-//   - a Gather of one constant index, or a Split, whose outputs are
-//     contiguous blocks of its input (an RNN's per-step input x[t]): its
+//   - a copy (copy_kernels.h: Gather of constant indices, Slice, Split,
+//     Transpose, ...) each of whose outputs is one run of consecutive
+//     elements of its input (an RNN's per-step input x[t], a Slice of
+//     whole rows, a Transpose that moves only dims of extent 1): its
 //     consumers read their part of the input in place.
 // Either way its one rTask moves nothing; it is only the point its
 // consumers wait for. In the fifth H100 lease lstm_tc's output Concat
@@ -27,20 +29,21 @@ namespace rammer::kernels {
 
 // The element offset of each input inside the output when the Concat can
 // run in place, else nullopt. Every input must be an operator's own output
-// (not a graph input or output, a constant, or the result of a view, a
-// Concat, a Gather or a Split: its storage must be free to move) used once
+// (not a graph input or output, a constant, or the result of a view or a
+// copy: its storage must be free to move) used once
 // by this Concat and by no other Concat, of the output's word type and not
 // empty.
 std::optional<std::vector<int64_t>> concatInPlaceOffsets(const ir::Graph& graph, ir::NodeId node);
 
-// The element offset of each output inside input 0 when a Gather of one
-// constant index or a Split can hand out its parts in place, else
-// nullopt. float32 only, every output fully known, not empty and not a
-// graph output (the runtime binds those buffers itself).
+// The element offset of each output inside input 0 when a copy other than
+// Concat can hand out its parts in place, else nullopt: the copy rKernels'
+// own element map (copySourceMaps) must read each output from one run of
+// consecutive input elements. float32 only, every output fully known, not
+// empty and not a graph output (the runtime binds those buffers itself).
 std::optional<std::vector<int64_t>> partsInPlaceOffsets(const ir::Graph& graph, ir::NodeId node);
 
 // The in-place candidates: one rTask that moves nothing.
 RKernel concatInPlaceKernel(ir::NodeId node, const ir::Node& n);
-RKernel partsInPlaceKernel(ir::NodeId node, const ir::Node& n);  // "gather_in_place" or "split_in_place"
+RKernel partsInPlaceKernel(ir::NodeId node, const ir::Node& n);  // "gather_in_place", "slice_in_place", ...
 
 }  // namespace rammer::kernels

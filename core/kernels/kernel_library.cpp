@@ -133,7 +133,7 @@ ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) 
   if (out.candidates.empty()) return ir::makeError("no rKernel candidate for " + op + " node '" + n.name + "'", n.name);
   if (op == "Concat" && concatInPlaceOffsets(graph, node))
     out.candidates.insert(out.candidates.begin(), concatInPlaceKernel(node, n));
-  if ((op == "Gather" || op == "Split") && partsInPlaceOffsets(graph, node))
+  if (op != "Concat" && partsInPlaceOffsets(graph, node))
     out.candidates.insert(out.candidates.begin(), partsInPlaceKernel(node, n));
   return out;
 }

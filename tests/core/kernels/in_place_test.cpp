@@ -149,5 +149,21 @@ TEST(PartsInPlace, NotWhereAPartIsStridedAGraphOutputOrTheIndexIsComputed) {
   }
 }
 
+TEST(PartsInPlace, ASliceOfWholeRowsAndATransposeOfAUnitDimAreBlocksTooAStridedSliceIsNot) {
+  auto ints = [](std::vector<int64_t> v) { return ir::Tensor::fromVector<int64_t>({static_cast<int64_t>(v.size())}, v); };
+  GraphBuilder b;
+  const ir::ValueId x = b.input("x", {6, 4});
+  const ir::ValueId rows = b.op("Slice", "rows", {x, b.constant("s", ints({2})), b.constant("e", ints({5})), b.constant("a", ints({0}))});
+  const ir::ValueId cols = b.op("Slice", "cols", {x, b.constant("s2", ints({1})), b.constant("e2", ints({3})), b.constant("a2", ints({1}))});
+  const ir::ValueId t = b.op("Transpose", "t", {b.input("y", {1, 5, 3})}, attrs({{"perm", std::vector<int64_t>{1, 0, 2}}}));
+  ASSERT_TRUE(b.infer().empty());
+  EXPECT_EQ(partsInPlaceOffsets(b.graph(), b.graph().value(rows).producer), (Offsets{{8}}));
+  EXPECT_EQ(partsInPlaceOffsets(b.graph(), b.graph().value(cols).producer), std::nullopt);
+  EXPECT_EQ(partsInPlaceOffsets(b.graph(), b.graph().value(t).producer), (Offsets{{0}}));
+  auto k = kernelsFor(b.graph(), b.graph().value(rows).producer);
+  ASSERT_TRUE(k.ok()) << k.errorText();
+  EXPECT_EQ(k->candidates.front().name, "slice_in_place");
+}
+
 }  // namespace
 }  // namespace rammer::kernels
