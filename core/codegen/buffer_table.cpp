@@ -107,7 +107,8 @@ class Builder {
     }
   }
 
-  // The Gather's or Split's outputs are parts of its input 0.
+  // A copy run in place (Gather, Slice, Split, ...): its outputs are parts
+  // of its input 0.
   void placeOutputs(const schedule::PlannedOp& op, const std::vector<int32_t>& args) {
     const ir::Node& n = graph_.node(op.node);
     const auto offsets = kernels::partsInPlaceOffsets(graph_, op.node);
