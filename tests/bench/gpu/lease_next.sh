@@ -3,15 +3,15 @@
 # call or two (`--steps`). Each step keeps to the deadline, writes its rows
 # with their provenance as it goes and packs its folder into OUT, so a call
 # cut short keeps what ran:
-#   handoff  handoff.tgz: the hand-off microbenchmark (issue #45 item 2,
-#            tests/bench/run_handoff_bench.sh): the handoff_chain sample's
-#            128 dependent links under wavefront and dynamic, traced; the
-#            median and p99 hand-off against the goal (<= 1.5 / 4 us)
 #   traces   t/lease.tgz.NN: record_lease.sh tiers 1, 5, 2, 3: every
 #            sample and tiny transformer under every policy, the paper
 #            models' RammerBase, Rammer, dynamic and the other policies,
 #            with this build's kernels and per-rTask traces (the
 #            calibration's input), CUPTI beside a few
+#   handoff  handoff.tgz: the hand-off microbenchmark (issue #45 item 2,
+#            tests/bench/run_handoff_bench.sh): the handoff_chain sample's
+#            128 dependent links under wavefront and dynamic, traced; the
+#            median and p99 hand-off against the goal (<= 1.5 / 4 us)
 #   shards   shards.tgz: the dynamic policy's claim shards (issue #31 item
 #            1): resnext29, nasnet and lstm_tc at 1, 2 and 4 vEUs per SM x
 #            K = 1, 8, 132 shards, traced (`dynamic_table.py DIR --baseline
@@ -42,16 +42,16 @@
 # `source .gpu/env.sh; tests/bench/gpu/lease_next.sh 500 --steps ...`.
 #
 # Usage: source .gpu/env.sh; tests/bench/gpu/lease_next.sh SECONDS
-#          [--steps "handoff traces shards nodes graph compile race"] [--lease NAME]
+#          [--steps "traces handoff shards nodes graph compile race"] [--lease NAME]
 # The lease's two calls (15 minutes of device time, the machine's start among
-# them): `lease_next.sh 500 --steps "handoff traces shards nodes
+# them): `lease_next.sh 500 --steps "traces handoff shards nodes
 # graph"`, then `lease_next.sh 180 --steps "compile race"`.
 # LEASE_MODELS="a b" narrows every step to those models (the dry run against
 # the stand-in driver, lease_dry_run.sh, keeps to small ones).
 set -u
 seconds=${1:-540}
 shift
-steps="handoff traces shards nodes graph compile race"
+steps="traces handoff shards nodes graph compile race"
 lease_name=auto
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -85,7 +85,7 @@ reserve() {
   local s=0 step
   for step in "$@"; do
     has "$step" || continue
-    case $step in handoff) s=$((s + 40)) ;; shards) s=$((s + 90)) ;; nodes) s=$((s + 90)) ;; graph) s=$((s + 60)) ;;
+    case $step in handoff) s=$((s + 60)) ;; shards) s=$((s + 90)) ;; nodes) s=$((s + 90)) ;; graph) s=$((s + 60)) ;;
       compile) s=$((s + 60)) ;; race) s=$((s + 70)) ;; esac
   done
   echo $s
@@ -113,25 +113,30 @@ model_file() {
   echo "$f"
 }
 
-if has handoff; then
-  echo "### hand-offs ($(left) s left)"
-  d=$w/handoff
-  step_provenance "$d" handoff
-  # Two short runs and their traces; 60 s is far more than they take.
-  BACKENDS=cuda OUT_DIR=$d/runs RAMMER=$rammer RAMMER_SAMPLES=$(dirname "$rammer")/rammer-samples \
-    timeout 60 "$root/tests/bench/run_handoff_bench.sh" | tee "$d/handoff.md"
-  rm -f "$d"/runs/*.onnx
-  pack handoff
-fi
-
 if has traces; then
-  b=$(( $(left) - $(reserve shards nodes graph compile race) ))
+  b=$(( $(left) - $(reserve handoff shards nodes graph compile race) ))
   echo "### traces ($b s of $(left))"
   if (( b > 60 )); then
     "$g/record_lease.sh" --seconds "$b" --tiers "1 5 2 3" --jobs 4 --repeat 50 --metrics-seconds 40 \
       --metrics-keys "alexnet.wavefront resnext29_cifar.wavefront lstm_tc.wavefront lstm_tc.dynamic" \
       --lease "$lease_name" --out "$out/t" ${LEASE_MODELS:+--only "$LEASE_MODELS"} 2>&1 | grep -vE "^ *$" | cut -c1-150
   fi
+fi
+
+if has handoff; then
+  # Two short runs and their traces (a compile of one rKernel, 128 links):
+  # at most 90 s, less what the later steps need.
+  b=$(( $(left) - $(reserve shards nodes graph compile race) ))
+  (( b > 90 )) && b=90
+  echo "### hand-offs ($b s of $(left))"
+  d=$w/handoff
+  step_provenance "$d" handoff
+  if (( b > 20 )); then
+    BACKENDS=cuda OUT_DIR=$d/runs RAMMER=$rammer RAMMER_SAMPLES=$(dirname "$rammer")/rammer-samples \
+      timeout "$b" "$root/tests/bench/run_handoff_bench.sh" | tee "$d/handoff.md"
+    rm -f "$d"/runs/*.onnx
+  fi
+  pack handoff
 fi
 
 # shard_run MODEL VEUS K: one dynamic run with its claim shards, traced.
