@@ -147,12 +147,15 @@ void StudioDocks::showCriticalPath() {
     for (const sim::CriticalLink& l : path.links) tasks << trace->tasks.at(l.task).task;
     const auto share = [&](double us) { return qRound(100 * path.share(us)); };
     if (!path.empty())
-      summary = tr("%1 us through %2 operators: compute %3%, hand-offs %4%, queueing behind other work %5%, "
-                   "launches %6%")
+      summary = tr("%1 us through %2 operators: compute %3%, hand-offs %4% (%5, median %6 us, p99 %7 us), "
+                   "queueing behind other work %8%, launches %9%")
                     .arg(path.lengthUs, 0, 'f', 1)
                     .arg(path.operators)
                     .arg(share(path.computeUs))
                     .arg(share(path.handoffUs))
+                    .arg(path.handoffs)
+                    .arg(path.handoffQuantileUs(0.5), 0, 'f', 2)
+                    .arg(path.handoffQuantileUs(0.99), 0, 'f', 2)
                     .arg(share(path.queueUs))
                     .arg(share(path.launchUs));
   }

@@ -187,6 +187,8 @@ TEST(StudioDocks, TheCriticalPathActionOutlinesThePredictionsPath) {
   EXPECT_EQ(page->view()->pathArrows(), want.size() - 1);
   const QString tip = page->criticalPathAction()->toolTip();
   EXPECT_TRUE(tip.contains("through") && tip.contains("queueing")) << tip.toStdString();
+  const QString median = QString::number(path.handoffQuantileUs(0.5), 'f', 2);
+  EXPECT_TRUE(tip.contains(QStringLiteral("median %1 us").arg(median))) << tip.toStdString();
   page->criticalPathAction()->trigger();
   EXPECT_TRUE(page->view()->highlightedTasks().isEmpty());
   EXPECT_EQ(page->view()->pathArrows(), 0);
