@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "core/ir/words.h"
-#include "core/kernels/in_place.h"
 
 namespace rammer::codegen {
 
@@ -75,8 +74,7 @@ class Builder {
       }
     }
     for (ir::ValueId v : n.outputs) args.push_back(v == ir::kNone || !isWords(v) ? -1 : bufferOf(v, BufferInfo::Kind::Intermediate));
-    if (op.kernel.inputsInPlace) placeInputs(op, args);
-    if (op.kernel.outputsInPlace) placeOutputs(op, args);
+    if (op.kernel.inputsInPlace || op.kernel.outputsInPlace) place(op, args);
     if (op.kernel.workspaceWords > 0) {
       // The rKernel's own global memory (split-K arrival counters), no graph value.
       BufferInfo b;
@@ -89,38 +87,25 @@ class Builder {
     table_.opArgs.push_back(std::move(args));
   }
 
-  // The Concat's inputs live in its output, each at its offset; finish()
-  // resolves the views of them.
-  void placeInputs(const schedule::PlannedOp& op, const std::vector<int32_t>& args) {
+  // A copy run in place (kernels/in_place.h): a Concat's inputs live in its
+  // output, a Gather's, Slice's or Split's outputs in its input 0, each at
+  // its offset; finish() resolves the views of them.
+  void place(const schedule::PlannedOp& op, const std::vector<int32_t>& args) {
     const ir::Node& n = graph_.node(op.node);
-    const auto offsets = kernels::concatInPlaceOffsets(graph_, op.node);
-    const int32_t out = args.at(n.inputs.size());
-    if (!offsets || offsets->size() != n.inputs.size() || out < 0) {
-      errors_.push_back(ir::makeError("'" + n.name + "' runs " + op.kernel.name + ", but its inputs cannot be placed in its output",
+    const bool inputs = op.kernel.inputsInPlace;
+    const size_t parts = inputs ? n.inputs.size() : n.outputs.size();
+    const int32_t whole = inputs ? args.at(n.inputs.size()) : args.at(0);
+    if (op.kernel.placeOffsets.size() != parts || whole < 0) {
+      errors_.push_back(ir::makeError("'" + n.name + "' runs " + op.kernel.name + " with " +
+                                          std::to_string(op.kernel.placeOffsets.size()) + " offsets for " +
+                                          std::to_string(parts) + " parts",
                                       n.name));
       return;
     }
-    for (size_t k = 0; k < n.inputs.size(); ++k) {
-      BufferInfo& in = table_.buffers[static_cast<size_t>(args[k])];
-      in.storage = out;
-      in.storageOffset = (*offsets)[k];
-    }
-  }
-
-  // A copy run in place (Gather, Slice, Split, ...): its outputs are parts
-  // of its input 0.
-  void placeOutputs(const schedule::PlannedOp& op, const std::vector<int32_t>& args) {
-    const ir::Node& n = graph_.node(op.node);
-    const auto offsets = kernels::partsInPlaceOffsets(graph_, op.node);
-    if (!offsets || offsets->size() != n.outputs.size() || args.empty() || args[0] < 0) {
-      errors_.push_back(ir::makeError("'" + n.name + "' runs " + op.kernel.name + ", but its outputs cannot be parts of its input",
-                                      n.name));
-      return;
-    }
-    for (size_t k = 0; k < n.outputs.size(); ++k) {
-      BufferInfo& out = table_.buffers[static_cast<size_t>(args.at(n.inputs.size() + k))];
-      out.storage = args[0];
-      out.storageOffset = (*offsets)[k];
+    for (size_t k = 0; k < parts; ++k) {
+      BufferInfo& b = table_.buffers[static_cast<size_t>(args.at(inputs ? k : n.inputs.size() + k))];
+      b.storage = whole;
+      b.storageOffset = op.kernel.placeOffsets[k];
     }
   }
 

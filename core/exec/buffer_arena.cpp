@@ -7,7 +7,6 @@
 
 #include "core/exec/reference_executor.h"
 #include "core/ir/words.h"
-#include "core/kernels/in_place.h"
 
 namespace rammer::exec {
 
@@ -54,10 +53,10 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
   std::map<ir::ValueId, std::pair<ir::ValueId, int64_t>> placed;
   for (const schedule::PlannedOp& op : plan.ops) {
     if (op.isView || !op.kernel.inputsInPlace) continue;
-    const auto offsets = kernels::concatInPlaceOffsets(graph, op.node);
     const ir::Node& n = graph.node(op.node);
-    if (!offsets) return ir::makeError(opLabel(op) + " runs " + op.kernel.name + ", but its inputs cannot be placed in its output", op.name);
-    for (size_t k = 0; k < n.inputs.size(); ++k) placed[n.inputs[k]] = {n.output(0), (*offsets)[k]};
+    if (op.kernel.placeOffsets.size() != n.inputs.size())
+      return ir::makeError(opLabel(op) + " runs " + op.kernel.name + " without an offset for each input", op.name);
+    for (size_t k = 0; k < n.inputs.size(); ++k) placed[n.inputs[k]] = {n.output(0), op.kernel.placeOffsets[k]};
   }
 
   // Operator outputs: one float32 buffer each, or a place in a Concat's.
@@ -120,13 +119,12 @@ ir::Result<BufferArena> BufferArena::build(const schedule::Plan& plan, const ir:
         continue;
       }
       if (op->kernel.outputsInPlace) {  // each output a part of the input
-        const auto offsets = kernels::partsInPlaceOffsets(graph, op->node);
-        if (!offsets || offsets->size() != n.outputs.size())
-          return ir::makeError(opLabel(*op) + " runs " + op->kernel.name + ", but its outputs cannot be parts of its input",
-                               op->name);
+        const std::vector<int64_t>& offsets = op->kernel.placeOffsets;
+        if (offsets.size() != n.outputs.size())
+          return ir::makeError(opLabel(*op) + " runs " + op->kernel.name + " without an offset for each output", op->name);
         for (size_t k = 0; k < n.outputs.size(); ++k) {
           const int64_t numel = ir::numElements(graph.value(n.outputs[k]).type.shape);
-          storage[static_cast<size_t>(n.outputs[k])] = Storage{in.tensor, in.buffer, numel, in.offset + (*offsets)[k]};
+          storage[static_cast<size_t>(n.outputs[k])] = Storage{in.tensor, in.buffer, numel, in.offset + offsets[k]};
         }
         continue;
       }

@@ -108,17 +108,19 @@ std::optional<std::vector<int64_t>> partsInPlaceOffsets(const ir::Graph& graph, 
   return offsets;
 }
 
-RKernel concatInPlaceKernel(ir::NodeId node, const ir::Node& n) {
+RKernel concatInPlaceKernel(ir::NodeId node, const ir::Node& n, std::vector<int64_t> offsets) {
   RKernel k = idleKernel(node, n, "concat_in_place", "in_place");
   k.inputsInPlace = true;  // the producers wrote it
+  k.placeOffsets = std::move(offsets);
   return k;
 }
 
-RKernel partsInPlaceKernel(ir::NodeId node, const ir::Node& n) {
+RKernel partsInPlaceKernel(ir::NodeId node, const ir::Node& n, std::vector<int64_t> offsets) {
   std::string name = n.opType;
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   RKernel k = idleKernel(node, n, name + "_in_place", "in_place");
   k.outputsInPlace = true;  // its consumers read their part of the input
+  k.placeOffsets = std::move(offsets);
   return k;
 }
 

@@ -42,8 +42,10 @@ std::optional<std::vector<int64_t>> concatInPlaceOffsets(const ir::Graph& graph,
 // empty and not a graph output (the runtime binds those buffers itself).
 std::optional<std::vector<int64_t>> partsInPlaceOffsets(const ir::Graph& graph, ir::NodeId node);
 
-// The in-place candidates: one rTask that moves nothing.
-RKernel concatInPlaceKernel(ir::NodeId node, const ir::Node& n);
-RKernel partsInPlaceKernel(ir::NodeId node, const ir::Node& n);  // "gather_in_place", "slice_in_place", ...
+// The in-place candidates: one rTask that moves nothing, with the offsets
+// above as RKernel::placeOffsets.
+RKernel concatInPlaceKernel(ir::NodeId node, const ir::Node& n, std::vector<int64_t> offsets);
+// "gather_in_place", "slice_in_place", ...
+RKernel partsInPlaceKernel(ir::NodeId node, const ir::Node& n, std::vector<int64_t> offsets);
 
 }  // namespace rammer::kernels

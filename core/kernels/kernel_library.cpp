@@ -131,10 +131,12 @@ ir::Result<OperatorKernels> kernelsFor(const ir::Graph& graph, ir::NodeId node) 
     return ir::makeError("no rKernel for " + op + " node '" + n.name + "': " + e.what(), n.name);
   }
   if (out.candidates.empty()) return ir::makeError("no rKernel candidate for " + op + " node '" + n.name + "'", n.name);
-  if (op == "Concat" && concatInPlaceOffsets(graph, node))
-    out.candidates.insert(out.candidates.begin(), concatInPlaceKernel(node, n));
-  if (op != "Concat" && partsInPlaceOffsets(graph, node))
-    out.candidates.insert(out.candidates.begin(), partsInPlaceKernel(node, n));
+  if (op == "Concat") {
+    if (auto offsets = concatInPlaceOffsets(graph, node))
+      out.candidates.insert(out.candidates.begin(), concatInPlaceKernel(node, n, std::move(*offsets)));
+  } else if (auto offsets = partsInPlaceOffsets(graph, node)) {
+    out.candidates.insert(out.candidates.begin(), partsInPlaceKernel(node, n, std::move(*offsets)));
+  }
   return out;
 }
 

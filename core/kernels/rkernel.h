@@ -68,6 +68,9 @@ struct RKernel {
   // there, and the rKernel moves nothing.
   bool inputsInPlace = false;
   bool outputsInPlace = false;
+  // With either: the element offset of each input in the output, or of
+  // each output in input 0, found once where the candidate was made.
+  std::vector<int64_t> placeOffsets;
   // Global memory the rKernel owns besides the node's outputs, in words: a
   // split-K kernel with an epilogue counts the chunks of each tile that
   // have arrived there, and the last one applies the epilogue. It is one

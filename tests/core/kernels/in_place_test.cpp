@@ -89,6 +89,7 @@ TEST(ConcatInPlace, TheLibraryOffersItFirstAsOneRTaskThatWritesNothing) {
   const RKernel& first = k->candidates.front();
   EXPECT_EQ(first.name, "concat_in_place");
   EXPECT_TRUE(first.inputsInPlace);
+  EXPECT_EQ(first.placeOffsets, (std::vector<int64_t>{0, 24}));  // for the buffer tables
   EXPECT_EQ(first.numRTasks, 1);
   std::vector<WrittenRun> runs;
   first.written(0, runs);
@@ -117,6 +118,7 @@ TEST(PartsInPlace, AGatherOfOneConstantIndexAlongTheOuterAxisIsABlockOfItsInput)
   EXPECT_EQ(k->candidates.front().name, "gather_in_place");
   EXPECT_TRUE(k->candidates.front().outputsInPlace);
   EXPECT_FALSE(k->candidates.front().inputsInPlace);
+  EXPECT_EQ(k->candidates.front().placeOffsets, (std::vector<int64_t>{97 * 256}));
 }
 
 TEST(PartsInPlace, ASplitAlongTheOuterAxisHandsOutConsecutiveBlocks) {
