@@ -68,7 +68,9 @@ int runExport(const ExportOptions& o, const GlobalOptions& global) {
   Progress progress(global);
   const auto start = std::chrono::steady_clock::now();
 
-  pipeline::Pipeline p(pipeline::optionsFor(o.model, o.plan));
+  pipeline::PlanChoices plan = o.plan;
+  plan.fitRegisters = o.emit == "cuda";  // the exported CUDA spills nothing
+  pipeline::Pipeline p(pipeline::optionsFor(o.model, plan));
   p.options().generate.target = o.emit == "hip"    ? codegen::Target::Hip
                                 : o.emit == "host" ? codegen::Target::Host
                                                    : codegen::Target::Cuda;

@@ -22,6 +22,9 @@ void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& o) {
   addFuseEpiloguesFlag(cmd, o.epilogues);
   addIosOptions(cmd, o.ios);
   addGraphTurboOptions(cmd, o.graphturbo);
+  cmd->add_flag("--keep-persistent{false}", o.launchFallback,
+                "Keep every program the policy planned persistent, even one the cost model predicts slower than its "
+                "operators as launches (by default those are planned as launches: core/pipeline/launch_choice.h)");
 }
 
 namespace {
@@ -104,6 +107,8 @@ PlannedModel plannedOf(const pipeline::Pipeline& p) {
   }
   out.scheduleSeconds = a.scheduleSeconds;
   out.attention = a.attention;
+  out.registerFit = a.registerFit;
+  out.launches = a.launches;
   out.predicted = a.predicted;
   return out;
 }

@@ -47,6 +47,8 @@ struct PlannedModel {
   std::shared_ptr<const schedule::Plan> plan;  // the pipeline's own, not a copy: a plan can be large
   double scheduleSeconds = 0;
   std::optional<pipeline::AttentionDecision> attention;  // when both ways were planned
+  std::optional<pipeline::RegisterFitRecord> registerFit;  // when the plan was compiled to fit its registers
+  std::optional<pipeline::LaunchChoice> launches;          // when programs were planned as launches
   std::shared_ptr<const sim::Trace> predicted;  // when the stages ran to Simulate
 };
 

@@ -62,7 +62,9 @@ int runProfile(const ProfileCommandOptions& o, const GlobalOptions& global) {
 
   Progress progress(global);
   progress.status("profiler: " + capability.message);
-  PlannedModel planned = planModel(o.model, o.plan, progress);
+  pipeline::PlanChoices choices = o.plan;
+  choices.fitRegisters = true;  // profile the plan a run would run
+  PlannedModel planned = planModel(o.model, choices, progress);
   const ir::Graph& graph = *planned.optimized;
   auto inputs = exec::makeRandomInputs(graph, o.seed);
   if (!inputs) throwDiagnostics(inputs.errors(), "random inputs");

@@ -176,7 +176,9 @@ int runCudaBackend(const CudaRunRequest& r, const GlobalOptions& global) {
   if (!capability.canRun()) throw CliError("cannot run on the GPU: " + capability.message);
 
   Progress progress(global);
-  pipeline::Pipeline p(pipeline::optionsFor(r.model, r.plan));
+  pipeline::PlanChoices plan = r.plan;
+  plan.fitRegisters = true;  // the plan that runs spills nothing
+  pipeline::Pipeline p(pipeline::optionsFor(r.model, plan));
   runStages(p, pipeline::Stage::Import, pipeline::Stage::Validate, progress);
   const PlannedModel planned = plannedOf(p);
   const ir::Graph& graph = *planned.optimized;

@@ -1,7 +1,7 @@
 // rammer schedule MODEL [--policy P] [--device D] [--schedule EDITS.json]
 //                 [--batch N] [--json] [--trace OUT.json] [--decisions]
 //                 [--max-rows N] [--profile-db FILE | --calibration FILE] [--redundant-barriers]
-//                 [--compile] [--measured TRACE]
+//                 [--compile [--keep-spills]] [--measured TRACE]
 // (alias: rammer simulate.) Plans the model and predicts its run with the
 // analytic cost model (or, with --profile-db, with the measured rTask times
 // `rammer profile` recorded, falling back to the analytic model per rKernel;
@@ -16,7 +16,9 @@
 // architecture (no GPU needed) and reports what ptxas gave each program:
 // registers, stack and spills (its rKernel functions' included), blocks per
 // SM; the rKernels then show the compiled registers, and a program whose
-// vEUs the compiled kernel cannot keep co-resident is refused.
+// vEUs the compiled kernel cannot keep co-resident is refused. A plan that
+// spills is planned again first, its spilling rKernels given more registers
+// (pipeline/register_fit.h); --keep-spills compiles the policy's plan as is.
 //
 // --measured TRACE sets the prediction beside a measured trace of the same
 // model (the lease recorder's, tests/data/gpu_traces; xz or plain JSON):
@@ -32,7 +34,10 @@
 // dispatch_veu_us (a dynamic plan's ready-queue takes), dram_bytes (the
 // rKernels' global-memory traffic less their L2 re-reads), attention (null
 // unless --fuse-attention=auto planned both ways: {fused, fused_us,
-// unfused_us}), critical_path {length_us, operators, rtasks, compute_us,
+// unfused_us}), launches (null unless programs predicted slower than
+// their operators as launches were planned as launches: {replaced[],
+// persistent_us, chosen_us, launches_us}), register_fit (null unless --compile fitted the plan's
+// registers: {replans, cuts, raised, spill_bytes}), critical_path {length_us, operators, rtasks, compute_us,
 // handoff_us, queueing_us, launch_us, handoffs, queued} (the predicted
 // trace's longest chain of producer-to-consumer rTasks and where its time
 // goes: core/sim/critical_path.h), programs[] {index,
@@ -44,7 +49,10 @@
 // --redundant-barriers redundant_barriers[] {program, veu, order, guards},
 // with --compile compiled {arch, nvrtc, programs[] {program, kernel,
 // registers, stack_bytes, spill_bytes, function_spill_bytes,
-// blocks_per_sm, co_resident, limited_by}} and kernels[].registers (the
+// blocks_per_sm, grid_blocks (the vEUs launched: those with rTasks; an
+// ordinary kernel's rTasks), persistent,
+// co_resident, limited_by, spilling_functions[] {function,
+// registers, spill_bytes}}} and kernels[].registers (the
 // compiled count of the program the operator runs in), with --measured
 // measured {file, source, total_us, error ((predicted - measured) /
 // measured), only_predicted, only_measured, critical_path (the measured
@@ -92,6 +100,7 @@ struct ScheduleOptions {
   std::string calibration;  // a fitted profile (rammer calibrate); empty: analytic only
   bool redundantBarriers = false;
   bool compile = false;  // NVRTC's registers and spills per program
+  bool keepSpills = false;  // --compile: the policy's plan as it is, not re-planned while it spills
   std::string measured;  // a measured trace to compare the prediction with
 };
 
@@ -166,6 +175,18 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
   j["dispatches"] = metric("dispatches");
   j["dispatch_veu_us"] = metric("dispatch_veu_us");
   j["critical_path"] = toJson(sim::criticalPath(plan, trace));
+  j["launches"] = nullptr;
+  if (pm.launches)
+    j["launches"] = {{"replaced", pm.launches->replaced},
+                     {"persistent_us", pm.launches->persistentUs},
+                     {"chosen_us", pm.launches->chosenUs},
+                     {"launches_us", pm.launches->launchesUs}};
+  j["register_fit"] = nullptr;
+  if (pm.registerFit)
+    j["register_fit"] = {{"replans", pm.registerFit->replans},
+                         {"cuts", pm.registerFit->cuts},
+                         {"raised", pm.registerFit->raised},
+                         {"spill_bytes", pm.registerFit->spillBytes}};
   j["attention"] = nullptr;
   if (pm.attention)
     j["attention"] = {{"fused", pm.attention->fused}, {"fused_us", pm.attention->fusedUs}, {"unfused_us", pm.attention->unfusedUs}};
@@ -216,7 +237,11 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
     c["arch"] = compiled->arch;
     c["nvrtc"] = compiled->version;
     c["programs"] = Json::array();
-    for (const runtime::ProgramResources& r : compiled->programs)
+    for (const runtime::ProgramResources& r : compiled->programs) {
+      Json spilling = Json::array();  // the rKernel functions that spill, by name
+      for (const auto& [name, usage] : r.functions)
+        if (usage.spillStoreBytes > 0)
+          spilling.push_back({{"function", name}, {"registers", usage.registers}, {"spill_bytes", usage.spillStoreBytes}});
       c["programs"].push_back({{"program", r.program},
                                {"kernel", r.kernel},
                                {"registers", r.usage.registers},
@@ -224,8 +249,12 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
                                {"spill_bytes", r.spillStoreBytes()},
                                {"function_spill_bytes", r.functionSpillStoreBytes},
                                {"blocks_per_sm", r.occupancy.blocksPerSM},
+                               {"grid_blocks", r.gridBlocks},
+                               {"persistent", r.persistent},
                                {"co_resident", r.coResident},
-                               {"limited_by", device::limitName(r.occupancy.limitedBy)}});
+                               {"limited_by", device::limitName(r.occupancy.limitedBy)},
+                               {"spilling_functions", std::move(spilling)}});
+    }
     j["compiled"] = std::move(c);
   }
   if (o.redundantBarriers) {
@@ -320,6 +349,13 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
   fmt::print("predicted  {:.1f} us, SM efficiency {:.1f}% ({}: a prediction, not a measurement)\n", s.predictedUs,
              100 * s.smEfficiency, model.name());
   printCriticalPath("critical", sim::criticalPath(plan, trace));
+  if (pm.launches) fmt::print("launches   {} (--keep-persistent keeps them)\n", pm.launches->summary);
+  if (pm.registerFit)
+    fmt::print("registers  fitted by compiling: {} re-plan(s), {} program cut(s), {} rKernel(s) given more registers; "
+               "{}\n",
+               pm.registerFit->replans, pm.registerFit->cuts, pm.registerFit->raised,
+               pm.registerFit->spillBytes ? fmt::format("still {} B spilled", pm.registerFit->spillBytes)
+                                          : std::string("nothing spills"));
   if (pm.attention)
     fmt::print("attention  {}: predicted {:.1f} us fused, {:.1f} us unfused (--fuse-attention=on|off forces one)\n",
                pm.attention->fused ? "fused" : "left unfused", pm.attention->fusedUs, pm.attention->unfusedUs);
@@ -425,6 +461,7 @@ int runSchedule(ScheduleOptions o, const GlobalOptions& global) {
   if (!o.profileDb.empty()) o.plan.costModel = profiledModel(o.profileDb, o.plan.device);
   if (!o.calibration.empty()) o.plan.costModel = calibratedModel(o.calibration, o.plan.device);
   Progress progress(global);
+  o.plan.fitRegisters = o.compile && !o.keepSpills;
   pipeline::Pipeline p(pipeline::optionsFor(o.model, o.plan));
   runStages(p, pipeline::Stage::Import, pipeline::Stage::Simulate, progress);
   const PlannedModel pm = plannedOf(p);
@@ -466,7 +503,11 @@ Command addScheduleCommand(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--decisions", opts->decisions, "List the policy's decisions, one per line");
   cmd->add_flag("--compile", opts->compile,
                 "Compile the plan's CUDA with NVRTC for the device (no GPU needed): each program's registers, stack "
-                "and spills as ptxas reports them; refuses a program the compiled kernel cannot keep co-resident");
+                "and spills as ptxas reports them; refuses a program the compiled kernel cannot keep co-resident. The "
+                "plan is re-planned while it spills: its spilling rKernels get more registers (fewer vEUs per SM) or "
+                "other variants");
+  cmd->add_flag("--keep-spills", opts->keepSpills,
+                "With --compile: compile the policy's plan as it is, without re-planning it while it spills");
   cmd->add_option("--profile-db", opts->profileDb,
                   "Plan and predict with the rTask times measured by `rammer profile` (JSON); the analytic model "
                   "covers rKernels it lacks");

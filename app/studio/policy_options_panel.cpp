@@ -1,5 +1,6 @@
 #include "app/studio/policy_options_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -54,8 +55,14 @@ PolicyOptionsPanel::PolicyOptionsPanel(viz::StudioSession* session, QWidget* par
   epilogues_ = picker(all, "epiloguePicker", kModes,
                       tr("Bias, activation and residual add into the epilogue of the Conv, Gemm or MatMul they read: "
                          "on, off, or auto (on except under ios and graphturbo) — --fuse-epilogues"));
+  keepPersistent_ = new QCheckBox(tr("Keep persistent programs"), all);
+  keepPersistent_->setObjectName(QStringLiteral("keepPersistentCheck"));
+  keepPersistent_->setToolTip(tr("Keep every program the policy planned persistent, even one the cost model predicts "
+                                 "slower than its operators as launches (by default planned as launches) — "
+                                 "--keep-persistent"));
   allForm->addRow(tr("Attention fusion"), attention_);
   allForm->addRow(tr("Epilogue fusion"), epilogues_);
+  allForm->addRow(QString(), keepPersistent_);
 
   // The policies' own options: labels, tooltips and choices from the
   // registry (schedule::policyOptions), as the CLI's help has them.
@@ -110,6 +117,7 @@ PolicyOptionsPanel::PolicyOptionsPanel(viz::StudioSession* session, QWidget* par
   for (QComboBox* c : {attention_, epilogues_, iosVariant_, iosPrograms_, gtOrder_})
     connect(c, &QComboBox::activated, this, [this](int) { apply(); });
   for (QSpinBox* s : {iosR_, iosS_, gtBudget_}) connect(s, &QSpinBox::editingFinished, this, [this] { apply(); });
+  connect(keepPersistent_, &QCheckBox::toggled, this, [this](bool) { apply(); });
   connect(session_, &viz::StudioSession::settingsChanged, this, &PolicyOptionsPanel::sync);
   sync();
 }
@@ -119,6 +127,7 @@ void PolicyOptionsPanel::sync() {
   const pipeline::PlanChoices c = session_->planChoices();
   attention_->setCurrentIndex(modeIndex(c.attention));
   epilogues_->setCurrentIndex(modeIndex(c.epilogues));
+  keepPersistent_->setChecked(!c.launchFallback);
   iosR_->setValue(c.ios.maxGroupOps);
   iosS_->setValue(c.ios.maxGroups);
   iosVariant_->setCurrentText(QString::fromStdString(c.ios.variant));
@@ -138,6 +147,7 @@ void PolicyOptionsPanel::apply() {
   pipeline::PlanChoices c = session_->planChoices();
   c.attention = modeAt<pipeline::AttentionFusion>(attention_->currentIndex());
   c.epilogues = modeAt<pipeline::EpilogueFusion>(epilogues_->currentIndex());
+  c.launchFallback = !keepPersistent_->isChecked();
   c.ios.maxGroupOps = iosR_->value();
   c.ios.maxGroups = iosS_->value();
   c.ios.variant = iosVariant_->currentText().toStdString();

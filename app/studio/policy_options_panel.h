@@ -8,6 +8,7 @@
 // The Pipeline toolbar shows it under its "Options" button.
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QGroupBox;
 class QLabel;
@@ -37,6 +38,7 @@ class PolicyOptionsPanel : public QWidget {
   viz::StudioSession* session_;
   QComboBox* attention_ = nullptr;
   QComboBox* epilogues_ = nullptr;
+  QCheckBox* keepPersistent_ = nullptr;
   QGroupBox* ios_ = nullptr;
   QSpinBox* iosR_ = nullptr;
   QSpinBox* iosS_ = nullptr;

@@ -129,7 +129,7 @@ std::string persistentKernel(const CodegenOptions& options, const KernelLaunch& 
   std::string s = fmt::format("// program {}: {} vEUs ({} per SM), {} table entries at word {}\n", l.program,
                               l.gridBlocks, l.veusPerSM, t.table.entries.size(), t.code);
   s += execSwitch(p, t.fns);  // only the groups this program uses
-  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", launchBounds(options, l.blockThreads, l.veusPerSM), p,
+  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", launchBounds(options, l.blockThreads, l.boundsBlocksPerSM), p,
                    kKernelSignature);
   // Only the loop counters (and the vEU and thread index) stay live across
   // an rTask's call: the table words are re-read around each one. A value
@@ -182,6 +182,7 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
   out.target = options.target;
   out.buffers = buffers->buffers;
   out.numFunctions = static_cast<int64_t>(groups.groups.size());
+  for (const FunctionGroup& g : groups.groups) out.functionOps.push_back(g.ops);
 
   // The table: a header, then every op's buffer indices back to back (an
   // entry's `args` is the absolute word offset of its op's list).
@@ -283,6 +284,9 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
       tables[p].table = std::move(t).value();
       out.numTableEntries += static_cast<int64_t>(tables[p].table.entries.size());
     }
+    l.boundsBlocksPerSM = l.persistent && !options.boundsAtPlanShape
+                              ? minResidentBlocks(l.gridBlocks, l.veusPerSM, plan.device.sms)
+                              : l.veusPerSM;
     out.numTimedEvents += static_cast<int64_t>(l.timedTasks.size());
     if (out.numTimedEvents > kMaxWord) return ir::makeError("more than 2^31 rTasks to time");
     launchArgs.push_back(launchArg);

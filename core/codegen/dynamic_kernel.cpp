@@ -61,7 +61,7 @@ std::string dynamicKernel(const CodegenOptions& options, const KernelLaunch& l, 
       "// program {}: dynamic, {} vEUs ({} per SM) take rTasks from the ready queue at word {}, state in buffer {}\n",
       l.program, l.gridBlocks, l.veusPerSM, at.queueAt, at.stateBuffer);
   s += execSwitch(p, fns);
-  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", launchBounds(options, l.blockThreads, l.veusPerSM), p,
+  s += fmt::format("extern \"C\" __global__ void {} {}{} {{\n", launchBounds(options, l.blockThreads, l.boundsBlocksPerSM), p,
                    kKernelSignature);
   s += "  (void)steps; (void)epoch; (void)timing; (void)launch;\n";
   s += "  const int veu = blockIdx.x, tid = threadIdx.x;\n";

@@ -64,6 +64,10 @@ struct CodegenOptions {
   // Sequential (RammerBase) plans: one ordinary kernel per operator (grid =
   // rTasks, block = its threads). false: persistent kernels for every plan.
   bool ordinaryKernelsForSequential = true;
+  // A persistent kernel's __launch_bounds__ ask for the plan's vEUs per SM
+  // even where its vEUs fill fewer (KernelLaunch::boundsBlocksPerSM): holds
+  // each rKernel to the register budget of its shape (the spill tests).
+  bool boundsAtPlanShape = false;
 };
 
 struct BufferInfo {
@@ -103,7 +107,12 @@ struct KernelLaunch {
   // once, i.e. gridBlocks <= (blocks per SM of the COMPILED kernel) x SMs;
   // otherwise refuse to launch. Ordinary kernels (RammerBase) have no such rule.
   bool persistent = true;
-  int veusPerSM = 0;  // what the plan assumed (the kernel's __launch_bounds__ minimum blocks on CUDA)
+  int veusPerSM = 0;  // what the plan assumed
+  // CUDA's __launch_bounds__ minimum blocks per SM: the plan's vEUs per SM,
+  // or fewer when the program's vEUs need fewer to be co-resident (66 vEUs
+  // on 132 SMs need 1 per SM). Asking for more than that caps the
+  // registers for nothing, and a capped rKernel spills.
+  int boundsBlocksPerSM = 0;
   // Persistent kernels: word offsets of their parts of tableWords (for
   // decoding and tests; the kernel has them baked in). -1 otherwise.
   struct TableLayout {
@@ -132,6 +141,9 @@ struct GeneratedProgram {
   // instruction-table entries over all launches.
   int64_t numFunctions = 0;
   int64_t numTableEntries = 0;
+  // rammer_fnN -> the plan ops whose rTasks it runs (ascending): what a
+  // compiled function's spills are traced back to (pipeline/register_fit.h).
+  std::vector<std::vector<int32_t>> functionOps;
 };
 
 }  // namespace rammer::codegen

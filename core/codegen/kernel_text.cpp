@@ -11,6 +11,11 @@ std::string launchBounds(const CodegenOptions& options, int threads, int blocksP
                                        : fmt::format("__launch_bounds__({})", threads);
 }
 
+int minResidentBlocks(int gridBlocks, int veusPerSM, int sms) {
+  const int filled = (std::max(gridBlocks, 1) + std::max(sms, 1) - 1) / std::max(sms, 1);
+  return std::max(1, std::min(veusPerSM, filled));
+}
+
 std::string execSwitch(const std::string& kernel, const std::set<int32_t>& fns) {
   std::string s = fmt::format(
       "static __device__ __forceinline__ void {}_exec(int fn, int rtask, int tid, float* smem, float* const* b, const "

@@ -20,6 +20,11 @@ inline constexpr const char* kKernelSignature =
 // size only. The host target keeps CUDA's text (its prelude ignores it).
 std::string launchBounds(const CodegenOptions& options, int threads, int blocksPerSM);
 
+// The blocks per SM a persistent kernel of `gridBlocks` vEUs needs resident
+// on a device of `sms` SMs: as many as the plan put on an SM, but no more
+// than its vEUs fill (every block resident is the only requirement).
+int minResidentBlocks(int gridBlocks, int veusPerSM, int sms);
+
 // `NAME_exec(fn, rtask, tid, smem, b, a)`: a switch over the function
 // groups `fns` only (rammer_fnN).
 std::string execSwitch(const std::string& kernel, const std::set<int32_t>& fns);

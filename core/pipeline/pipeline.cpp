@@ -9,6 +9,7 @@
 #include "core/pipeline/attention_choice.h"
 #include "core/pipeline/generate_stage.h"
 #include "core/pipeline/memory_check.h"
+#include "core/pipeline/register_fit.h"
 #include "core/pipeline/schedule_edits_loading.h"
 #include "core/pipeline/time_text.h"
 #include "core/schedule/policy.h"
@@ -17,40 +18,6 @@
 #include "core/sim/simulator.h"
 
 namespace rammer::pipeline {
-
-void Artifacts::resetFrom(Stage stage) {
-  auto drops = [stage](Stage s) { return stageDependsOn(s, stage); };
-  if (drops(Stage::Import)) original.reset();
-  if (drops(Stage::Optimize)) {
-    optimized.reset();
-    optimizedFused.reset();
-    passLog.clear();
-  }
-  if (drops(Stage::Schedule)) {
-    plan.reset();
-    scheduleSeconds = 0;
-    attention.reset();
-  }
-  if (drops(Stage::Validate)) validation.reset();
-  if (drops(Stage::Simulate)) predicted.reset();
-  if (drops(Stage::Run)) run.reset();
-  if (drops(Stage::Generate)) generated.reset();
-  if (drops(Stage::Compile)) compiled.reset();
-  if (drops(Stage::Export)) exported.reset();
-}
-
-bool Report::done(Stage stage) const {
-  if (!lastDone) return false;
-  const std::vector<Stage> ran = stagesBetween(from, *lastDone);
-  return std::find(ran.begin(), ran.end(), stage) != ran.end();
-}
-
-std::vector<ir::Diagnostic> Report::errors() const {
-  std::vector<ir::Diagnostic> out;
-  for (const auto& d : diagnostics)
-    if (d.severity == ir::Severity::Error) out.push_back(d);
-  return out;
-}
 
 std::shared_ptr<const sim::CostModel> defaultCostModel() {
   static const auto model = std::make_shared<const sim::AnalyticCostModel>();
@@ -217,11 +184,7 @@ class StagesRun {
       add(std::move(*over));
       return false;
     }
-    schedule::PolicyOptions options = sim::policyOptions(costModel());
-    options.cancelled = [this] { return control_.cancelled(); };
-    options.ios = options_.ios;
-    options.graphturbo = options_.graphturbo;
-    const std::unique_ptr<schedule::Policy> policy = schedule::makePolicy(options_.policy, std::move(options));
+    const std::unique_ptr<schedule::Policy> policy = makePolicy({});
     progress("scheduling with " + schedule::policyName(options_.policy) + " on " + device->id + "...", 0.1);
     const auto start = Clock::now();
     auto plan = policy->schedule(*graph, *device, *constraints);
@@ -242,6 +205,11 @@ class StagesRun {
     } else if (values_.optimizedFused && !weighFusedAttention(chosen, *policy, *device)) {
       return false;
     }
+    if (options_.fitRegisters && !fitPlanRegisters(chosen, *graph, *device, *constraints)) return false;
+    if (options_.launchFallback && constraints->empty() && weighsLaunches(options_.policy)) {
+      values_.launches = weighLaunches(chosen, plannedFrom(*graph), *device, costModel(), [this] { return control_.cancelled(); });
+      if (values_.launches) report_.log.push_back("launches: " + values_.launches->summary);
+    }
     values_.scheduleSeconds = secondsSince(start);
     values_.plan = std::make_shared<const schedule::Plan>(std::move(chosen));
     const schedule::Plan& p = *values_.plan;
@@ -250,6 +218,40 @@ class StagesRun {
                           " program(s), " + std::to_string(f.rtasks) + " rTasks, " + std::to_string(f.barriers) +
                           " barriers in " + timeText(values_.scheduleSeconds) +
                           (constraints->empty() ? std::string() : " (with schedule edits)"));
+    return true;
+  }
+
+  // The person's policy and cost model, its rKernels' registers raised to `needs` (register_fit.h).
+  std::unique_ptr<schedule::Policy> makePolicy(const RegisterNeeds& needs) const {
+    schedule::PolicyOptions options = sim::policyOptions(costModel());
+    options.cancelled = [this] { return control_.cancelled(); };
+    options.ios = options_.ios;
+    options.graphturbo = options_.graphturbo;
+    options.kernelSource = withRegisterNeeds(options.kernelSource, std::make_shared<const RegisterNeeds>(needs));
+    return schedule::makePolicy(options_.policy, std::move(options));
+  }
+
+  // The graph the chosen plan was planned from: the fused one when attention was fused by weighing.
+  const ir::Graph& plannedFrom(const ir::Graph& given) const {
+    return values_.attention && values_.attention->fused ? *values_.optimizedFused : given;
+  }
+
+  // Compiles `chosen`, planned again while it spills (without NVRTC: a warning). False on an error or a cancel.
+  bool fitPlanRegisters(schedule::Plan& chosen, const ir::Graph& given, const device::DeviceSpec& device,
+                        const schedule::Constraints& constraints) {
+    progress("compiling the plan to fit its registers...", 0.8);
+    auto fit = fitScheduledPlan(chosen, plannedFrom(given), chosen.graph, device, constraints,
+                                [this](const RegisterNeeds& n) { return makePolicy(n); },
+                                {options_.compile.nvrtcLibraries, options_.compile.arch, 6, [this] { return control_.cancelled(); }});
+    if (control_.cancelled()) return false;
+    if (!fit && fit.errorText().find("needs NVRTC") == std::string::npos) return fail(fit.errors());
+    if (!fit) warn("registers not fitted: " + fit.errorText());
+    if (!fit) return true;
+    for (std::string& line : fit->log) report_.log.push_back(std::move(line));
+    if (fit->spillBytes > 0) warn("the compiled plan still spills " + std::to_string(fit->spillBytes) + " B");
+    values_.registerFit = RegisterFitRecord{fit->replans, fit->advice.cutBefore.size(), fit->advice.needs.size(),
+                                            fit->spillBytes};
+    chosen = std::move(fit->plan);
     return true;
   }
 

@@ -28,6 +28,7 @@
 #include "core/onnx/importer.h"
 #include "core/passes/pass_manager.h"
 #include "core/pipeline/compile_stage.h"
+#include "core/pipeline/launch_choice.h"
 #include "core/pipeline/export_stage.h"
 #include "core/pipeline/run_stage.h"
 #include "core/pipeline/stage.h"
@@ -77,6 +78,13 @@ struct AttentionDecision {
   bool fused = false;
 };
 
+// What fitting the plan's registers did (register_fit.h).
+struct RegisterFitRecord {
+  int replans = 0;
+  size_t cuts = 0, raised = 0;  // program cuts added, rKernels given more registers
+  int64_t spillBytes = 0;       // what the last compile still spilled
+};
+
 struct Options {
   std::string modelPath;
   // Import: symbolic batch dims are bound to `import.batch` (1 when unset).
@@ -106,6 +114,13 @@ struct Options {
   codegen::CodegenOptions generate;
   // Compile: where NVRTC is, the architecture, the host compiler.
   CompileOptions compile;
+  // Schedule: compile the plan's CUDA with NVRTC and plan again while it
+  // spills (register_fit.h), so the plan that is compiled, run or exported
+  // for a GPU spills nothing. Off, the Schedule stage compiles nothing.
+  bool fitRegisters = false;
+  // Schedule: keep a persistent program only where the cost model predicts
+  // it no slower than its operators as launches (launch_choice.h).
+  bool launchFallback = true;
   // Export: where the project goes and what it checks with.
   ProjectOptions project;
 };
@@ -123,6 +138,8 @@ struct Artifacts {
   std::shared_ptr<const schedule::Plan> plan;
   double scheduleSeconds = 0;
   std::optional<AttentionDecision> attention;  // Schedule, when it planned both ways
+  std::optional<RegisterFitRecord> registerFit;  // Schedule, with Options::fitRegisters and NVRTC
+  std::optional<LaunchChoice> launches;  // Schedule, when programs were planned as launches
   std::optional<schedule::ValidationReport> validation;  // Validate
   std::shared_ptr<const sim::Trace> predicted;           // Simulate
   std::shared_ptr<const RunRecord> run;                  // Run

@@ -15,6 +15,8 @@ Options optionsFor(const std::string& modelPath, const PlanChoices& c) {
   o.attention = c.attention;
   o.epilogues = c.epilogues;
   o.costModel = c.costModel;
+  o.fitRegisters = c.fitRegisters;
+  o.launchFallback = c.launchFallback;
   return o;
 }
 

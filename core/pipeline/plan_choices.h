@@ -26,13 +26,20 @@ struct PlanChoices {
   // The rTask times the policy plans and the simulator predicts with; null:
   // the analytic cost model.
   std::shared_ptr<const sim::CostModel> costModel;
+  // Compile the plan's CUDA while scheduling and plan again while it spills
+  // (register_fit.h): what a plan to compile, run or export for a GPU asks.
+  bool fitRegisters = false;
+  // Programs predicted slower than their operators as launches planned as
+  // launches (launch_choice.h); `--keep-persistent` turns it off.
+  bool launchFallback = true;
 };
 
 // The pipeline's options for planning `modelPath` as `choices` say; the
 // Run stage's options keep their defaults.
 Options optionsFor(const std::string& modelPath, const PlanChoices& choices);
 
-// The policies' own options (IOS, GraphTurbo) and the fusion modes: what
+// The policies' own options (IOS, GraphTurbo), the fusion modes and the
+// launch fallback: what
 // shapes a plan beyond its policy, device, batch and edits, which the
 // studio keeps beside its other settings and hands to the Compare window.
 // Between PlanChoices and Options alike (the fields have the same names).
@@ -42,10 +49,12 @@ void copyPolicyOptions(To& to, const From& from) {
   to.graphturbo = from.graphturbo;
   to.attention = from.attention;
   to.epilogues = from.epilogues;
+  to.launchFallback = from.launchFallback;
 }
 template <class A, class B>
 bool samePolicyOptions(const A& a, const B& b) {
-  return a.ios == b.ios && a.graphturbo == b.graphturbo && a.attention == b.attention && a.epilogues == b.epilogues;
+  return a.ios == b.ios && a.graphturbo == b.graphturbo && a.attention == b.attention && a.epilogues == b.epilogues &&
+         a.launchFallback == b.launchFallback;
 }
 
 }  // namespace rammer::pipeline

@@ -54,6 +54,7 @@ ir::Result<std::vector<ProgramResources>> applyCompiledResources(
     r.program = l.program;
     r.kernel = l.kernel;
     r.gridBlocks = l.gridBlocks;
+    r.persistent = l.persistent;
     r.blockThreads = l.blockThreads;
     r.usage = u->second;
     r.sharedBytes = u->second.staticSharedBytes + l.dynamicSharedBytes;

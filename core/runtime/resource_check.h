@@ -19,8 +19,9 @@ namespace rammer::runtime {
 struct ProgramResources {
   int32_t program = -1;
   std::string kernel;
-  int gridBlocks = 0;    // vEUs
+  int gridBlocks = 0;    // vEUs (persistent) or rTasks (an ordinary kernel)
   int blockThreads = 0;
+  bool persistent = true;  // its blocks wait on each other: all must be resident
   KernelResourceUsage usage;
   int64_t sharedBytes = 0;  // static + dynamic, per block
   device::Occupancy occupancy;

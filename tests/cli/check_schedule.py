@@ -459,9 +459,9 @@ def case_compile(a):
             if cp["spill_bytes"] != 0 or cp["function_spill_bytes"] != 0:
                 fail(f"program {cp['program']} ({cp['kernel']}) spills {cp['spill_bytes']} B "
                      f"({cp['function_spill_bytes']} B in rKernel functions)")
-            if cp["blocks_per_sm"] < prog["veus_per_sm"] or cp["co_resident"] < prog["veus"]:
-                fail(f"program {cp['program']}: {prog['veus']} vEUs at {prog['veus_per_sm']}/SM but the compiled "
-                     f"kernel holds {cp['blocks_per_sm']}/SM, {cp['co_resident']} in all")
+            if cp["persistent"] and (not 1 <= cp["grid_blocks"] <= prog["veus"] or cp["co_resident"] < cp["grid_blocks"]):
+                fail(f"program {cp['program']}: {cp['grid_blocks']} of its {prog['veus']} vEUs launched but the "
+                     f"compiled kernel holds {cp['blocks_per_sm']}/SM, {cp['co_resident']} in all")
         for k in j["kernels"]:
             if not k["view"] and not 1 <= k.get("registers", 0) <= 255:
                 fail(f"{k['op']}: registers {k.get('registers')!r}")

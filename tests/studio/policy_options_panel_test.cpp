@@ -29,6 +29,7 @@ const std::map<std::string, QString> kStudioControl = {
     {"--policy", "policyPicker"},          {"--device", "devicePicker"},
     {"--batch", "batchPicker"},            {"--schedule", "loadEdits"},
     {"--fuse-attention", "attentionPicker"}, {"--fuse-epilogues", "epiloguePicker"},
+    {"--keep-persistent", "keepPersistentCheck"},
     {"--ios-r", "iosRPicker"},             {"--ios-s", "iosSPicker"},
     {"--ios-variant", "iosVariantPicker"}, {"--ios-programs", "iosProgramsPicker"},
     {"--gt-order", "gtOrderPicker"},       {"--gt-budget", "gtBudgetPicker"},

@@ -141,7 +141,8 @@ quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
   const bool fusion = c.attention != o.attention || epilogues;
   const bool ownOptions =
       (o.policy == schedule::PolicyId::Ios && c.ios != o.ios) ||
-      (o.policy == schedule::PolicyId::GraphTurbo && c.graphturbo != o.graphturbo);
+      (o.policy == schedule::PolicyId::GraphTurbo && c.graphturbo != o.graphturbo) ||
+      (c.launchFallback != o.launchFallback && pipeline::weighsLaunches(o.policy));
   if (pipeline::samePolicyOptions(c, o)) return 0;
   pipeline::copyPolicyOptions(requested_, c);
   emit settingsChanged();

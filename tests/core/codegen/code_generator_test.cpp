@@ -11,6 +11,7 @@
 
 #include "core/codegen/code_generator.h"
 #include "core/codegen/function_groups.h"
+#include "core/codegen/kernel_text.h"
 #include "core/kernels/kernel_library.h"
 #include "core/passes/pass_manager.h"
 #include "core/schedule/policy.h"
@@ -106,8 +107,11 @@ TEST(CodeGenerator, PersistentLaunchOfAWavefrontPlan) {
     }
   EXPECT_EQ(l.blockThreads, threads);
   EXPECT_EQ(l.dynamicSharedBytes, shared);
+  // The bounds ask for what the launched vEUs need resident, at most the
+  // plan's vEUs per SM.
+  EXPECT_EQ(l.boundsBlocksPerSM, minResidentBlocks(l.gridBlocks, plan.programs[0].veusPerSM, plan.device.sms));
   EXPECT_NE(gp->source.find("__launch_bounds__(" + std::to_string(threads) + ", " +
-                            std::to_string(plan.programs[0].veusPerSM) + ") rammer_p0("),
+                            std::to_string(l.boundsBlocksPerSM) + ") rammer_p0("),
             std::string::npos);
   // One timed event per rTask, in (vEU, order) order.
   EXPECT_EQ(l.timedTasks.size(), plan.numRTasks());
@@ -406,6 +410,18 @@ TEST(CodeGenerator, ADynamicPlanGetsItsQueueTableAndZeroedState) {
   EXPECT_NE(gp->source.find("rammer_next(q, st, &h, &op, &rtask, veu)"), std::string::npos);
   EXPECT_NE(gp->source.find("rammer_finish(q, st, slot[0], tid)"), std::string::npos);
   EXPECT_EQ(l.table.code, -1);
+}
+
+// A persistent kernel's bounds ask for as many resident blocks per SM as
+// its launched vEUs need, never more than the plan put on an SM: more caps
+// the registers for nothing (issue #45 item 5).
+TEST(LaunchBounds, APersistentKernelAsksForTheBlocksItsVEUsNeedResident) {
+  EXPECT_EQ(minResidentBlocks(1, 8, 132), 1);      // one active vEU of a shape of 8 per SM
+  EXPECT_EQ(minResidentBlocks(132, 2, 132), 1);    // one per SM fills the device
+  EXPECT_EQ(minResidentBlocks(133, 2, 132), 2);
+  EXPECT_EQ(minResidentBlocks(264, 2, 132), 2);    // the whole shape
+  EXPECT_EQ(minResidentBlocks(5000, 4, 132), 4);   // never more than the plan's
+  EXPECT_EQ(minResidentBlocks(0, 4, 132), 1);
 }
 
 }  // namespace

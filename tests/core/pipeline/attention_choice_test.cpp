@@ -40,6 +40,7 @@ Planned plan(const std::string& file, std::shared_ptr<const ir::Graph> original,
   o.policy = schedule::parsePolicy(policy).value();
   o.attention = mode;
   o.constraints = constraints;
+  o.launchFallback = false;  // the plans weighed are the final ones
   Pipeline p(o);
   p.artifacts().original = std::move(original);
   Report r = p.run(p.artifacts().original ? Stage::Optimize : Stage::Import, Stage::Simulate);

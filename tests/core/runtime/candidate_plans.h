@@ -62,6 +62,7 @@ inline schedule::Plan planWithCandidate(const ir::Graph& g, size_t pick) {
 inline codegen::CodegenOptions persistent() {
   codegen::CodegenOptions o;
   o.ordinaryKernelsForSequential = false;
+  o.boundsAtPlanShape = true;  // each rKernel at its shape's register budget
   return o;
 }
 

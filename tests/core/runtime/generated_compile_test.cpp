@@ -34,8 +34,10 @@ TEST_P(GeneratedCompile, SampleCnnCompilesAndFitsTheH100) {
   for (size_t i = 0; i < resources->size(); ++i) {
     const ProgramResources& r = (*resources)[i];
     if (!program->launches[i].persistent) continue;
-    // The plan gave this program veusPerSM blocks per SM; the compiled kernel must allow that many.
-    EXPECT_GE(r.occupancy.blocksPerSM, plan.programs[static_cast<size_t>(r.program)].veusPerSM) << r.summary;
+    // Its launched vEUs need boundsBlocksPerSM blocks per SM (at most the
+    // plan's vEUs per SM); the compiled kernel must allow that many.
+    EXPECT_GE(r.occupancy.blocksPerSM, program->launches[i].boundsBlocksPerSM) << r.summary;
+    EXPECT_GE(r.coResident, program->launches[i].gridBlocks) << r.summary;
   }
   // Every scheduled operator now carries a compiled register count.
   for (const auto& op : plan.ops) {
