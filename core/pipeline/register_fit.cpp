@@ -37,7 +37,7 @@ int64_t spillsOf(const std::vector<runtime::ProgramResources>& compiled) {
 // (1,438 us; given registers after one split, 1,679); nasnet's keeps
 // spilling in programs of one or two functions however often it is split
 // (44 programs after six rounds), and after two splits its rKernels given
-// registers spill nothing (1,408 us predicted, 1,322 as it spilled).
+// registers spill nothing (1,408 us predicted, 1,280 as it spilled).
 constexpr int kSplitsBeforeRegisters = 2;
 
 // Where a program of several functions splits: the first operator after
