@@ -33,12 +33,13 @@ int64_t spillsOf(const std::vector<runtime::ProgramResources>& compiled) {
 
 // How many times an operator's program is split before its rKernel gets
 // more registers instead. Measured on the wavefront programs (--compile,
-// sm_90): resnext29's spills nowhere after two splits, predicted as before
-// (1,438 us; given registers after one split, 1,679); nasnet's keeps
-// spilling in programs of one or two functions however often it is split
-// (44 programs after six rounds), and after two splits its rKernels given
-// registers spill nothing (1,408 us predicted, 1,280 as it spilled).
-constexpr int kSplitsBeforeRegisters = 2;
+// sm_90, analytic model): resnext29's spills nowhere after two splits,
+// predicted as before (1,438 us; given registers after one split, 1,679);
+// nasnet's keeps spilling in programs of one or two functions however
+// often it is split (44 programs after six rounds); inception_v3's, given
+// registers after two splits, is predicted at 1,727 us, after three at
+// 1,363 (1,333 as it spilled), nasnet's then at 1,440 (1,408 after two).
+constexpr int kSplitsBeforeRegisters = 3;
 
 // Where a program of several functions splits: the first operator after
 // its first at which half of its functions have been called (in plan

@@ -11,7 +11,7 @@
 //  - a program of several rKernel functions is split in two (a cut before
 //    the operator where half of its functions have been called), so each
 //    kernel calls fewer;
-//  - where that is not possible, or its operators spilled in two rounds
+//  - where that is not possible, or its operators spilled in three rounds
 //    before, their rKernels get one register more than the
 //    kernel had: the policy then takes a vDevice of fewer vEUs per SM
 //    (more registers each) or other variants, whichever the cost model
@@ -48,7 +48,7 @@ struct RegisterAdvice {
 
 // What the compiled programs say, per program that spills, about the
 // operators it spilled on (its spilling functions', or all of its own when
-// the kernel's frame spills): while none of them has spilled in two
+// the kernel's frame spills): while none of them has spilled in three
 // earlier rounds (`spilledBefore`: operator -> rounds), a cut where the program has called half of
 // its rKernel functions (none before its first operator, where
 // `constraints` forbid one, or, `cuttable` given, before an operator it
