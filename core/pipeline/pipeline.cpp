@@ -242,7 +242,7 @@ class StagesRun {
     progress("compiling the plan to fit its registers...", 0.8);
     auto fit = fitScheduledPlan(chosen, plannedFrom(given), chosen.graph, device, constraints,
                                 [this](const RegisterNeeds& n) { return makePolicy(n); },
-                                {options_.compile.nvrtcLibraries, options_.compile.arch, 6, [this] { return control_.cancelled(); }});
+                                {options_.compile.nvrtcLibraries, options_.compile.arch, [this] { return control_.cancelled(); }});
     if (control_.cancelled()) return false;
     if (!fit && fit.errorText().find("needs NVRTC") == std::string::npos) return fail(fit.errors());
     if (!fit) warn("registers not fitted: " + fit.errorText());

@@ -91,8 +91,9 @@ RegisterAdvice registerAdviceOf(const schedule::Plan& plan, const codegen::Gener
           if (std::binary_search(inProgram.begin(), inProgram.end(), op)) ops.insert(op);
       }
     }
-    // Spilling for the first time, the many functions around it may be the
-    // cause: split. Spilling again, in a smaller program, it is the rKernel.
+    // While they have spilled in fewer rounds than kSplitsBeforeRegisters,
+    // the many functions around them may be the cause: split. After that,
+    // in ever smaller programs, it is their rKernels.
     const bool again = std::any_of(ops.begin(), ops.end(), [&](int32_t op) {
       auto it = spilledBefore.find(plan.ops[static_cast<size_t>(op)].name);
       return it != spilledBefore.end() && it->second >= kSplitsBeforeRegisters;

@@ -81,8 +81,8 @@ struct RegisterFit {
 struct RegisterFitOptions {
   std::vector<std::string> nvrtcLibraries;
   std::string arch;  // empty: the plan's device's
-  int maxRounds = 6;
   std::function<bool()> cancelled;
+  int maxRounds = 6;
 };
 ir::Result<RegisterFit> fitRegisters(schedule::Plan plan, const ir::Graph& graph,
                                      const schedule::Constraints& constraints,
