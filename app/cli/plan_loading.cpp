@@ -25,6 +25,10 @@ void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& o) {
   cmd->add_flag("--keep-persistent{false}", o.launchFallback,
                 "Keep every program the policy planned persistent, even one the cost model predicts slower than its "
                 "operators as launches (by default those are planned as launches: core/pipeline/launch_choice.h)");
+  cmd->add_flag("--reload-weights{false}", o.residentCells,
+                "Plan recurrent cells that read their weights from global memory every step (by default a cell may "
+                "keep its slice of them in shared memory where the cost model predicts it faster: "
+                "core/pipeline/resident_choice.h)");
 }
 
 namespace {
@@ -109,6 +113,7 @@ PlannedModel plannedOf(const pipeline::Pipeline& p) {
   out.attention = a.attention;
   out.registerFit = a.registerFit;
   out.launches = a.launches;
+  out.residentCells = a.residentCells;
   out.predicted = a.predicted;
   return out;
 }

@@ -49,6 +49,7 @@ struct PlannedModel {
   std::optional<pipeline::AttentionDecision> attention;  // when both ways were planned
   std::optional<pipeline::RegisterFitRecord> registerFit;  // when the plan was compiled to fit its registers
   std::optional<pipeline::LaunchChoice> launches;          // when programs were planned as launches
+  std::optional<pipeline::ResidentChoice> residentCells;  // when the policy kept cells' weights on chip
   std::shared_ptr<const sim::Trace> predicted;  // when the stages ran to Simulate
 };
 

@@ -36,7 +36,9 @@
 // unless --fuse-attention=auto planned both ways: {fused, fused_us,
 // unfused_us}), launches (null unless programs predicted slower than
 // their operators as launches were planned as launches: {replaced[],
-// persistent_us, chosen_us, launches_us}), register_fit (null unless --compile fitted the plan's
+// persistent_us, chosen_us, launches_us}), resident_cells (null unless the
+// policy planned cells with their weights in shared memory: {resident (the
+// plan kept), cells, resident_us, reloading_us}), register_fit (null unless --compile fitted the plan's
 // registers: {replans, cuts, raised, spill_bytes}), critical_path {length_us, operators, rtasks, compute_us,
 // handoff_us, queueing_us, launch_us, handoffs, queued} (the predicted
 // trace's longest chain of producer-to-consumer rTasks and where its time
@@ -181,6 +183,12 @@ Json toJson(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trace& 
                      {"persistent_us", pm.launches->persistentUs},
                      {"chosen_us", pm.launches->chosenUs},
                      {"launches_us", pm.launches->launchesUs}};
+  j["resident_cells"] = nullptr;
+  if (pm.residentCells)
+    j["resident_cells"] = {{"resident", pm.residentCells->resident},
+                           {"cells", pm.residentCells->cells},
+                           {"resident_us", pm.residentCells->residentUs},
+                           {"reloading_us", pm.residentCells->reloadingUs}};
   j["register_fit"] = nullptr;
   if (pm.registerFit)
     j["register_fit"] = {{"replans", pm.registerFit->replans},
@@ -349,6 +357,7 @@ void printText(const ScheduleOptions& o, const PlannedModel& pm, const sim::Trac
   fmt::print("predicted  {:.1f} us, SM efficiency {:.1f}% ({}: a prediction, not a measurement)\n", s.predictedUs,
              100 * s.smEfficiency, model.name());
   printCriticalPath("critical", sim::criticalPath(plan, trace));
+  if (pm.residentCells) fmt::print("cells      {}\n", pm.residentCells->summary);
   if (pm.launches) fmt::print("launches   {} (--keep-persistent keeps them)\n", pm.launches->summary);
   if (pm.registerFit)
     fmt::print("registers  fitted by compiling: {} re-plan(s), {} program cut(s), {} rKernel(s) given more registers; "

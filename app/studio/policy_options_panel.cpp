@@ -63,6 +63,12 @@ PolicyOptionsPanel::PolicyOptionsPanel(viz::StudioSession* session, QWidget* par
   allForm->addRow(tr("Attention fusion"), attention_);
   allForm->addRow(tr("Epilogue fusion"), epilogues_);
   allForm->addRow(QString(), keepPersistent_);
+  reloadWeights_ = new QCheckBox(tr("Reload recurrent weights every step"), all);
+  reloadWeights_->setObjectName(QStringLiteral("reloadWeightsCheck"));
+  reloadWeights_->setToolTip(tr("Plan recurrent cells that read their weights from global memory every step (by "
+                                "default a cell may keep its slice of them in shared memory, its rTasks pinned to one "
+                                "vEU, where the cost model predicts it faster) — --reload-weights"));
+  allForm->addRow(QString(), reloadWeights_);
 
   // The policies' own options: labels, tooltips and choices from the
   // registry (schedule::policyOptions), as the CLI's help has them.
@@ -117,7 +123,7 @@ PolicyOptionsPanel::PolicyOptionsPanel(viz::StudioSession* session, QWidget* par
   for (QComboBox* c : {attention_, epilogues_, iosVariant_, iosPrograms_, gtOrder_})
     connect(c, &QComboBox::activated, this, [this](int) { apply(); });
   for (QSpinBox* s : {iosR_, iosS_, gtBudget_}) connect(s, &QSpinBox::editingFinished, this, [this] { apply(); });
-  connect(keepPersistent_, &QCheckBox::toggled, this, [this](bool) { apply(); });
+  for (QCheckBox* b : {keepPersistent_, reloadWeights_}) connect(b, &QCheckBox::toggled, this, [this](bool) { apply(); });
   connect(session_, &viz::StudioSession::settingsChanged, this, &PolicyOptionsPanel::sync);
   sync();
 }
@@ -128,6 +134,7 @@ void PolicyOptionsPanel::sync() {
   attention_->setCurrentIndex(modeIndex(c.attention));
   epilogues_->setCurrentIndex(modeIndex(c.epilogues));
   keepPersistent_->setChecked(!c.launchFallback);
+  reloadWeights_->setChecked(!c.residentCells);
   iosR_->setValue(c.ios.maxGroupOps);
   iosS_->setValue(c.ios.maxGroups);
   iosVariant_->setCurrentText(QString::fromStdString(c.ios.variant));
@@ -148,6 +155,7 @@ void PolicyOptionsPanel::apply() {
   c.attention = modeAt<pipeline::AttentionFusion>(attention_->currentIndex());
   c.epilogues = modeAt<pipeline::EpilogueFusion>(epilogues_->currentIndex());
   c.launchFallback = !keepPersistent_->isChecked();
+  c.residentCells = !reloadWeights_->isChecked();
   c.ios.maxGroupOps = iosR_->value();
   c.ios.maxGroups = iosS_->value();
   c.ios.variant = iosVariant_->currentText().toStdString();

@@ -39,6 +39,7 @@ class PolicyOptionsPanel : public QWidget {
   QComboBox* attention_ = nullptr;
   QComboBox* epilogues_ = nullptr;
   QCheckBox* keepPersistent_ = nullptr;
+  QCheckBox* reloadWeights_ = nullptr;
   QGroupBox* ios_ = nullptr;
   QSpinBox* iosR_ = nullptr;
   QSpinBox* iosS_ = nullptr;

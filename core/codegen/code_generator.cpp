@@ -94,6 +94,7 @@ struct OrdinaryShape {
   int32_t fn = 0;
   int threads = 0;
   int blocksPerSM = 0;  // CUDA's minimum resident blocks: the program's vEUs per SM
+  int64_t residentBytes = 0;
   auto operator<=>(const OrdinaryShape&) const = default;
 };
 
@@ -109,12 +110,14 @@ std::string ordinaryKernel(const CodegenOptions& options, const std::string& nam
   s += "  (void)steps; (void)epoch; (void)timing;\n";
   s += fmt::format("  const int* const table = rammer_table(buffers, {});\n", tableBuffer);
   s += "  const int tid = threadIdx.x;\n";
+  s += residentBegin(k.residentBytes, "  ");
   if (inst)
     s += fmt::format("  unsigned long long* const tm = timing ? timing + 3 * (long long)table[{} + launch] : nullptr;\n",
                      launchTiming);
   s += "  {\n";
   if (inst) s += timingStart("    ");
-  s += fmt::format("    rammer_fn{}(blockIdx.x, tid, rammer_smem, buffers, table + table[{} + launch]);\n", fn, launchArgs);
+  s += fmt::format("    rammer_fn{}(blockIdx.x, tid, {}, buffers, table + table[{} + launch]);\n", fn,
+                   scratchOf(k.residentBytes), launchArgs);
   if (inst) s += "    __syncthreads();\n" + timingEnd("    ", "blockIdx.x");
   s += "  }\n}\n\n";
   return s;
@@ -138,6 +141,7 @@ std::string persistentKernel(const CodegenOptions& options, const KernelLaunch& 
   const std::string w = fmt::format("rammer_words(buffers, {})", tableBuffer);
   s += "  (void)timing; (void)launch;\n";
   s += "  const int veu = blockIdx.x, tid = threadIdx.x;\n";
+  s += residentBegin(l.residentBytes, "  ");
   s += fmt::format("  const int begin = rammer_table(buffers, {})[{} + 2 * veu];\n", tableBuffer, t.streams);
   if (inst) s += "  long long ev = 0;\n";
   s += fmt::format("  for (int i = begin; i < {0}[{1} + 2 * veu + 1]; ++i) {{\n", w, t.streams);
@@ -149,7 +153,8 @@ std::string persistentKernel(const CodegenOptions& options, const KernelLaunch& 
                    "        const int* const in = {0} + {1} + 6 * i;\n",
                    w, t.code, l.stepOffset, t.waits);
   if (inst) s += "        unsigned long long t0 = 0;\n        if (timing && tid == 0) t0 = rammer_clock();\n";
-  s += fmt::format("        {}_exec(in[0], in[2] + k * in[4], tid, rammer_smem, buffers, {} + in[1]);\n", p, w);
+  s += fmt::format("        {}_exec(in[0], in[2] + k * in[4], tid, {}, buffers, {} + in[1]);\n", p,
+                   scratchOf(l.residentBytes), w);
   s += "        __syncthreads();  // the next rTask reuses shared memory\n";
   if (inst) {
     s += fmt::format(
@@ -215,6 +220,7 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
     l.program = static_cast<int32_t>(p);
     l.blockThreads = vdevice->threads;
     l.dynamicSharedBytes = vdevice->sharedBytes;
+    l.residentBytes = vdevice->residentBytes;
     l.veusPerSM = info.veusPerSM;
     l.timingOffset = out.numTimedEvents;
     // Split-K outputs accumulate atomically from zero.
@@ -263,7 +269,7 @@ ir::Result<GeneratedProgram> generateProgram(const schedule::Plan& plan, const i
         l.timedTasks.push_back(TimedTask{schedule::RTask{op, r}, at.veu, at.order});
       }
       const int32_t fn = groups.groupOfOp[static_cast<size_t>(op)];
-      const OrdinaryShape k{fn, l.blockThreads, std::max(1, l.veusPerSM)};
+      const OrdinaryShape k{fn, l.blockThreads, std::max(1, l.veusPerSM), l.residentBytes};
       l.kernel = ordinaryKernels
                      .try_emplace(k, k.blocksPerSM > 1 ? fmt::format("rammer_base_f{}_t{}_b{}", fn, k.threads, k.blocksPerSM)
                                                        : fmt::format("rammer_base_f{}_t{}", fn, k.threads))

@@ -65,6 +65,7 @@ std::string dynamicKernel(const CodegenOptions& options, const KernelLaunch& l, 
                    kKernelSignature);
   s += "  (void)steps; (void)epoch; (void)timing; (void)launch;\n";
   s += "  const int veu = blockIdx.x, tid = threadIdx.x;\n";
+  s += residentBegin(l.residentBytes, "  ");
   s += fmt::format("  const int* const q = rammer_table(buffers, {}) + {};\n", at.tableBuffer, at.queueAt);
   s += fmt::format("  unsigned long long* const st = reinterpret_cast<unsigned long long*>(buffers[{}]);\n",
                    at.stateBuffer);
@@ -84,9 +85,9 @@ std::string dynamicKernel(const CodegenOptions& options, const KernelLaunch& l, 
        "    if (slot[0] < 0) break;\n";
   if (inst) s += "    unsigned long long t0 = 0;\n    if (timing && tid == 0) t0 = rammer_clock();\n";
   s += fmt::format(
-      "    {}_exec(q[q[2] + 8 * slot[0]], slot[1], tid, rammer_smem, buffers, rammer_words(buffers, {}) + q[q[2] + 8 * "
+      "    {}_exec(q[q[2] + 8 * slot[0]], slot[1], tid, {}, buffers, rammer_words(buffers, {}) + q[q[2] + 8 * "
       "slot[0] + 1]);\n",
-      p, at.tableBuffer);
+      p, scratchOf(l.residentBytes), at.tableBuffer);
   s += "    __syncthreads();  // the rTask is done, and the next dispatch reuses the slot\n";
   if (inst)
     // The vEU that ran it goes into the high half of the SM word: no table says it.

@@ -99,6 +99,10 @@ struct KernelLaunch {
   int gridBlocks = 0;    // vEUs (persistent) or rTasks (ordinary)
   int blockThreads = 0;
   int64_t dynamicSharedBytes = 0;
+  // Of it, the resident region at its start (schedule::VDevice::
+  // residentBytes): the kernel clears its tag when it starts and hands the
+  // rKernels the shared memory after it.
+  int64_t residentBytes = 0;
   int64_t stepOffset = 0;    // into the steps array
   int64_t timingOffset = 0;  // into the timing array, in events (3 words each)
   std::vector<int32_t> zeroBuffers;  // set to 0 before the launch (split-K outputs, a dynamic program's state)

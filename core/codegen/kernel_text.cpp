@@ -16,6 +16,14 @@ int minResidentBlocks(int gridBlocks, int veusPerSM, int sms) {
   return std::max(1, std::min(veusPerSM, filled));
 }
 
+std::string scratchOf(int64_t residentBytes) {
+  return residentBytes > 0 ? fmt::format("(rammer_smem + {})", residentBytes / 4) : "rammer_smem";
+}
+
+std::string residentBegin(int64_t residentBytes, const std::string& indent) {
+  return residentBytes > 0 ? fmt::format("{}rammer_resident_begin({}, tid);\n", indent, scratchOf(residentBytes)) : "";
+}
+
 std::string execSwitch(const std::string& kernel, const std::set<int32_t>& fns) {
   std::string s = fmt::format(
       "static __device__ __forceinline__ void {}_exec(int fn, int rtask, int tid, float* smem, float* const* b, const "

@@ -25,6 +25,13 @@ std::string launchBounds(const CodegenOptions& options, int threads, int blocksP
 // than its vEUs fill (every block resident is the only requirement).
 int minResidentBlocks(int gridBlocks, int veusPerSM, int sms);
 
+// The rKernels' shared memory in a kernel whose blocks keep a resident
+// region of `residentBytes` at the start (0: all of it), and the statement
+// that starts each block with the region empty (gemv_cell.cuh's
+// rammer_resident_begin; nothing without a region).
+std::string scratchOf(int64_t residentBytes);
+std::string residentBegin(int64_t residentBytes, const std::string& indent);
+
 // `NAME_exec(fn, rtask, tid, smem, b, a)`: a switch over the function
 // groups `fns` only (rammer_fnN).
 std::string execSwitch(const std::string& kernel, const std::set<int32_t>& fns);

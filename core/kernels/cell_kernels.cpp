@@ -133,6 +133,22 @@ std::vector<RKernel> cellGemvKernels(const NodeInfo& info, Cell c, const ops::Ce
   const CellTemplate cell = cellTemplate(c);
   const std::string idx = indexType(std::max(M * NW, K * NW) + NW);
   std::vector<RKernel> out;
+  auto instantiate = [&](RKernel& k, const char* fn, std::vector<std::string> params) {
+    std::vector<std::string> args = {"rtask_id", "tid", "smem", "in" + std::to_string(rec.hSlot),
+                                     "in" + std::to_string(rec.weightSlot)};
+    for (std::string& a : cell.args(c)) args.push_back(std::move(a));
+    k.cudaSource =
+        cudaInstantiation(k.cudaFunction, info.numInputs(), info.numOutputs(), {fn, std::move(params), args, cell.locals});
+  };
+  // rTask k writes columns [j0, j0 + cols) of every batch row of each output.
+  auto written = [M, H, outs = c.outs](int64_t J) {
+    return [M, H, J, outs](int64_t task, std::vector<WrittenRun>& runs) {
+      const int64_t j0 = task * J, cols = std::min(J, H - j0);
+      for (size_t o = 0; o < outs.size(); ++o)
+        if (outs[o])
+          for (int64_t m = 0; m < M; ++m) runs.push_back(WrittenRun{static_cast<int32_t>(o), m * H + j0, cols, 1});
+    };
+  };
   for (const int64_t J : {32, 8}) {
     const int64_t tasks = divUp(H, J);
     if (M * J > 256 || (!out.empty() && out.back().numRTasks == tasks)) continue;
@@ -146,21 +162,42 @@ std::vector<RKernel> cellGemvKernels(const NodeInfo& info, Cell c, const ops::Ce
     k.regsEstimate = 64;
     k.syncCount = 2;
     useCudaLibrary(k, kGemvCell);
-    std::vector<std::string> args = {"rtask_id", "tid", "smem", "in" + std::to_string(rec.hSlot),
-                                     "in" + std::to_string(rec.weightSlot)};
-    for (std::string& a : cell.args(c)) args.push_back(std::move(a));
-    k.cudaSource = cudaInstantiation(k.cudaFunction, info.numInputs(), info.numOutputs(),
-                                     {"rammer_gemv_cell",
-                                      {idx, std::to_string(M), std::to_string(rec.blocks), std::to_string(J), llArg(K),
-                                       llArg(NW), llArg(H), cell.type},
-                                      args, cell.locals});
-    // rTask k writes columns [j0, j0 + cols) of every batch row of each output.
-    k.written = [M, H, J, outs = c.outs](int64_t task, std::vector<WrittenRun>& runs) {
-      const int64_t j0 = task * J, cols = std::min(J, H - j0);
-      for (size_t o = 0; o < outs.size(); ++o)
-        if (outs[o])
-          for (int64_t m = 0; m < M; ++m) runs.push_back(WrittenRun{static_cast<int32_t>(o), m * H + j0, cols, 1});
-    };
+    instantiate(k, "rammer_gemv_cell",
+                {idx, std::to_string(M), std::to_string(rec.blocks), std::to_string(J), llArg(K), llArg(NW), llArg(H),
+                 cell.type});
+    k.written = written(J);
+    out.push_back(std::move(k));
+  }
+  // The persistent cells (issue #45 item 3): each width again with the
+  // rTask's slice of the recurrent weights kept in shared memory across
+  // steps (gemv_cell.cuh, rammer_gemv_cell_resident), where the weights are
+  // a constant every step's cell shares. `bytes` is a step that finds its
+  // slice loaded: h, the cell's other inputs and outputs; the first step's
+  // load of W is `residentReadBytes`.
+  const ir::ValueId weight = info.node->input(rec.weightSlot);
+  if (!info.constant(rec.weightSlot) || weight == ir::kNone) return out;
+  const size_t plain = out.size();
+  for (size_t v = 0; v < plain; ++v) {
+    const int64_t J = out[v].params.at("columns_per_rtask"), tasks = out[v].numRTasks;
+    int64_t S = rec.blocks * J;  // a slice row, padded so a warp's groups (consecutive k) use different banks
+    if (J < 32) S += ((J - S % 32) % 32 + 32) % 32;
+    const int64_t resident = 4 * K * S + kResidentTagBytes;
+    if (resident > kMaxResidentBytes) continue;
+    const double weightBytes = 4.0 * static_cast<double>(K * NW);
+    RKernel k = kernelShell(info, fmt::format("gemv_{}_resident_j{}", spec.family, J), "gemv",
+                            {{"columns_per_rtask", J}, {"gate_blocks", rec.blocks}, {"M", M}, {"N", NW}, {"K", K},
+                             {"slice_row", S}, {"register_budget", 64}},
+                            tasks, 256, 4 * 256 * M * rec.blocks, out[v].flops, out[v].bytes - weightBytes);
+    k.regsEstimate = 64;
+    k.syncCount = 4;
+    k.residentBytes = resident;
+    k.residentValue = info.graph->value(weight).name;
+    k.residentReadBytes = weightBytes;
+    useCudaLibrary(k, kGemvCell);
+    instantiate(k, "rammer_gemv_cell_resident",
+                {idx, std::to_string(M), std::to_string(rec.blocks), std::to_string(J), llArg(K), llArg(NW), llArg(H),
+                 llArg(S), cell.type});
+    k.written = written(J);
     out.push_back(std::move(k));
   }
   return out;

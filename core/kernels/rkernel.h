@@ -52,6 +52,17 @@ struct RKernel {
   int64_t numRTasks = 0;
   Dim3 block;                 // threads of one rTask
   int64_t sharedBytes = 0;    // shared memory one rTask uses
+  // Shared memory an rTask keeps on its vEU after it ends (issue #45 item
+  // 3): a recurrent cell's slice of its weights, loaded by the first rTask
+  // of `residentValue` and this rTask index on the vEU and found there by
+  // the next. It lies below the scratch of every rKernel of the program
+  // (codegen: the program's resident region), so no other rTask writes it.
+  // A tag in the region says which slice it holds: a vEU that runs another
+  // slice in between reloads, so only the time, never the result, depends
+  // on the policy keeping rTask j of a value on one vEU (resident_pins.h).
+  int64_t residentBytes = 0;
+  std::string residentValue;   // the constant the slice is part of
+  double residentReadBytes = 0;  // whole operator: the reads an rTask that finds its slice skips; not in `bytes`
   int regsEstimate = 32;      // replaced by the compiler's count once compiled
   bool regsCompiled = false;  // regsEstimate is what ptxas gave (applyCompiledResources)
   int syncCount = 0;          // __syncthreads() per rTask (HIP early-exit rule)

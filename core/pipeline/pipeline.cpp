@@ -10,6 +10,7 @@
 #include "core/pipeline/generate_stage.h"
 #include "core/pipeline/memory_check.h"
 #include "core/pipeline/register_fit.h"
+#include "core/pipeline/resident_choice.h"
 #include "core/pipeline/schedule_edits_loading.h"
 #include "core/pipeline/time_text.h"
 #include "core/schedule/policy.h"
@@ -18,11 +19,6 @@
 #include "core/sim/simulator.h"
 
 namespace rammer::pipeline {
-
-std::shared_ptr<const sim::CostModel> defaultCostModel() {
-  static const auto model = std::make_shared<const sim::AnalyticCostModel>();
-  return model;
-}
 
 namespace {
 
@@ -205,6 +201,11 @@ class StagesRun {
     } else if (values_.optimizedFused && !weighFusedAttention(chosen, *policy, *device)) {
       return false;
     }
+    if (auto r = weighResidentCells(chosen, [&] { return makePolicy({}, false)->schedule(*graph, *device, *constraints); },
+                                    costModel())) {
+      values_.residentCells = r, residentCells_ = r->resident;
+      report_.log.push_back("persistent cells: " + r->summary);
+    }
     if (options_.fitRegisters && !fitPlanRegisters(chosen, *graph, *device, *constraints)) return false;
     if (options_.launchFallback && constraints->empty() && weighsLaunches(options_.policy)) {
       values_.launches = weighLaunches(chosen, plannedFrom(*graph), *device, costModel(), [this] { return control_.cancelled(); });
@@ -222,8 +223,9 @@ class StagesRun {
   }
 
   // The person's policy and cost model, its rKernels' registers raised to `needs` (register_fit.h).
-  std::unique_ptr<schedule::Policy> makePolicy(const RegisterNeeds& needs) const {
+  std::unique_ptr<schedule::Policy> makePolicy(const RegisterNeeds& needs, bool residentCells = true) const {
     schedule::PolicyOptions options = sim::policyOptions(costModel());
+    options.residentCells = residentCells && residentCells_ && options_.residentCells;
     options.cancelled = [this] { return control_.cancelled(); };
     options.ios = options_.ios;
     options.graphturbo = options_.graphturbo;
@@ -375,14 +377,10 @@ class StagesRun {
   const std::vector<Stage> stages_;
   Stage current_ = Stage::Import;
   std::optional<schedule::ValidationReport> failedValidation_;
+  bool residentCells_ = true;  // false once the Schedule stage found the plan faster without (resident_choice.h)
 };
 
 }  // namespace
-
-bool fusesEpilogues(EpilogueFusion mode, schedule::PolicyId policy) {
-  if (mode != EpilogueFusion::Auto) return mode == EpilogueFusion::Fused;
-  return !schedule::policyInfo(policy).rewritesOperators;
-}
 
 StagesResult runStages(const Options& options, Artifacts given, Stage from, Stage to, const Control& control) {
   to = std::min(to, kLastStage);

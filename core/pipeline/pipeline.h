@@ -29,6 +29,7 @@
 #include "core/passes/pass_manager.h"
 #include "core/pipeline/compile_stage.h"
 #include "core/pipeline/launch_choice.h"
+#include "core/pipeline/resident_choice.h"
 #include "core/pipeline/export_stage.h"
 #include "core/pipeline/run_stage.h"
 #include "core/pipeline/stage.h"
@@ -121,6 +122,9 @@ struct Options {
   // Schedule: keep a persistent program only where the cost model predicts
   // it no slower than its operators as launches (launch_choice.h).
   bool launchFallback = true;
+  // Schedule: let recurrent cells keep their weights in shared memory
+  // where the cost model predicts the plan faster (resident_choice.h).
+  bool residentCells = true;
   // Export: where the project goes and what it checks with.
   ProjectOptions project;
 };
@@ -140,6 +144,7 @@ struct Artifacts {
   std::optional<AttentionDecision> attention;  // Schedule, when it planned both ways
   std::optional<RegisterFitRecord> registerFit;  // Schedule, with Options::fitRegisters and NVRTC
   std::optional<LaunchChoice> launches;  // Schedule, when programs were planned as launches
+  std::optional<ResidentChoice> residentCells;  // Schedule, when the policy kept cells' weights on chip
   std::optional<schedule::ValidationReport> validation;  // Validate
   std::shared_ptr<const sim::Trace> predicted;           // Simulate
   std::shared_ptr<const RunRecord> run;                  // Run

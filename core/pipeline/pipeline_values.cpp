@@ -3,8 +3,20 @@
 #include <algorithm>
 
 #include "core/pipeline/pipeline.h"
+#include "core/schedule/policy_registry.h"
+#include "core/sim/analytic_cost_model.h"
 
 namespace rammer::pipeline {
+
+std::shared_ptr<const sim::CostModel> defaultCostModel() {
+  static const auto model = std::make_shared<const sim::AnalyticCostModel>();
+  return model;
+}
+
+bool fusesEpilogues(EpilogueFusion mode, schedule::PolicyId policy) {
+  if (mode != EpilogueFusion::Auto) return mode == EpilogueFusion::Fused;
+  return !schedule::policyInfo(policy).rewritesOperators;
+}
 
 void Artifacts::resetFrom(Stage stage) {
   auto drops = [stage](Stage s) { return stageDependsOn(s, stage); };
@@ -19,6 +31,7 @@ void Artifacts::resetFrom(Stage stage) {
     scheduleSeconds = 0;
     attention.reset();
     launches.reset();
+    residentCells.reset();
     registerFit.reset();
   }
   if (drops(Stage::Validate)) validation.reset();

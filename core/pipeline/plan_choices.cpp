@@ -17,6 +17,7 @@ Options optionsFor(const std::string& modelPath, const PlanChoices& c) {
   o.costModel = c.costModel;
   o.fitRegisters = c.fitRegisters;
   o.launchFallback = c.launchFallback;
+  o.residentCells = c.residentCells;
   return o;
 }
 

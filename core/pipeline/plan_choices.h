@@ -32,14 +32,18 @@ struct PlanChoices {
   // Programs predicted slower than their operators as launches planned as
   // launches (launch_choice.h); `--keep-persistent` turns it off.
   bool launchFallback = true;
+  // Recurrent cells may keep their weights in shared memory across steps
+  // where the cost model predicts it faster (resident_choice.h);
+  // `--reload-weights` turns it off.
+  bool residentCells = true;
 };
 
 // The pipeline's options for planning `modelPath` as `choices` say; the
 // Run stage's options keep their defaults.
 Options optionsFor(const std::string& modelPath, const PlanChoices& choices);
 
-// The policies' own options (IOS, GraphTurbo), the fusion modes and the
-// launch fallback: what
+// The policies' own options (IOS, GraphTurbo), the fusion modes, the
+// launch fallback and the resident cells: what
 // shapes a plan beyond its policy, device, batch and edits, which the
 // studio keeps beside its other settings and hands to the Compare window.
 // Between PlanChoices and Options alike (the fields have the same names).
@@ -50,11 +54,12 @@ void copyPolicyOptions(To& to, const From& from) {
   to.attention = from.attention;
   to.epilogues = from.epilogues;
   to.launchFallback = from.launchFallback;
+  to.residentCells = from.residentCells;
 }
 template <class A, class B>
 bool samePolicyOptions(const A& a, const B& b) {
   return a.ios == b.ios && a.graphturbo == b.graphturbo && a.attention == b.attention && a.epilogues == b.epilogues &&
-         a.launchFallback == b.launchFallback;
+         a.launchFallback == b.launchFallback && a.residentCells == b.residentCells;
 }
 
 }  // namespace rammer::pipeline

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/schedule/critical_order.h"
+#include "core/schedule/resident_pins.h"
 
 namespace rammer::schedule {
 
@@ -46,6 +47,9 @@ ir::Result<PlanBuilder> PlanBuilder::start(std::string policy, const ir::Graph& 
   b.plan_.device = device;
   if (device.sms <= 0) return ir::makeError("device '" + device.id + "' has no SMs");
 
+  const PolicyInfo& info = policyInfo(findPolicy(b.plan_.policy).value_or(PolicyId::Sequential));
+  if (info.id != PolicyId::Sequential && info.placesStatically && options.residentCells)
+    b.residentHomes_.emplace();
   std::vector<ir::Diagnostic> errors;
   std::map<ir::NodeId, kernels::OperatorKernels> found;
   auto topo = graph.topologicalOrder();
@@ -57,6 +61,16 @@ ir::Result<PlanBuilder> PlanBuilder::start(std::string policy, const ir::Graph& 
       continue;
     }
     const ir::Node& n = graph.node(id);
+    // A persistent cell keeps its weights only where a policy keeps rTask j
+    // on one vEU of one program (resident_pins.h); a launch per operator
+    // or a vEU taking rTasks at run time would load them every step. A
+    // schedule edit may still pin one (it runs right, loading each time).
+    if (!b.residentHomes_) {
+      const auto pin = constraints.kernelFor.find(n.name);
+      std::erase_if(ks->candidates, [&](const kernels::RKernel& k) {
+        return k.residentBytes > 0 && (pin == constraints.kernelFor.end() || pin->second != k.name);
+      });
+    }
     if (!ks->isView && ks->candidates.empty())
       errors.push_back(ir::makeError("no rKernel candidates for " + n.opType, n.name));
     found.emplace(id, std::move(*ks));
@@ -262,7 +276,7 @@ const TaskPin* PlanBuilder::pinFor(RTask task) const {
 
 ir::Result<int> PlanBuilder::pinnedVEU(RTask task, int numVEUs) const {
   const TaskPin* p = pinFor(task);
-  if (!p) return -1;
+  if (!p || p->veu < 0) return residentHomes_ ? residentHomes_->home(kernel(task.op), task.rtask, numVEUs) : -1;
   if (p->veu >= numVEUs)
     return ir::makeError("pin of " + taskName(dag_, task) + " to vEU " + std::to_string(p->veu) +
                              ": its program has only " + std::to_string(numVEUs) + " vEUs (0.." +
@@ -469,6 +483,16 @@ ir::Result<Plan> PlanBuilder::finish(std::vector<ProgramDraft> drafts) && {
   const RTaskNeeds needs(plan_.ops, *graph_);
   for (ProgramDraft& d : drafts) {
     if (cancelled()) return cancelledError();
+    // A policy that placed a persistent cell's rTask elsewhere: to its home.
+    int moved = 0;
+    for (auto& [task, veu] : d.placements) {
+      if (!residentHomes_) break;
+      const TaskPin* pin = pinFor(task);
+      if (pin && pin->veu >= 0) continue;
+      const int home = residentHomes_->home(kernel(task.op), task.rtask, d.layout.numVEUs);
+      if (home >= 0 && home != veu) veu = home, ++moved;
+    }
+    if (moved > 0) decide(std::to_string(moved) + " rTasks of persistent cells moved to their weight slices' vEUs");
     auto prog = materialize(d, needs);
     if (!prog) return prog.errors();
     plan_.programs.push_back(ProgramInfo{std::move(*prog), d.layout.veusPerSM, d.cutReason});

@@ -6,12 +6,14 @@
 // RProgram::wait/append).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/schedule/operator_graph.h"
 #include "core/schedule/policy.h"
+#include "core/schedule/resident_pins.h"
 #include "core/schedule/rtask_needs.h"
 #include "core/schedule/vdevice.h"
 
@@ -86,7 +88,9 @@ class PlanBuilder {
   // Whether any schedule edit names the operator (a pinned rKernel or
   // rTask, a cut); IOS does not merge such operators away.
   bool edited(int32_t op) const;
-  // The vEU `task` is pinned to, -1 when free; an error when the pin is out of range.
+  // The vEU `task` is pinned to, -1 when free; an error when the pin is out
+  // of range. Without a schedule edit's pin, a persistent cell's rTask is
+  // pinned to its weight slice's home (resident_pins.h).
   ir::Result<int> pinnedVEU(RTask task, int numVEUs) const;
 
   // A decision line; it also goes to the open step, if any.
@@ -120,6 +124,9 @@ class PlanBuilder {
   OperatorGraph dag_;
   std::vector<std::vector<kernels::RKernel>> candidates_;
   std::map<int32_t, std::vector<size_t>> pinsByOp_;  // indices into constraints_.pins
+  // Given out as policies ask for them; none where no weights stay on chip
+  // (RammerBase, the dynamic policy, PolicyOptions::residentCells off).
+  mutable std::optional<ResidentHomes> residentHomes_;
   Plan plan_;
 };
 

@@ -124,6 +124,10 @@ struct PolicyOptions {
   IosOptions ios;
   GraphTurboOptions graphturbo;
   RTaskOrder order = RTaskOrder::CriticalPath;
+  // Recurrent cells may keep their weight slices in shared memory across
+  // steps (resident_pins.h), where the policy places rTasks at compile time
+  // in persistent programs (not RammerBase, not the dynamic policy).
+  bool residentCells = true;
 };
 
 class Policy {

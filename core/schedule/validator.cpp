@@ -165,26 +165,30 @@ class Checker {
       // Any vEU may run any of its operators' rTasks.
       for (int32_t op : opsOfProgram(plan_, static_cast<size_t>(p))) {
         const auto& k = plan_.ops[static_cast<size_t>(op)].kernel;
-        if (k.threads() > d.maxThreadsPerBlock || k.sharedBytes > d.sharedPerBlockOptin)
+        if (k.threads() > d.maxThreadsPerBlock || k.sharedBytes + residentRegionBytes(k) > d.sharedPerBlockOptin)
           add(mk(ProblemKind::Resources,
                  "dynamic program " + std::to_string(p) + ": '" + opName(op) + "' needs " +
-                     std::to_string(k.threads()) + " threads and " + std::to_string(k.sharedBytes) +
-                     " B of shared memory; a block has at most " + std::to_string(d.maxThreadsPerBlock) + " and " +
+                     std::to_string(k.threads()) + " threads and " +
+                     std::to_string(k.sharedBytes + residentRegionBytes(k)) + " B of shared memory; a block has at most " + std::to_string(d.maxThreadsPerBlock) + " and " +
                      std::to_string(d.sharedPerBlockOptin) + " B",
                  p, {}, {}, opName(op)));
       }
     }
     for (int v = 0; v < prog.numVEUs(); ++v) {
       int threads = 0;
-      int64_t shared = 0;
-      RTask biggest;
+      int64_t scratch = 0, resident = 0;
+      RTask biggest, keeper;
       for (const Instr& in : prog.stream(v)) {
         const auto* e = std::get_if<Exec>(&in);
         if (!e || !validTask(e->task)) continue;
         const auto& k = plan_.ops[static_cast<size_t>(e->task.op)].kernel;
         if (k.threads() > threads) threads = k.threads(), biggest = e->task;
-        shared = std::max(shared, k.sharedBytes);
+        scratch = std::max(scratch, k.sharedBytes);
+        if (residentRegionBytes(k) > resident) resident = residentRegionBytes(k), keeper = e->task;
       }
+      // A persistent cell's slice stays in the vEU's shared memory beside
+      // the scratch of every other rTask there (issue #45 item 3).
+      const int64_t shared = scratch + resident;
       if (threads > d.maxThreadsPerBlock)
         add(mk(ProblemKind::Resources,
              "program " + std::to_string(p) + " vEU " + std::to_string(v) + " needs " + std::to_string(threads) +
@@ -193,8 +197,13 @@ class Checker {
       if (shared > d.sharedPerBlockOptin)
         add(mk(ProblemKind::Resources,
              "program " + std::to_string(p) + " vEU " + std::to_string(v) + " needs " + std::to_string(shared) +
-                 " B of shared memory but a block has at most " + std::to_string(d.sharedPerBlockOptin),
-             p));
+                 " B of shared memory" +
+                 (resident ? " (" + std::to_string(resident) + " B of it the weights " + name(keeper) + " keeps resident)"
+                           : std::string()) +
+                 " but a block has at most " + std::to_string(d.sharedPerBlockOptin),
+             p, resident ? std::vector<RTask>{keeper} : std::vector<RTask>{},
+             resident ? std::vector<Slot>{prog.slotOf(keeper)} : std::vector<Slot>{},
+             resident ? opName(keeper.op) : std::string()));
     }
     auto layout = vdeviceOf(plan_, static_cast<size_t>(p));
     if (!layout) {

@@ -25,6 +25,8 @@ int registerBudget(const device::DeviceSpec& device, int threads, int64_t shared
   return std::max(regs, 1);
 }
 
+int64_t residentRegionBytes(const kernels::RKernel& kernel) { return (std::max<int64_t>(kernel.residentBytes, 0) + 15) / 16 * 16; }
+
 ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vector<KernelUse>& kernels,
                                 int veusPerSM, int64_t reservedSharedBytes) {
   VDevice l;
@@ -34,7 +36,8 @@ ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vec
   for (const KernelUse& k : kernels) {
     if (!k.kernel) continue;
     const device::Occupancy alone =
-        device::computeOccupancy(device, {k.kernel->threads(), k.kernel->regsEstimate, k.kernel->sharedBytes});
+        device::computeOccupancy(device, {k.kernel->threads(), k.kernel->regsEstimate,
+                                          k.kernel->sharedBytes + residentRegionBytes(*k.kernel)});
     if (alone.blocksPerSM == 0)
       return ir::makeError(label(k) + " cannot run on an SM of " + device.id + ": " + alone.whyNone, k.op);
     if (k.kernel->threads() >= l.threads) {
@@ -49,9 +52,10 @@ ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vec
       l.sharedBytes = k.kernel->sharedBytes;
       maxShared = &k;
     }
+    l.residentBytes = std::max(l.residentBytes, residentRegionBytes(*k.kernel));
   }
   l.threads = std::max(l.threads, 1);  // an empty program still launches one-thread blocks
-  l.sharedBytes += std::max<int64_t>(reservedSharedBytes, 0);
+  l.sharedBytes += std::max<int64_t>(reservedSharedBytes, 0) + l.residentBytes;
   if (veusPerSM > 0) {
     const int budget = registerBudget(device, l.threads, l.sharedBytes, veusPerSM);
     if (budget == 0 || budget < l.regs) {
@@ -78,7 +82,8 @@ ir::Result<VDevice> makeVDevice(const device::DeviceSpec& device, const std::vec
               std::to_string(l.numVEUs) + " vEUs (" +
               (veusPerSM > 0 ? std::string("the shape chosen") : "limited by " + device::limitName(o.limitedBy)) + "): " +
               std::to_string(l.threads) + " threads, " + std::to_string(l.regs) + " regs, " +
-              std::to_string(l.sharedBytes) + " B shared per vEU";
+              std::to_string(l.sharedBytes) + " B shared per vEU" +
+              (l.residentBytes ? " (" + std::to_string(l.residentBytes) + " B resident)" : "");
   return l;
 }
 

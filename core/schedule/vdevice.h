@@ -31,10 +31,17 @@ struct VDevice {
   int numVEUs = 0;  // veusPerSM * SMs
   int threads = 0;  // per vEU (block)
   int regs = 0;     // per thread
-  int64_t sharedBytes = 0;
+  int64_t sharedBytes = 0;  // the resident region, the rKernels' scratch, a dynamic program's dispatch slot
+  // Of sharedBytes, the resident region at the start of the block's shared
+  // memory (kernels::RKernel::residentBytes: the largest of the program's
+  // rKernels, 16-byte aligned); the rKernels' scratch begins after it.
+  int64_t residentBytes = 0;
   device::OccupancyLimit limitedBy = device::OccupancyLimit::Blocks;
   std::string summary;  // "8 vEUs/SM (limited by warps): 256 threads, 32 regs, 0 B shared"
 };
+
+// The resident region `kernel` needs, rounded to 16 bytes (0: none).
+int64_t residentRegionBytes(const kernels::RKernel& kernel);
 
 // The vDevice for a program of these rKernels, or an error naming the
 // rKernel (and its operator) that cannot fit on an SM, or the rKernels whose

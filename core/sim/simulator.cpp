@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <queue>
 #include <string>
 #include <utility>
@@ -109,6 +110,8 @@ class ProgramRunner {
       taskNext_.resize(nv);
       barrierNext_.resize(nv);
     }
+    // A launch starts with every resident region empty (gemv_cell.cuh).
+    held_.assign(nv, Held{});
     // Entries of vEUs without work keep stale values; nothing reads them
     // because an empty stream has no slot to wait for.
     active_.clear();
@@ -247,7 +250,7 @@ class ProgramRunner {
              " rTask " + std::to_string(task.rtask) + ", which the plan does not have";
     const int sm = predictedSM(v, sms_);
     int& onSM = busyOnSM_[static_cast<size_t>(sm)];
-    const auto& k = plan_.ops[static_cast<size_t>(op)].kernel;
+    const auto& k = kernelRun(v, task);
     // The vEUs of the SM neither running an rTask nor done wait at a barrier.
     const int waiting = std::max(0, aliveOnSM_[static_cast<size_t>(sm)] - (onSM + 1));
     const double us = model_.taskTimeUs(k, plan_.device, TaskContext{veusPerSM_, onSM + 1, busyVEUs_ + 1, waiting});
@@ -269,9 +272,35 @@ class ProgramRunner {
     return {};
   }
 
+  // The rKernel as rTask `task` runs it on vEU `v`: a persistent cell's
+  // `bytes` count a step that finds its weight slice resident; one that
+  // finds another slice (or none) also reads its own (residentReadBytes).
+  const kernels::RKernel& kernelRun(int v, schedule::RTask task) {
+    const auto& k = plan_.ops[static_cast<size_t>(task.op)].kernel;
+    if (k.residentBytes <= 0) return k;
+    Held& h = held_[static_cast<size_t>(v)];
+    // Every step's cell of one layer is its own operator: the value, not the op, names the slice.
+    const bool found =
+        h.rtask == task.rtask && h.value && (h.value == &k.residentValue || *h.value == k.residentValue);
+    h = Held{&k.residentValue, task.rtask};
+    if (found) return k;
+    auto [it, added] = loading_.try_emplace(task.op);
+    if (added) {
+      it->second = k;
+      it->second.bytes += k.residentReadBytes;
+    }
+    return it->second;
+  }
+  struct Held {
+    const std::string* value = nullptr;  // the slice a vEU's resident region holds
+    int64_t rtask = -1;
+  };
+
   const schedule::Plan& plan_;
   const CostModel& model_;
   Trace& trace_;
+  std::vector<Held> held_;                       // per vEU
+  std::map<int32_t, kernels::RKernel> loading_;  // per persistent-cell op: its rKernel when it loads its slice
   const int sms_;
   double launchUs_ = 0;
   double barrierUs_ = 0;

@@ -26,9 +26,8 @@
 #include "core/kernels/cuda_library.h"
 #include "core/passes/pass_manager.h"
 #include "core/schedule/barrier_removal.h"
-#include "samples/builder/rnn_layers.h"
-#include "samples/zoo/sample_config.h"
 #include "tests/core/codegen/codegen_fixtures.h"
+#include "tests/samples/mini_models.h"
 #include "tests/support/host_run.h"
 #include "tests/support/param_names.h"
 #include "tests/support/plan_mutation.h"
@@ -36,15 +35,7 @@
 namespace rammer {
 namespace {
 
-// The V100 preset cut down to 2 SMs: a handful of vEUs, still with barriers.
-device::DeviceSpec smallDevice() {
-  auto d = device::loadDevice("v100");
-  if (!d) throw std::runtime_error(d.errorText());
-  d->id = "v100_2sm";
-  d->name = "V100 with 2 SMs (ThreadSanitizer tests)";
-  d->sms = 2;
-  return std::move(d).value();
-}
+device::DeviceSpec smallDevice() { return samples_test::v100WithSMs(2, "ThreadSanitizer tests"); }
 
 schedule::Plan wavefront(const ir::Graph& g) { return testing::planSample(g, "wavefront", smallDevice()); }
 
@@ -92,20 +83,7 @@ TEST_P(HostTsan, TheBarrierProtocolHasNoDataRace) {
 INSTANTIATE_TEST_SUITE_P(Samples, HostTsan, ::testing::Values("sample_cnn", "inception_block", "nasbench_cells"),
                          rammer::testing::ParamName());
 
-// A sequence model in miniature, lstm_tc's shape: stacked LSTM layers whose
-// cells wait for their own step's input projection and their previous step
-// (3 layers of 8 steps, hidden 64: a size whose list schedule beats the
-// policy's order on this device).
-ir::Graph miniLstm() {
-  samples::ModelBuilder b("mini_lstm", samples::kSampleOpset, 1);
-  const ir::ValueId x = b.input("input", {8, 1, 64}, {"", samples::kBatchDim, ""});
-  b.output(samples::lstmStack(b, "rnn", x, 3, 64).back().y, 1);
-  ir::Graph g = b.take();
-  passes::PassContext ctx;
-  auto records = passes::standardPipeline({}).run(g, ctx);
-  if (!records) throw std::runtime_error(records.errorText());
-  return g;
-}
+ir::Graph miniLstm() { return samples_test::miniStackedLstm("mini_lstm"); }
 
 // Each vEU's rTasks in the order it runs them, program by program.
 std::vector<std::vector<schedule::RTask>> execOrder(const schedule::Plan& plan) {

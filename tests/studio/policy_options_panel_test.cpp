@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
 #include <QSignalSpy>
@@ -29,7 +30,7 @@ const std::map<std::string, QString> kStudioControl = {
     {"--policy", "policyPicker"},          {"--device", "devicePicker"},
     {"--batch", "batchPicker"},            {"--schedule", "loadEdits"},
     {"--fuse-attention", "attentionPicker"}, {"--fuse-epilogues", "epiloguePicker"},
-    {"--keep-persistent", "keepPersistentCheck"},
+    {"--keep-persistent", "keepPersistentCheck"}, {"--reload-weights", "reloadWeightsCheck"},
     {"--ios-r", "iosRPicker"},             {"--ios-s", "iosSPicker"},
     {"--ios-variant", "iosVariantPicker"}, {"--ios-programs", "iosProgramsPicker"},
     {"--gt-order", "gtOrderPicker"},       {"--gt-budget", "gtBudgetPicker"},
@@ -145,6 +146,22 @@ TEST(PolicyOptions, AFusionModeChosenInThePanelReachesThePipeline) {
   emit r->editingFinished();
   EXPECT_EQ(l.session.planChoices().ios.maxGroupOps, 2);
   EXPECT_FALSE(l.session.isBusy());
+  l.session.waitForWorkers();
+}
+
+// Reloading recurrent weights is a choice of every policy: the box reaches
+// the plan choices and plans again.
+TEST(PolicyOptions, TheReloadWeightsBoxPlansAgain) {
+  Loaded l;
+  l.open(QStringLiteral("wavefront"));
+  auto* reload = l.panel.findChild<QCheckBox*>(QStringLiteral("reloadWeightsCheck"));
+  ASSERT_TRUE(reload);
+  EXPECT_FALSE(reload->isChecked());
+  EXPECT_TRUE(l.session.planChoices().residentCells);
+  reload->setChecked(true);
+  EXPECT_FALSE(l.session.planChoices().residentCells);
+  EXPECT_TRUE(l.session.isBusy());
+  l.waitForJob();
   l.session.waitForWorkers();
 }
 

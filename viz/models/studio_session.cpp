@@ -142,7 +142,7 @@ quint64 StudioSession::setPolicyOptions(const pipeline::PlanChoices& c) {
   const bool ownOptions =
       (o.policy == schedule::PolicyId::Ios && c.ios != o.ios) ||
       (o.policy == schedule::PolicyId::GraphTurbo && c.graphturbo != o.graphturbo) ||
-      (c.launchFallback != o.launchFallback && pipeline::weighsLaunches(o.policy));
+      (c.launchFallback != o.launchFallback && pipeline::weighsLaunches(o.policy)) || c.residentCells != o.residentCells;
   if (pipeline::samePolicyOptions(c, o)) return 0;
   pipeline::copyPolicyOptions(requested_, c);
   emit settingsChanged();

@@ -139,9 +139,19 @@ TEST(CellKernels, CarriedRecurrentProductTilesMatchTheReference) {
     ASSERT_TRUE(b.infer().empty());
     auto ks = kernels::kernelsFor(b.graph(), lastNode(b.graph()));
     ASSERT_TRUE(ks.ok()) << ks.errorText();
-    ASSERT_EQ(ks->candidates.size(), 2u);
+    ASSERT_EQ(ks->candidates.size(), 4u);
     EXPECT_EQ(ks->candidates[0].numRTasks, 2);  // 45 columns in runs of 32
     EXPECT_EQ(ks->candidates[1].numRTasks, 6);  // and of 8
+    // Each again with its slice of rT kept in shared memory (issue #45
+    // item 3): 19 rows of 4 x 32 floats, of 4 x 8 padded to 40; and the tag.
+    EXPECT_EQ(ks->candidates[2].name, "gemv_lstmcell_resident_j32");
+    EXPECT_EQ(ks->candidates[2].residentBytes, 4 * 19 * 128 + 16);
+    EXPECT_EQ(ks->candidates[3].name, "gemv_lstmcell_resident_j8");
+    EXPECT_EQ(ks->candidates[3].residentBytes, 4 * 19 * 40 + 16);
+    EXPECT_EQ(ks->candidates[3].numRTasks, 6);
+    EXPECT_EQ(ks->candidates[3].residentValue, "rT");
+    EXPECT_DOUBLE_EQ(ks->candidates[3].residentReadBytes, 4.0 * 19 * 4 * 45);
+    EXPECT_DOUBLE_EQ(ks->candidates[1].bytes - ks->candidates[3].bytes, ks->candidates[3].residentReadBytes);
     checkCandidates(b.graph(), lastNode(b.graph()), 1e-4);
   }
   {

@@ -118,6 +118,28 @@ TEST(Validator, ChecksThatVEUsFitAndAreCoResident) {
   EXPECT_FALSE(validate(plan, g).empty());
 }
 
+// A persistent cell's weight slice stays in its vEU's shared memory beside
+// every rTask's scratch (issue #45 item 3): a vEU whose scratch and
+// resident slice together exceed a block's shared memory is refused, named
+// by the rTask that keeps the slice.
+TEST(Validator, AVEUMustHoldItsResidentSliceBesideItsScratch) {
+  const ir::Graph g = rt::chainGraph(2);
+  Plan plan = handPlan(g, 1, {{exec(0, 0), exec(1, 0)}});
+  const int64_t optin = plan.device.sharedPerBlockOptin;
+  plan.ops[0].kernel.sharedBytes = optin / 2 + 1024;
+  plan.ops[1].kernel.sharedBytes = 1024;
+  plan.ops[1].kernel.residentBytes = optin / 2;
+  plan.ops[1].kernel.residentValue = "R";
+  ValidationReport r = checkPlan(plan, g);
+  ASSERT_GE(r.count(ProblemKind::Resources), 1u) << allMessages(r);
+  EXPECT_NE(allMessages(r).find(std::to_string(optin / 2) + " B of it the weights a1[0] keeps resident"), std::string::npos)
+      << allMessages(r);
+  // A slice 4 KB smaller fits beside the same scratch.
+  plan.ops[1].kernel.residentBytes = optin / 2 - 4096;
+  r = checkPlan(plan, g);
+  EXPECT_TRUE(r.ok()) << allMessages(r);
+}
+
 // ---- mutation test -------------------------------------------------------
 
 namespace {

@@ -133,3 +133,26 @@ TEST(VDevice, OfAProgramHonoursTheShapeItWasGiven) {
   plan.programs[0].veusPerSM = 2;
   EXPECT_EQ(schedule::checkPlan(plan, g).count(schedule::ProblemKind::Resources), 0u);
 }
+
+// A persistent cell's resident region (issue #45 item 3) lies beside every
+// rKernel's scratch: the vEU takes the largest scratch plus the largest
+// region, and fewer vEUs fit an SM.
+TEST(VDevice, AResidentRegionAddsToTheLargestScratch) {
+  const device::DeviceSpec h100 = device::presetDevice("h100").value();
+  auto gemm = rt::fakeKernel("gemm", 1, 0, 256, 20 * 1024);
+  auto cell = rt::fakeKernel("cell", 1, 0, 256, 4 * 1024);
+  cell.residentBytes = 40 * 1024 + 8;  // rounded to 16 bytes
+  auto l = makeVDevice(h100, {{"g", &gemm}, {"c", &cell}});
+  ASSERT_TRUE(l.ok()) << l.errorText();
+  EXPECT_EQ(l->residentBytes, 40 * 1024 + 16);
+  EXPECT_EQ(l->sharedBytes, 20 * 1024 + 40 * 1024 + 16);
+  // (228 KB) / (60 KB + 16 B + 1 KB reserved) = 3 vEUs per SM, not the 8 the threads allow.
+  EXPECT_EQ(l->veusPerSM, 3);
+  EXPECT_EQ(l->limitedBy, device::OccupancyLimit::SharedMemory);
+  EXPECT_NE(l->summary.find("resident"), std::string::npos) << l->summary;
+  // Without the cell: no region.
+  l = makeVDevice(h100, {{"g", &gemm}});
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->residentBytes, 0);
+  EXPECT_EQ(l->sharedBytes, 20 * 1024);
+}

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "tests/core/sim/sim_fixtures.h"
 
@@ -227,4 +228,57 @@ TEST(SimSimulator, TheTraceDescribesThePlan) {
   EXPECT_DOUBLE_EQ(t.totalUs, 6.5);
   EXPECT_DOUBLE_EQ(t.metrics.at("rtasks"), 4);
   EXPECT_DOUBLE_EQ(t.metrics.at("barriers"), 1);
+}
+
+// Persistent cells (issue #45 item 3): an rTask of an rKernel that keeps a
+// weight slice resident takes its `bytes` when its vEU holds the slice,
+// and `bytes + residentReadBytes` when it must load it: the first step, or
+// after another slice took the vEU's region. Times here are bytes / 1000.
+namespace {
+class BytesCostModel : public FixedCostModel {
+ public:
+  BytesCostModel() : FixedCostModel({}, 1.0, 0.5) {}
+  double taskTimeUs(const kernels::RKernel& k, const device::DeviceSpec&, const sim::TaskContext&) const override {
+    return k.bytes / 1000.0;
+  }
+};
+
+void keepResident(schedule::PlannedOp& op, const std::string& value) {
+  op.kernel.bytes = 1000;  // 1 us a step that finds its slice
+  op.kernel.residentBytes = 4096;
+  op.kernel.residentValue = value;
+  op.kernel.residentReadBytes = 3000;  // 3 us more to load it
+}
+}  // namespace
+
+TEST(SimSimulator, APersistentCellLoadsItsSliceOncePerVEU) {
+  // Steps a, b, c of one layer (value "R"); vEU 0 runs rTask 0 of each, vEU 1
+  // rTask 1 of a and c but rTask 0 of b (a slice it does not hold).
+  auto plan = handPlan(3, 2, {{{{exec(0, 0), exec(1, 0), exec(2, 0)}, {exec(0, 1), exec(1, 1), exec(2, 1)}}}});
+  for (auto& op : plan.ops) keepResident(op, "R");
+  auto t = sim::Simulator(std::make_shared<BytesCostModel>()).run(plan);
+  ASSERT_TRUE(t.ok()) << t.errorText();
+  std::map<std::pair<int, int>, double> us;  // (vEU, order) -> rTask time
+  for (const auto& e : t->tasks) us[{e.veu, e.order}] = e.endUs - e.startUs;
+  EXPECT_DOUBLE_EQ(us.at({0, 0}), 4.0);  // loads slice (R, 0)
+  EXPECT_DOUBLE_EQ(us.at({0, 1}), 1.0);  // finds it
+  EXPECT_DOUBLE_EQ(us.at({0, 2}), 1.0);
+  EXPECT_DOUBLE_EQ(us.at({1, 0}), 4.0);  // loads (R, 1)
+  EXPECT_DOUBLE_EQ(us.at({1, 1}), 1.0);
+
+  // Another layer's slice in between: the vEU reloads.
+  plan = handPlan(3, 1, {{{{exec(0, 0), exec(1, 0), exec(2, 0)}}}});
+  keepResident(plan.ops[0], "R");
+  keepResident(plan.ops[1], "Q");
+  keepResident(plan.ops[2], "R");
+  t = sim::Simulator(std::make_shared<BytesCostModel>()).run(plan);
+  ASSERT_TRUE(t.ok()) << t.errorText();
+  for (const auto& e : t->tasks) EXPECT_DOUBLE_EQ(e.endUs - e.startUs, 4.0) << "order " << e.order;
+
+  // A new launch starts with every region empty.
+  plan = handPlan(2, 1, {{{{exec(0, 0)}}}, {{{exec(1, 0)}}}});
+  for (auto& op : plan.ops) keepResident(op, "R");
+  t = sim::Simulator(std::make_shared<BytesCostModel>()).run(plan);
+  ASSERT_TRUE(t.ok()) << t.errorText();
+  for (const auto& e : t->tasks) EXPECT_DOUBLE_EQ(e.endUs - e.startUs, 4.0) << "program " << e.program;
 }
