@@ -22,6 +22,10 @@ void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& o) {
   addFuseEpiloguesFlag(cmd, o.epilogues);
   addIosOptions(cmd, o.ios);
   addGraphTurboOptions(cmd, o.graphturbo);
+  addProgramFlags(cmd, o);
+}
+
+void addProgramFlags(CLI::App* cmd, pipeline::PlanChoices& o) {
   cmd->add_flag("--keep-persistent{false}", o.launchFallback,
                 "Keep every program the policy planned persistent, even one the cost model predicts slower than its "
                 "operators as launches (by default those are planned as launches: core/pipeline/launch_choice.h)");

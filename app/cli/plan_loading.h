@@ -23,8 +23,8 @@
 namespace rammer::cli {
 
 // Adds --policy, --device, --schedule, --batch, --fuse-attention,
-// --fuse-epilogues and the
-// IOS and GraphTurbo options to `cmd`.
+// --fuse-epilogues, the IOS and GraphTurbo options and the program flags
+// (addProgramFlags) to `cmd`.
 void addPlanOptions(CLI::App* cmd, pipeline::PlanChoices& options);
 // --policy NAME into `policy` (its current value the default); an unknown
 // name is a CliError listing the policies, thrown while parsing.
@@ -35,6 +35,9 @@ std::vector<schedule::PolicyId> policiesNamed(const std::vector<std::string>& na
 void addFuseAttentionFlag(CLI::App* cmd, pipeline::AttentionFusion& mode);
 // --fuse-epilogues auto|on|off (pipeline::EpilogueFusion); the bare flag is "on".
 void addFuseEpiloguesFlag(CLI::App* cmd, pipeline::EpilogueFusion& mode);
+// --keep-persistent and --reload-weights: what the Schedule stage may
+// change of the policy's programs (launch_choice.h, resident_choice.h).
+void addProgramFlags(CLI::App* cmd, pipeline::PlanChoices& choices);
 // --ios-r, --ios-s, --ios-variant (what --policy ios searches with).
 void addIosOptions(CLI::App* cmd, schedule::IosOptions& ios);
 // --gt-order, --gt-budget (what --policy graphturbo groups and orders with).

@@ -276,6 +276,7 @@ Command addRunCommand(CLI::App& app, const GlobalOptions& global) {
   addFuseEpiloguesFlag(sub, opts->plan.epilogues);
   addIosOptions(sub, opts->plan.ios);
   addGraphTurboOptions(sub, opts->plan.graphturbo);
+  addProgramFlags(sub, opts->plan);
   sub->add_option("--device", opts->plan.device, "Device preset or JSON the plan is made for (emulator, host, cuda)")
       ->capture_default_str();
   sub->add_option("--schedule", opts->plan.scheduleFile, "Schedule edits JSON (emulator, host, cuda)");

@@ -5,8 +5,8 @@
 #   1. tests/data/gpu_traces/NAME/: record_lease.sh's folder (t/lease.tgz.NN),
 #      with the rows of the other steps appended to its row files
 #      (pytorch.jsonl, pytorch_nodes.jsonl, graph.jsonl, sanitizers.jsonl;
-#      each row keeps its own provenance) and the claim-shard runs as the
-#      lease folder NAME/shards/
+#      each row keeps its own provenance), the claim-shard runs as the
+#      lease folder NAME/shards/ and the persistent-cell A/B as NAME/cells/
 #   2. every row and folder loads with its provenance (check_gpu_provenance.py)
 #   3. the rKernel families' efficiencies refitted (fit_efficiency.py) and
 #      the cost model calibrated on the lease (rammer calibrate -o
@@ -45,16 +45,16 @@ ls "$out"/t/lease.tgz.* > /dev/null 2>&1 || { echo "$out/t/lease.tgz.* missing: 
 cat "$out"/t/lease.tgz.* | tar xz -C "$tmp"
 mkdir -p "$into"
 mv "$tmp/lease" "$dest"
-for step in handoff nodes graph compile race shards; do
+for step in handoff nodes graph compile race shards cells; do
   [[ -f $out/$step.tgz ]] || { echo "$step: not brought back"; continue; }
   tar xzf "$out/$step.tgz" -C "$tmp"
   if [[ $step == handoff ]]; then  # the microbenchmark's table, traces and JSON as they are
     mv "$tmp/handoff" "$dest/handoff"
     continue
   fi
-  if [[ $step == shards ]]; then
-    mv "$tmp/shards" "$dest/shards"
-    rm -f "$dest"/shards/*.edits.json "$dest"/shards/gpu.lock
+  if [[ $step == shards || $step == cells ]]; then  # lease folders of their own runs
+    mv "$tmp/$step" "$dest/$step"
+    rm -f "$dest/$step"/*.edits.json "$dest/$step"/gpu.lock
     continue
   fi
   for f in "$tmp/$step"/*.jsonl; do
@@ -65,7 +65,8 @@ done
 python3 - "$dest" "$name" <<'PY'
 import glob, json, os, sys
 dest, name = sys.argv[1], sys.argv[2]
-for path in [os.path.join(dest, "provenance.json"), os.path.join(dest, "shards", "provenance.json")]:
+for path in [os.path.join(dest, "provenance.json"), os.path.join(dest, "shards", "provenance.json"),
+             os.path.join(dest, "cells", "provenance.json")]:
     if os.path.exists(path):
         p = json.load(open(path))
         p["lease"] = name
@@ -100,7 +101,8 @@ import doc_tables
 lease = os.path.relpath(sys.argv[1])
 for spec in [f"runs {lease}", f"goals {lease}", f"e2e {lease}", f"dynamic {lease}", f"metrics {lease}",
              f"sanitizers {lease}", f"rkernels {lease}",
-             f"dynamic {lease}/shards --baseline dynamicV4K1 --policy dynamicV4K132"]:
+             f"dynamic {lease}/shards --baseline dynamicV4K1 --policy dynamicV4K132",
+             f"dynamic {lease}/cells --baseline wavefrontReload --policy wavefront"]:
     print(f"<!-- table: {spec} -->")
     try:
         print("\n".join(doc_tables.generate(spec)))

@@ -45,7 +45,7 @@ if "sample_cnn.dynamic" not in keys or "sample_cnn.wavefront" not in keys:
 for k in keys:
     if lease.run_check(k)[0] != "FAIL":
         failures.append(f"traces: {k} passed its check, but the stand-in's kernels do nothing")
-for step, files in [("shards", []), ("nodes", ["pytorch.jsonl"]), ("graph", ["graph.jsonl"]),
+for step, files in [("shards", []), ("cells", []), ("nodes", ["pytorch.jsonl"]), ("graph", ["graph.jsonl"]),
                     ("compile", ["pytorch.jsonl"])]:
     path = os.path.join(out, step + ".tgz")
     if not os.path.exists(path):
@@ -60,6 +60,11 @@ for step, files in [("shards", []), ("nodes", ["pytorch.jsonl"]), ("graph", ["gr
         for r in rows:
             if r["check"] == "PASS":
                 failures.append(f"{step}: {r['model']} {r['system']} passed without a GPU")
+    if step == "cells" and folder.keys() != ["sample_cnn.wavefront", "sample_cnn.wavefrontReload"]:
+        failures.append(f"cells: runs {sorted(folder.keys())}, expected sample_cnn's wavefront and wavefrontReload")
+    if step == "cells":
+        failures += [f"cells: {k} passed its check, but the stand-in's kernels do nothing"
+                     for k in folder.keys() if folder.run_check(k)[0] != "FAIL"]
     if step == "shards" and len(folder.keys()) != 9:
         failures.append(f"shards: {len(folder.keys())} runs, expected 9 (3 vEU counts x 3 shard counts)")
     if step == "graph":
@@ -94,6 +99,8 @@ else:
         failures.append("after_lease.sh: a row still names another lease")
     if len(lease_rows.load_lease(os.path.join(merged.folder, "shards")).keys()) != 9:
         failures.append("after_lease.sh: shards/ lacks the claim-shard runs")
+    if len(lease_rows.load_lease(os.path.join(merged.folder, "cells")).keys()) != 2:
+        failures.append("after_lease.sh: cells/ lacks the persistent-cell runs")
 for f in failures:
     print("FAIL:", f)
 print(f"dry run: {len(keys)} traced runs, every step packed, every row with its provenance" if not failures else

@@ -12,6 +12,11 @@
 #            tests/bench/run_handoff_bench.sh): the handoff_chain sample's
 #            128 dependent links under wavefront and dynamic, traced; the
 #            median and p99 hand-off against the goal (<= 1.5 / 4 us)
+#   cells    cells.tgz: persistent cells (issue #45 item 3): lstm_tc,
+#            seq2seq and deepspeech2 under wavefront with their cells'
+#            weights kept on chip where the analytic model keeps them and
+#            with --reload-weights, traced (`dynamic_table.py DIR/cells
+#            --baseline wavefrontReload --policy wavefront`)
 #   shards   shards.tgz: the dynamic policy's claim shards (issue #31 item
 #            1): resnext29, nasnet and lstm_tc at 1, 2 and 4 vEUs per SM x
 #            K = 1, 8, 132 shards, traced (`dynamic_table.py DIR --baseline
@@ -42,16 +47,16 @@
 # `source .gpu/env.sh; tests/bench/gpu/lease_next.sh 500 --steps ...`.
 #
 # Usage: source .gpu/env.sh; tests/bench/gpu/lease_next.sh SECONDS
-#          [--steps "traces handoff shards nodes graph compile race"] [--lease NAME]
+#          [--steps "traces handoff cells shards nodes graph compile race"] [--lease NAME]
 # The lease's two calls (15 minutes of device time, the machine's start among
-# them): `lease_next.sh 500 --steps "traces handoff shards nodes
+# them): `lease_next.sh 500 --steps "traces handoff cells shards nodes
 # graph"`, then `lease_next.sh 180 --steps "compile race"`.
 # LEASE_MODELS="a b" narrows every step to those models (the dry run against
 # the stand-in driver, lease_dry_run.sh, keeps to small ones).
 set -u
 seconds=${1:-540}
 shift
-steps="traces handoff shards nodes graph compile race"
+steps="traces handoff cells shards nodes graph compile race"
 lease_name=auto
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -77,6 +82,7 @@ lease_name=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["l
 
 paper=${LEASE_MODELS:-alexnet resnext29_cifar nasnet_cifar deepspeech2 lstm_tc seq2seq}
 shard_models=${LEASE_MODELS:-resnext29_cifar nasnet_cifar lstm_tc}
+cell_models=${LEASE_MODELS:-lstm_tc seq2seq deepspeech2}
 has() { [[ " $steps " == *" $1 "* ]]; }
 left() { echo $((end - SECONDS)); }
 # The seconds the later steps of this call need at least, kept back from an
@@ -85,7 +91,7 @@ reserve() {
   local s=0 step
   for step in "$@"; do
     has "$step" || continue
-    case $step in handoff) s=$((s + 60)) ;; shards) s=$((s + 90)) ;; nodes) s=$((s + 90)) ;; graph) s=$((s + 60)) ;;
+    case $step in handoff) s=$((s + 60)) ;; cells) s=$((s + 90)) ;; shards) s=$((s + 90)) ;; nodes) s=$((s + 90)) ;; graph) s=$((s + 60)) ;;
       compile) s=$((s + 60)) ;; race) s=$((s + 70)) ;; esac
   done
   echo $s
@@ -104,7 +110,7 @@ PY
 echo "lease $lease_name: $(python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); print(p["device"], "driver", p["driver"], "CUDA", p["cuda"], "torch", p["torch"], "commit", p["commit"])' "$prov")"
 models=$w/m
 # shellcheck disable=SC2086
-"$(dirname "$rammer")/rammer-samples" --only "$(echo $paper $shard_models | tr ' ' '\n' | sort -u | paste -sd,)" \
+"$(dirname "$rammer")/rammer-samples" --only "$(echo $paper $shard_models $cell_models | tr ' ' '\n' | sort -u | paste -sd,)" \
   "$models" > /dev/null 2>&1
 model_file() {
   local f=$models/$1.onnx
@@ -114,7 +120,7 @@ model_file() {
 }
 
 if has traces; then
-  b=$(( $(left) - $(reserve handoff shards nodes graph compile race) ))
+  b=$(( $(left) - $(reserve handoff cells shards nodes graph compile race) ))
   echo "### traces ($b s of $(left))"
   if (( b > 60 )); then
     "$g/record_lease.sh" --seconds "$b" --tiers "1 5 2 3" --jobs 4 --repeat 50 --metrics-seconds 40 \
@@ -126,7 +132,7 @@ fi
 if has handoff; then
   # Two short runs and their traces (a compile of one rKernel, 128 links):
   # at most 90 s, less what the later steps need.
-  b=$(( $(left) - $(reserve shards nodes graph compile race) ))
+  b=$(( $(left) - $(reserve cells shards nodes graph compile race) ))
   (( b > 90 )) && b=90
   echo "### hand-offs ($b s of $(left))"
   d=$w/handoff
@@ -138,6 +144,20 @@ if has handoff; then
   fi
   pack handoff
 fi
+
+# keep_run DIR KEY: DIR/KEY.trace.json as columns (compact_trace.py) and
+# DIR/runs/KEY.run.json xz-packed, both under DIR/runs.
+keep_run() {
+  local d=$1 key=$2
+  [[ -f $d/$key.trace.json ]] && python3 "$g/compact_trace.py" "$d/$key.trace.json" "$d/runs/$key.trace.json.xz" &&
+    rm -f "$d/$key.trace.json"
+  if [[ -s $d/runs/$key.run.json ]]; then
+    python3 -c 'import lzma, shutil, sys
+with open(sys.argv[1], "rb") as i, lzma.open(sys.argv[1] + ".xz", "wb") as o: shutil.copyfileobj(i, o)' \
+      "$d/runs/$key.run.json"
+  fi
+  rm -f "$d/runs/$key.run.json"
+}
 
 # shard_run MODEL VEUS K: one dynamic run with its claim shards, traced.
 shard_run() {
@@ -151,17 +171,39 @@ shard_run() {
     --schedule "$d/$key.edits.json" --random --seed 1 --repeat 50 --gpu-lock "$d/gpu.lock" --json \
     --trace "$d/$key.trace.json" > "$d/runs/$key.run.json" 2> "$d/$key.err"
   echo "$key: exit $? $(grep -o '"median": *[0-9.]*' "$d/runs/$key.run.json" | head -1)"
-  [[ -f $d/$key.trace.json ]] && python3 "$g/compact_trace.py" "$d/$key.trace.json" "$d/runs/$key.trace.json.xz" &&
-    rm -f "$d/$key.trace.json"
-  if [[ -s $d/runs/$key.run.json ]]; then
-    python3 -c 'import lzma, shutil, sys
-with open(sys.argv[1], "rb") as i, lzma.open(sys.argv[1] + ".xz", "wb") as o: shutil.copyfileobj(i, o)' \
-      "$d/runs/$key.run.json"
-  fi
-  rm -f "$d/runs/$key.run.json"
+  keep_run "$d" "$key"
 }
-export -f shard_run model_file
+
+# cell_run MODEL LABEL [FLAGS]: one wavefront run (FLAGS: --reload-weights), traced.
+cell_run() {
+  local m=$1 label=$2
+  shift 2
+  local key=$m.$label d=$w/cells budget=$((cells_deadline - $(date +%s)))
+  (( budget > 15 )) || { echo "$key: no time"; return; }
+  timeout "$budget" rammer -q run "$(model_file "$m")" --backend cuda --policy wavefront "$@" --random --seed 1 \
+    --repeat 50 --json --trace "$d/$key.trace.json" > "$d/runs/$key.run.json" 2> "$d/$key.err"
+  echo "$key: exit $? $(grep -o '"median": *[0-9.]*' "$d/runs/$key.run.json" | head -1)"
+  keep_run "$d" "$key"
+}
+export -f shard_run keep_run model_file
 export w g models root
+
+if has cells; then
+  # Each model's kept plan and its reloading plan, one after the other (the
+  # A/B of one step's conditions); the paper models are generated above.
+  b=$(( $(left) - $(reserve shards nodes graph compile race) ))
+  echo "### persistent cells ($b s of $(left))"
+  step_provenance "$w/cells" cells
+  mkdir -p "$w/cells/runs"
+  cells_deadline=$(( $(date +%s) + b ))
+  if (( b > 30 )); then
+    for m in $cell_models; do
+      cell_run "$m" wavefront
+      cell_run "$m" wavefrontReload --reload-weights
+    done
+  fi
+  pack cells
+fi
 
 if has shards; then
   b=$(( $(left) - $(reserve nodes graph compile race) ))
