@@ -1,7 +1,8 @@
 // Persistent cells on the host target (issue #45 item 3): a stacked LSTM's
 // cells keep their weight slices in shared memory (gemv_cell.cuh,
 // rammer_gemv_cell_resident), each slice pinned to one vEU for every step
-// (core/schedule/resident_pins.h). The host target runs the very CUDA
+// (core/schedule/resident_pins.h). The emulator runs the plan from the
+// rKernels' declared writes; the host target runs the very CUDA
 // text, so these runs check the resident region's layout, its tag, the
 // kernel's start that clears it, and the scratch the other rKernels get
 // after it; ThreadSanitizer checks that the region adds no race.
@@ -13,6 +14,7 @@
 
 #include "core/codegen/code_generator.h"
 #include "core/device/device_spec.h"
+#include "core/exec/plan_emulator.h"
 #include "core/exec/reference_executor.h"
 #include "core/schedule/validator.h"
 #include "core/schedule/vdevice.h"
@@ -80,6 +82,13 @@ TEST(PersistentCells, EachSliceStaysOnOneVEUAndTheHostProgramMatchesTheReference
   // Each slice is loaded by its first step and found by the other six:
   // a wrong slice layout or tag would show in the outputs.
   expectRight(plan, g, /*tsan=*/false);
+  // The emulator runs the same plan from the rKernels' declared writes.
+  const std::vector<ir::Tensor> inputs = testing::seededInputs(g);
+  auto want = exec::runReference(g, inputs);
+  ASSERT_TRUE(want.ok()) << want.errorText();
+  auto emulated = exec::emulatePlan(plan, g, inputs, {});
+  ASSERT_TRUE(emulated.ok()) << emulated.errorText();
+  EXPECT_LE(testing::worstRelativeL2(emulated->outputs, *want), 1e-5);
 }
 
 TEST(PersistentCells, TwoLayersSharingEachVEUReloadTheirSlicesAndStayRight) {
