@@ -280,9 +280,9 @@ class ProgramRunner {
     if (k.residentBytes <= 0) return k;
     Held& h = held_[static_cast<size_t>(v)];
     // Every step's cell of one layer is its own operator: the value, not the op, names the slice.
-    const bool found =
-        h.rtask == task.rtask && h.value && (h.value == &k.residentValue || *h.value == k.residentValue);
-    h = Held{&k.residentValue, task.rtask};
+    const bool found = h.rtask == task.rtask && h.tasks == k.numRTasks && h.value &&
+                       (h.value == &k.residentValue || *h.value == k.residentValue);
+    h = Held{&k.residentValue, task.rtask, k.numRTasks};
     if (found) return k;
     auto [it, added] = loading_.try_emplace(task.op);
     if (added) {
@@ -294,6 +294,7 @@ class ProgramRunner {
   struct Held {
     const std::string* value = nullptr;  // the slice a vEU's resident region holds
     int64_t rtask = -1;
+    int64_t tasks = 0;  // of an rKernel of that many rTasks (the j8 and j32 twins slice differently)
   };
 
   const schedule::Plan& plan_;

@@ -111,6 +111,35 @@ TEST(PersistentCells, TwoLayersSharingEachVEUReloadTheirSlicesAndStayRight) {
   expectRight(plan, g, /*tsan=*/false);
 }
 
+// The two widths of one layer's cells lay out the same first columns
+// differently: steps alternating between them share each rTask 0's vEU
+// (one home per value and rTask index), and the tag's row length makes
+// each reload its own layout.
+TEST(PersistentCells, StepsAlternatingBetweenTheTwoWidthsReloadTheirOwnLayout) {
+  const ir::Graph g = stackedLstm();
+  const schedule::Plan free = testing::planSample(g, "wavefront", smallDevice(8));
+  schedule::Constraints c;
+  int n = 0;
+  for (const auto& op : free.ops)
+    if (op.kernel.residentBytes > 0)
+      c.kernelFor[op.name] = n++ % 2 ? "gemv_lstmcell_resident_j32" : "gemv_lstmcell_resident_j8";
+  const schedule::Plan plan = testing::planSample(g, "wavefront", smallDevice(8), c);
+  std::set<std::string> widths;
+  for (const auto& op : plan.ops)
+    if (op.kernel.residentBytes > 0) widths.insert(op.kernel.name);
+  ASSERT_EQ(widths.size(), 2u);
+  // rTask 0 of both widths of each layer on one vEU.
+  const auto slices = sliceVEUs(plan);
+  int layers = 0;
+  for (const auto& [slice, veus] : slices)
+    if (slice.second == 0) {
+      EXPECT_EQ(veus.size(), 1u) << slice.first;
+      ++layers;
+    }
+  EXPECT_EQ(layers, 3);
+  expectRight(plan, g, /*tsan=*/false);
+}
+
 TEST(PersistentCells, TheResidentRegionAddsNoDataRace) {
   const ir::Graph g = stackedLstm();
   const schedule::Plan plan = testing::planSample(g, "wavefront", smallDevice());

@@ -34,8 +34,10 @@ __device__ __forceinline__ void rammer_gemv_cell(int rtask_id, int tid, float* s
 // * J padded to J mod 32 so the 256 / J groups of a warp (consecutive k)
 // hit different banks. Below it, 16 bytes: the tag, the global address of
 // the slice the region holds (0: none, set by rammer_resident_begin when
-// the kernel starts). A different tag (another layer's rTask ran here, or
-// this is the first step) loads the slice; the tag is uniform over the
+// the kernel starts) and its row length S (the j8 and j32 twins of one
+// layer lay out the same first columns differently). A different tag
+// (another slice ran here, or this is the first step) loads the slice; the
+// tag is uniform over the
 // block, so every thread takes the same branch, and both branches pass the
 // same four barriers (two here, two in rammer_gemv_gates).
 #define RAMMER_RESIDENT_TAG_BYTES 16
@@ -61,7 +63,7 @@ __device__ __forceinline__ void rammer_gemv_cell_resident(int rtask_id, int tid,
   float* const slice = smem - RAMMER_RESIDENT_TAG_BYTES / 4 - K * S;
   unsigned long long* const tag = rammer_resident_tag(smem);
   const unsigned long long key = (unsigned long long)(w + j0);
-  const bool held = *tag == key;
+  const bool held = tag[0] == key && tag[1] == (unsigned long long)S;
   __syncthreads();  // every thread has read the tag before thread 0 rewrites it
   if (!held) {
     constexpr int THREADS = 256, ROW = BLOCKS * J;
@@ -71,7 +73,7 @@ __device__ __forceinline__ void rammer_gemv_cell_resident(int rtask_id, int tid,
         const int b = (int)(r / J), jl = (int)(r % J);
         slice[k * (I)S + b * J + jl] = jl < cols ? w[k * (I)NW + (I)b * (I)H + j0 + jl] : 0.0f;
       }
-    if (tid == 0) *tag = key;
+    if (tid == 0) tag[0] = key, tag[1] = (unsigned long long)S;
   }
   __syncthreads();  // the slice is in place (a fixed count of barriers either way: syncCount)
   auto cell = [&](int m, int jl, const float* hrv) {

@@ -275,6 +275,14 @@ TEST(SimSimulator, APersistentCellLoadsItsSliceOncePerVEU) {
   ASSERT_TRUE(t.ok()) << t.errorText();
   for (const auto& e : t->tasks) EXPECT_DOUBLE_EQ(e.endUs - e.startUs, 4.0) << "order " << e.order;
 
+  // The other width of the same layer (more rTasks, another layout): a reload.
+  plan = handPlan(2, 1, {{{{exec(0, 0), exec(1, 0)}}}});
+  for (auto& op : plan.ops) keepResident(op, "R");
+  plan.ops[1].kernel.numRTasks = 4;
+  t = sim::Simulator(std::make_shared<BytesCostModel>()).run(plan);
+  ASSERT_TRUE(t.ok()) << t.errorText();
+  for (const auto& e : t->tasks) EXPECT_DOUBLE_EQ(e.endUs - e.startUs, 4.0) << "order " << e.order;
+
   // A new launch starts with every region empty.
   plan = handPlan(2, 1, {{{{exec(0, 0)}}}, {{{exec(1, 0)}}}});
   for (auto& op : plan.ops) keepResident(op, "R");
