@@ -174,8 +174,8 @@ std::vector<RKernel> cellGemvKernels(const NodeInfo& info, Cell c, const ops::Ce
   // a constant every step's cell shares. `bytes` is a step that finds its
   // slice loaded: h, the cell's other inputs and outputs; the first step's
   // load of W is `residentReadBytes`.
-  const ir::ValueId weight = info.node->input(rec.weightSlot);
-  if (!info.constant(rec.weightSlot) || weight == ir::kNone) return out;
+  if (!info.constant(rec.weightSlot)) return out;
+  const std::string& weight = info.graph->value(info.node->input(rec.weightSlot)).name;
   const size_t plain = out.size();
   for (size_t v = 0; v < plain; ++v) {
     const int64_t J = out[v].params.at("columns_per_rtask"), tasks = out[v].numRTasks;
@@ -191,7 +191,7 @@ std::vector<RKernel> cellGemvKernels(const NodeInfo& info, Cell c, const ops::Ce
     k.regsEstimate = 64;
     k.syncCount = 4;
     k.residentBytes = resident;
-    k.residentValue = info.graph->value(weight).name;
+    k.residentValue = weight;
     k.residentReadBytes = weightBytes;
     useCudaLibrary(k, kGemvCell);
     instantiate(k, "rammer_gemv_cell_resident",

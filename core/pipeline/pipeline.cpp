@@ -225,7 +225,7 @@ class StagesRun {
   // The person's policy and cost model, its rKernels' registers raised to `needs` (register_fit.h).
   std::unique_ptr<schedule::Policy> makePolicy(const RegisterNeeds& needs, bool residentCells = true) const {
     schedule::PolicyOptions options = sim::policyOptions(costModel());
-    options.residentCells = residentCells && residentCells_ && options_.residentCells;
+    options.residentCells = residentCells && residentCells_;
     options.cancelled = [this] { return control_.cancelled(); };
     options.ios = options_.ios;
     options.graphturbo = options_.graphturbo;
@@ -377,7 +377,8 @@ class StagesRun {
   const std::vector<Stage> stages_;
   Stage current_ = Stage::Import;
   std::optional<schedule::ValidationReport> failedValidation_;
-  bool residentCells_ = true;  // false once the Schedule stage found the plan faster without (resident_choice.h)
+  // The person's choice, then false once the Schedule stage found the plan faster without (resident_choice.h).
+  bool residentCells_ = options_.residentCells;
 };
 
 }  // namespace

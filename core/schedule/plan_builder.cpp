@@ -483,15 +483,16 @@ ir::Result<Plan> PlanBuilder::finish(std::vector<ProgramDraft> drafts) && {
   const RTaskNeeds needs(plan_.ops, *graph_);
   for (ProgramDraft& d : drafts) {
     if (cancelled()) return cancelledError();
-    // A policy that placed a persistent cell's rTask elsewhere: to its home.
+    // A value's homes move when a candidate of more rTasks asks after the
+    // policy placed some steps (ResidentHomes): every step to the final one.
     int moved = 0;
-    for (auto& [task, veu] : d.placements) {
-      if (!residentHomes_) break;
-      const TaskPin* pin = pinFor(task);
-      if (pin && pin->veu >= 0) continue;
-      const int home = residentHomes_->home(kernel(task.op), task.rtask, d.layout.numVEUs);
-      if (home >= 0 && home != veu) veu = home, ++moved;
-    }
+    if (residentHomes_)
+      for (auto& [task, veu] : d.placements) {
+        const TaskPin* pin = pinFor(task);
+        if (pin && pin->veu >= 0) continue;
+        const int home = residentHomes_->home(kernel(task.op), task.rtask, d.layout.numVEUs);
+        if (home >= 0 && home != veu) veu = home, ++moved;
+      }
     if (moved > 0) decide(std::to_string(moved) + " rTasks of persistent cells moved to their weight slices' vEUs");
     auto prog = materialize(d, needs);
     if (!prog) return prog.errors();

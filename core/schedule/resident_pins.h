@@ -12,8 +12,8 @@
 //
 // The policies ask PlanBuilder::pinnedVEU, which answers a schedule edit's
 // pin first and a home otherwise, so they place the rest of a wave around
-// the homes; PlanBuilder::finish moves any placement a policy made
-// elsewhere to its home.
+// the homes; PlanBuilder::finish moves the steps placed before a value's
+// homes moved (a candidate of more rTasks asked later) to the final ones.
 #include <cstdint>
 #include <map>
 #include <string>

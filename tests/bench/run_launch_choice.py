@@ -10,17 +10,9 @@ fitted on the committed H100 leases). Prints a markdown table; no GPU.
   run_launch_choice.py [--rammer build/bin/rammer] [--models a,b] [--samples build/samples]
 """
 import argparse
-import json
 import os
-import subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def schedule(rammer, model, policy, *extra):
-    out = subprocess.run([rammer, "-q", "schedule", model, "--policy", policy, "--json", *extra],
-                         capture_output=True, text=True, check=True).stdout
-    return json.loads(out)
+from schedule_json import COST_MODELS, ROOT, schedule
 
 
 def main():
@@ -29,13 +21,12 @@ def main():
     ap.add_argument("--samples", default=os.path.join(ROOT, "build/samples"))
     ap.add_argument("--models", default="alexnet,resnext29_cifar,nasnet_cifar,deepspeech2,lstm_tc,seq2seq")
     a = ap.parse_args()
-    calibration = os.path.join(ROOT, "resources/calibrations/h100.json")
     print("| model | cost model | RammerBase us | wavefront, persistent us | wavefront, chosen us | "
           "programs as launches | chosen / RammerBase |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for m in a.models.split(","):
         model = os.path.join(a.samples, m + ".onnx")
-        for kind, extra in (("analytic", []), ("calibrated", ["--calibration", calibration])):
+        for kind, extra in COST_MODELS:
             base = schedule(a.rammer, model, "sequential", *extra)["predicted_latency_us"]
             kept = schedule(a.rammer, model, "wavefront", "--keep-persistent", *extra)
             chosen = schedule(a.rammer, model, "wavefront", *extra)

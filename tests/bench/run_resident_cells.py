@@ -11,17 +11,9 @@ H100 leases). Prints a markdown table; no GPU.
   run_resident_cells.py [--rammer build/bin/rammer] [--models a,b] [--policies p,q] [--samples build/samples]
 """
 import argparse
-import json
 import os
-import subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def schedule(rammer, model, policy, *extra):
-    out = subprocess.run([rammer, "-q", "schedule", model, "--policy", policy, "--json", *extra],
-                         capture_output=True, text=True, check=True).stdout
-    return json.loads(out)
+from schedule_json import COST_MODELS, ROOT, schedule
 
 
 def main():
@@ -31,13 +23,12 @@ def main():
     ap.add_argument("--models", default="lstm_tc,seq2seq,deepspeech2")
     ap.add_argument("--policies", default="wavefront,greedy,ios,graphturbo")
     a = ap.parse_args()
-    calibration = os.path.join(ROOT, "resources/calibrations/h100.json")
     print("| model | policy | cost model | reloading us | resident us | cells resident | kept | kept / reloading |")
     print("|---|---|---|---:|---:|---:|---|---:|")
     for m in a.models.split(","):
         model = os.path.join(a.samples, m + ".onnx")
         for p in a.policies.split(","):
-            for kind, extra in (("analytic", []), ("calibrated", ["--calibration", calibration])):
+            for kind, extra in COST_MODELS:
                 reloading = schedule(a.rammer, model, p, "--reload-weights", *extra)["predicted_latency_us"]
                 chosen = schedule(a.rammer, model, p, *extra)
                 r = chosen["resident_cells"]

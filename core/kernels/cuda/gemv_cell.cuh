@@ -37,9 +37,9 @@ __device__ __forceinline__ void rammer_gemv_cell(int rtask_id, int tid, float* s
 // the kernel starts) and its row length S (the j8 and j32 twins of one
 // layer lay out the same first columns differently). A different tag
 // (another slice ran here, or this is the first step) loads the slice; the
-// tag is uniform over the
-// block, so every thread takes the same branch, and both branches pass the
-// same four barriers (two here, two in rammer_gemv_gates).
+// tag is uniform over the block, so every thread takes the same branch,
+// and both branches pass the same four barriers (two here, two in
+// rammer_gemv_gates).
 #define RAMMER_RESIDENT_TAG_BYTES 16
 __device__ __forceinline__ unsigned long long* rammer_resident_tag(float* smem) {
   return reinterpret_cast<unsigned long long*>(smem) - RAMMER_RESIDENT_TAG_BYTES / 8;
